@@ -1,0 +1,116 @@
+"""The backend contract: one small abstract base class shared by dfs, cpsat and sat.
+
+A backend subclasses `Backend`, names itself, lists the packages it needs, and implements
+`_solve`, which sees only well-formed puzzles without repeated givens and returns an `Outcome`.
+Timing, the conflict check, the mapping to `SolveResult` and the deadline live here, once.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from ..grid import Grid
+from ..result import Mode, SolveResult, Status
+
+
+class Deadline:
+    """A per-puzzle time budget on the monotonic clock; `None` means no limit."""
+
+    def __init__(self, time_limit: float | None) -> None:
+        if time_limit is not None and time_limit < 0:
+            raise ValueError(f"time limit must be >= 0, got {time_limit}")
+        self.time_limit = time_limit
+        self.at = None if time_limit is None else time.perf_counter() + time_limit
+
+    def remaining(self) -> float | None:
+        """Seconds left (never negative), or None without a limit."""
+        return None if self.at is None else max(0.0, self.at - time.perf_counter())
+
+    def expired(self) -> bool:
+        return self.at is not None and time.perf_counter() >= self.at
+
+
+@dataclass
+class Outcome:
+    """What `_solve` returns: our status, the completion's values, the count, the stats."""
+
+    status: Status
+    values: tuple[int, ...] | None = None
+    count: int | None = None
+    stats: dict[str, Any] = field(default_factory=dict)
+    reason: str | None = None
+
+
+class Backend(ABC):
+    """A way of solving Sudoku, for every size and mode.
+
+    The contract, for every backend, mode and size: `solve` returns a `SolveResult` and never
+    raises on a well-formed grid; contradictory givens give UNSATISFIABLE; the givens are kept;
+    `lexmin` gives exactly the row-major smallest completion; `count` counts exactly up to the
+    limit; `time_limit` is honoured with TIMEOUT, never with a wrong answer; `stats` are honest.
+    Backends may keep solver state between puzzles (a warm SAT solver); `close()` releases it.
+    """
+
+    name: ClassVar[str]
+    description: ClassVar[str]
+    requires: ClassVar[tuple[str, ...]] = ()  # importable modules the backend needs
+    option_names: ClassVar[frozenset[str]] = frozenset()  # keyword options __init__ accepts
+
+    @classmethod
+    def is_available(cls) -> bool:
+        """Whether the solver packages can be imported (checked without importing them)."""
+        return all(importlib.util.find_spec(module) is not None for module in cls.requires)
+
+    @classmethod
+    def versions(cls) -> Mapping[str, str]:
+        """Versions of the solver packages this backend uses (empty for pure Python)."""
+        return {}
+
+    def solve(self, grid: Grid, *, mode: Mode | str = Mode.LEXMIN, limit: int = 2,
+              time_limit: float | None = None) -> SolveResult:
+        """Solve one puzzle.
+
+        `mode` is lexmin (the row-major smallest completion), any (some completion) or count
+        (completions up to `limit`). `time_limit` is in seconds for this puzzle, all stages
+        included; when it runs out the status is TIMEOUT.
+
+        Raises:
+            ValueError: for a limit below 1 or a negative time limit.
+            BackendFailure: when the native solver misbehaves (never for an ordinary puzzle).
+        """
+        mode = Mode(mode)
+        if limit < 1:
+            raise ValueError(f"limit must be >= 1, got {limit}")
+        start = time.perf_counter()
+        deadline = Deadline(time_limit)
+        conflicts = grid.conflicts()
+        if conflicts:
+            outcome = Outcome(Status.UNSATISFIABLE, count=0 if mode is Mode.COUNT else None,
+                              reason=conflicts[0].describe())
+        else:
+            outcome = self._solve(grid, mode=mode, limit=limit, deadline=deadline)
+        seconds = time.perf_counter() - start
+        solution = None if outcome.values is None else Grid(tuple(outcome.values), grid.box)
+        return SolveResult(
+            backend=self.name, mode=mode, status=outcome.status, solution=solution,
+            count=outcome.count if mode is Mode.COUNT else None,
+            limit=limit if mode is Mode.COUNT else None,
+            seconds=seconds, stats=outcome.stats, reason=outcome.reason)
+
+    @abstractmethod
+    def _solve(self, grid: Grid, *, mode: Mode, limit: int, deadline: Deadline) -> Outcome:
+        """Solve a puzzle with no repeated givens; see `solve` for the meaning of the options."""
+
+    def close(self) -> None:
+        """Release solver state kept between puzzles."""
+
+    def __enter__(self) -> Backend:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()

@@ -1,0 +1,51 @@
+"""The exception family of sudoku-cp.
+
+Malformed input raises; a well-formed but impossible puzzle (two equal givens in a unit) is data:
+`Grid.conflicts()` lists the clashes and every backend answers it with `UNSATISFIABLE`.
+"""
+
+from __future__ import annotations
+
+
+class SudokuError(Exception):
+    """Root of every error sudoku-cp raises on purpose."""
+
+
+class GridShapeError(SudokuError, ValueError):
+    """A size or box shape that no Sudoku has (a prime size, boxes that do not tile the grid)."""
+
+
+class GridParseError(SudokuError, ValueError):
+    """Text that is not a puzzle; carries where the problem is (source, line, column)."""
+
+    def __init__(self, message: str, *, source: str | None = None, line: int | None = None,
+                 column: int | None = None) -> None:
+        self.message = message
+        self.source = source
+        self.line = line
+        self.column = column
+        super().__init__(self.located())
+
+    def located(self) -> str:
+        """The message prefixed with `source:line:column:` (the parts that are known)."""
+        where = [str(part) for part in (self.source, self.line, self.column) if part is not None]
+        return f"{':'.join(where)}: {self.message}" if where else self.message
+
+
+class UnknownBackendError(SudokuError, KeyError):
+    """A backend name that is not registered; the message lists the choices."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0])
+
+
+class BackendUnavailableError(SudokuError):
+    """A registered backend whose solver package is not installed."""
+
+
+class BackendOptionError(SudokuError, ValueError):
+    """An option a backend does not accept (an unknown SAT solver name, a bad worker count)."""
+
+
+class BackendFailure(SudokuError, RuntimeError):
+    """The native solver misbehaved (an unknown status, a crash); never a wrong answer."""
