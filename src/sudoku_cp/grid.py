@@ -112,17 +112,21 @@ class Geometry:
         return f"{UNIT_KINDS[kind]} {number + 1}"
 
 
-@functools.cache
 def geometry(size: int, box: Shape | None = None) -> Geometry:
     """The geometry of an N x N grid with the given box shape (default: `default_box(size)`).
 
     Raises:
         GridShapeError: when the size is unsupported or the boxes do not tile the grid.
     """
-    box_rows, box_cols = box if box is not None else default_box(size)
+    return _geometry(size, tuple(box) if box is not None else default_box(size))
+
+
+@functools.cache
+def _geometry(size: int, box: Shape) -> Geometry:
+    box_rows, box_cols = box
     if size < 4 or size > MAX_SIZE:
         raise GridShapeError(f"unsupported size {size}: sizes run from 4 to {MAX_SIZE}")
-    if box_rows < 1 or box_cols < 1 or box_rows * box_cols != size:
+    if box_rows < 2 or box_cols < 2 or box_rows * box_cols != size:
         raise GridShapeError(f"a {box_rows}x{box_cols} box does not fit a {size}x{size} grid")
     n = size
     rows = tuple(tuple(r * n + c for c in range(n)) for r in range(n))
@@ -216,10 +220,13 @@ class Grid:
         for column, symbol in enumerate(text, start=1):
             value = symbol_value(symbol)
             if value is None or value > size:
-                what = "unknown symbol" if value is None else f"value {value} is above {size} in"
-                raise GridParseError(
-                    f"{what} {symbol!r} (a {size}x{size} puzzle uses 0 or . for blank and "
-                    f"{SYMBOLS[0]}-{SYMBOLS[size - 1]})", column=column)
+                alphabet = f"0 or . for blank and {SYMBOLS[0]}-{SYMBOLS[size - 1]}"
+                if value is None or (size <= 9 and not symbol.isdigit()):
+                    problem = f"unknown symbol {symbol!r}"
+                else:
+                    problem = f"symbol {symbol!r}: value {value} is above {size}"
+                raise GridParseError(f"{problem} (a {size}x{size} puzzle uses {alphabet})",
+                                     column=column)
             values.append(value)
         return cls(tuple(values), shape)
 

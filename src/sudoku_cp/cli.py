@@ -1,0 +1,233 @@
+"""The `sudoku-cp` command line: parse options, call the library, render, echo.
+
+Exit codes: 0 every puzzle solved (or counted); 1 some puzzle has no solution, timed out, or a
+backend disagreed / answered wrongly; 2 bad usage or unreadable input; 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable
+from typing import Any, NoReturn
+
+import click
+
+from . import __version__
+from .backends import applicable_options, backend_class, backend_names, get_backend
+from .errors import SudokuError
+from .formats import (OUTPUT_FORMATS, Layout, Loaded, format_answer, load_puzzles, result_record,
+                      to_json_line)
+from .grid import Shape, parse_box
+from .progress import Progress
+from .result import Mode, Status
+
+EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+class UsageFailure(click.ClickException):
+    """A one-line error for bad usage or input: 'Error: ...' on stderr, exit 2."""
+
+    exit_code = EXIT_USAGE
+
+
+def fail(message: str) -> NoReturn:
+    raise UsageFailure(message)
+
+
+# -- shared options ------------------------------------------------------------------------------
+
+def input_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """FILES, --input-format and --box: how puzzles are read, the same for every command."""
+    command = click.option("--box", metavar="RxC",
+                           help="Box shape, e.g. 2x3 for 6x6 (default: square, or the "
+                                "squarest rectangle).")(command)
+    command = click.option("--input-format", type=click.Choice([str(x) for x in Layout]),
+                           help="Input layout (default: detected).")(command)
+    return click.argument("files", nargs=-1, type=click.Path(dir_okay=False, allow_dash=True))(
+        command)
+
+
+def solve_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """--mode, --limit, --time-limit and the backend-specific options."""
+    options = [
+        click.option("--mode", type=click.Choice([str(m) for m in Mode]), default="lexmin",
+                     show_default=True, help="lexmin: smallest completion row by row; any: some "
+                     "completion; count: number of completions up to --limit."),
+        click.option("--limit", type=click.IntRange(min=1), default=2, show_default=True,
+                     help="Count mode: stop counting at this many completions."),
+        click.option("--time-limit", type=click.FloatRange(min=0, min_open=True),
+                     help="Seconds per puzzle; past it the puzzle is reported as timeout."),
+        click.option("--workers", type=click.IntRange(min=1), help="cpsat: search workers."),
+        click.option("--cpsat-strategy", type=click.Choice(["objective", "search"]),
+                     help="cpsat lexmin: staged objective (default) or first solution of the "
+                          "fixed row-major search."),
+        click.option("--sat-solver", help="sat: python-sat solver name (e.g. cadical195)."),
+        click.option("--encoding", type=click.Choice(["minimal", "extended"]),
+                     help="sat: CNF encoding (default extended)."),
+        click.option("--amo", help="sat: at-most-one encoding (pairwise, seqcounter, ladder, ...)."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+BACKEND_OPTION_NAMES = ("workers", "cpsat_strategy", "sat_solver", "encoding", "amo")
+
+
+def backend_options(names: list[str], given: dict[str, Any]) -> dict[str, Any]:
+    """The backend options the user set, refusing any that none of the chosen backends takes."""
+    options = {key: given.get(key) for key in BACKEND_OPTION_NAMES if given.get(key) is not None}
+    for key, takers in applicable_options(names, options).items():
+        if not takers:
+            flag = "--" + key.replace("_", "-")
+            owners = [name for name in backend_names() if key in backend_class(name).option_names]
+            owned_by = ", ".join(owners) or "no registered backend"
+            fail(f"{flag} applies to {owned_by}, not to {', '.join(names)}")
+    return options
+
+
+def parse_box_option(box: str | None) -> Shape | None:
+    if box is None:
+        return None
+    try:
+        return parse_box(box)
+    except SudokuError as error:
+        fail(str(error))
+
+
+def load(files: tuple[str, ...], input_format: str | None, box: str | None) -> Loaded:
+    """Read the puzzles of FILES (standard input when none); a source that fails is reported."""
+    loaded = load_puzzles(files or ("-",), layout=Layout(input_format) if input_format else None,
+                          box=parse_box_option(box))
+    for error in loaded.errors:
+        click.echo(f"Error: {error}", err=True)
+    return loaded
+
+
+def handle_errors(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Turn library errors into one line and exit 2, and Ctrl-C into exit 130."""
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except SudokuError as error:
+            raise UsageFailure(str(error)) from None
+        except KeyboardInterrupt:
+            click.echo("Interrupted.", err=True)
+            sys.exit(EXIT_INTERRUPTED)
+    return wrapper
+
+
+# -- commands ------------------------------------------------------------------------------------
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="sudoku-cp")
+def main() -> None:
+    """Lexicographically smallest Sudoku completions by search, CP-SAT and SAT."""
+
+
+@main.command()
+@input_options
+@click.option("--backend", "-b", default="dfs", show_default=True,
+              help=f"Solver backend: {', '.join(backend_names())}.")
+@solve_options
+@click.option("--format", "output_format", type=click.Choice(OUTPUT_FORMATS),
+              help="Output layout (default: the input's layout).")
+@handle_errors
+def solve(files: tuple[str, ...], input_format: str | None, box: str | None, backend: str,
+          mode: str, limit: int, time_limit: float | None, output_format: str | None,
+          **given: Any) -> None:
+    """Solve the puzzles of FILES (standard input when none, or '-').
+
+    \b
+    Input layouts, detected: 'grid' (N rows of N symbols), 'spaced' (N rows of N numbers),
+    'line' (one puzzle of N*N symbols per line, 0 or . blank, A=10 .. P=25).
+    """
+    options = backend_options([backend], given)
+    solver = get_backend(backend, **options)
+    loaded = load(files, input_format, box)
+    chosen_mode = Mode(mode)
+    exit_code = EXIT_USAGE if loaded.errors else EXIT_OK
+    progress = Progress(len(loaded.records) if len(loaded.records) > 1 else None, label="solve ")
+    blocks_written = 0
+    try:
+        for record in loaded.records:
+            layout = output_format or str(loaded.layouts[record.source])
+            result = None
+            if record.grid is None:
+                exit_code = EXIT_USAGE
+                click.echo(f"{record.error}", err=True)
+            else:
+                result = solver.solve(record.grid, mode=chosen_mode, limit=limit,
+                                      time_limit=time_limit)
+                exit_code = max(exit_code, _check(record, result))
+            if layout == "jsonl":
+                click.echo(to_json_line(result_record(record, result, backend=backend,
+                                                      mode=chosen_mode)))
+            else:
+                if blocks_written and layout != "line":
+                    click.echo()
+                click.echo(format_answer(record, result, layout))
+            blocks_written += 1
+            progress.advance()
+    except KeyboardInterrupt:
+        progress.close()
+        click.echo(f"Interrupted after {blocks_written} of {len(loaded.records)} puzzles.",
+                   err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    finally:
+        solver.close()
+    progress.close()
+    sys.exit(exit_code)
+
+
+def _check(record: Any, result: Any) -> int:
+    """Verify a result with the one checker; report what is not solved on stderr."""
+    if result.status is Status.SOLVED:
+        if result.solution is not None:
+            problem = result.solution.why_not_solution_of(record.grid)
+            if problem:
+                click.echo(f"{record.where}: {result.backend} returned a wrong answer: {problem}",
+                           err=True)
+                return EXIT_UNSOLVED
+        return EXIT_OK
+    reason = f": {result.reason}" if result.reason else ""
+    click.echo(f"{record.where}: {result.status}{reason}", err=True)
+    return EXIT_UNSOLVED
+
+
+@main.command(name="backends")
+def list_backends() -> None:
+    """List the backends, whether each is available, and what it is."""
+    for name in backend_names():
+        cls = backend_class(name)
+        state = "available" if cls.is_available() else "missing " + ",".join(cls.requires)
+        click.echo(f"{name:<6} {state:<10} {cls.description}")
+
+
+@main.command()
+@input_options
+@click.option("--index", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Which puzzle of the input to encode (0-based).")
+@click.option("--encoding", type=click.Choice(["minimal", "extended"]), default="extended",
+              show_default=True)
+@click.option("--amo", default="pairwise", show_default=True, help="At-most-one encoding.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-",
+              show_default=True, help="Where to write the DIMACS CNF.")
+@handle_errors
+def encode(files: tuple[str, ...], input_format: str | None, box: str | None, index: int,
+           encoding: str, amo: str, output: str) -> None:
+    """Write one puzzle's CNF in DIMACS, to run any SAT solver on it."""
+    from .backends.sat import write_dimacs
+
+    loaded = load(files, input_format, box)
+    if loaded.errors:
+        sys.exit(EXIT_USAGE)
+    if index >= len(loaded.records):
+        fail(f"--index {index} is past the last puzzle (the input has {len(loaded.records)})")
+    record = loaded.records[index]
+    if record.grid is None:
+        fail(str(record.error))
+    with click.open_file(output, "w") as handle:
+        write_dimacs(record.grid, handle, encoding=encoding, amo=amo)

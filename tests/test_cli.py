@@ -1,0 +1,149 @@
+import json
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from sudoku_cp.cli import main
+
+from .conftest import BAEKJOON_2239, BAEKJOON_2239_ANSWER, DATA, EMPTY_9_LEXMIN
+
+EXAMPLES = DATA / "examples"
+
+
+@pytest.fixture
+def run():
+    def invoke(*args: str, stdin: str | bytes | None = None):
+        return CliRunner().invoke(main, list(args), input=stdin)
+    return invoke
+
+
+def rows(line: str, size: int = 9) -> str:
+    return "\n".join(line[r * size:(r + 1) * size] for r in range(size)) + "\n"
+
+
+def test_baekjoon_2239_example_exact_output(run):
+    result = run("solve", str(EXAMPLES / "baekjoon2239.txt"))
+    assert result.exit_code == 0
+    assert result.stdout == rows(BAEKJOON_2239_ANSWER)
+
+
+def test_baekjoon_2239_from_stdin(run):
+    result = run("solve", stdin=rows(BAEKJOON_2239))
+    assert (result.exit_code, result.stdout) == (0, rows(BAEKJOON_2239_ANSWER))
+
+
+def test_baekjoon_2580_spaced_in_spaced_out(run):
+    result = run("solve", "--mode", "any", str(EXAMPLES / "baekjoon2580.txt"))
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert len(lines) == 9 and lines[0] == "1 3 5 4 6 9 2 7 8"
+
+
+def test_line_in_line_out_keeps_one_line_per_puzzle(run):
+    stdin = f"{'0' * 81}\n{'55' + '0' * 79}\n{'x' * 81}\n{BAEKJOON_2239}\n"
+    result = run("solve", stdin=stdin)
+    assert result.exit_code == 2  # one line was not a puzzle
+    assert result.stdout.splitlines() == [EMPTY_9_LEXMIN, "unsatisfiable", "invalid",
+                                          BAEKJOON_2239_ANSWER]
+    assert result.stderr.splitlines() == [
+        "<stdin>:2: unsatisfiable: row 1 has two 5s",
+        "<stdin>:3:1: unknown symbol 'x' (a 9x9 puzzle uses 0 or . for blank and 1-9)",
+    ]
+
+
+def test_unsatisfiable_exits_1(run):
+    result = run("solve", stdin="55" + "0" * 79 + "\n")
+    assert (result.exit_code, result.stdout) == (1, "unsatisfiable\n")
+
+
+def test_format_override(run):
+    result = run("solve", "--format", "line", str(EXAMPLES / "baekjoon2239.txt"))
+    assert result.stdout == BAEKJOON_2239_ANSWER + "\n"
+    result = run("solve", "--format", "spaced", stdin="0" * 16 + "\n")
+    assert result.stdout == "1 2 3 4\n3 4 1 2\n2 1 4 3\n4 3 2 1\n"
+
+
+def test_jsonl_fields(run):
+    result = run("solve", "--format", "jsonl", "--mode", "count", "--limit", "3",
+                 stdin="0" * 16 + "\n" + "11" + "0" * 14 + "\n")
+    first, second = (json.loads(line) for line in result.stdout.splitlines())
+    assert result.exit_code == 1
+    assert {"index", "puzzle", "status", "solution", "backend", "mode", "seconds", "stats",
+            "count"} <= set(first)
+    assert (first["index"], first["status"], first["count"], first["limit_reached"],
+            first["backend"], first["mode"]) == (0, "solved", 3, True, "dfs", "count")
+    assert (second["status"], second["count"], second["solution"], second["reason"]) == (
+        "unsatisfiable", 0, None, "row 1 has two 1s")
+
+
+def test_count_text_output(run):
+    result = run("solve", "--mode", "count", "--limit", "5", stdin=f"{'0' * 16}\n{BAEKJOON_2239}\n")
+    assert (result.exit_code, result.stdout) == (0, "5+\n1\n")
+
+
+def test_timeout_exits_1(run):
+    result = run("solve", "--time-limit", "0.2", str(EXAMPLES / "empty25.txt"))
+    assert result.exit_code == 1
+    assert result.stdout == "timeout\n"
+    assert "timeout: no answer within 0.2 s" in result.stderr
+
+
+def test_rectangular_box_option(run):
+    result = run("solve", "--box", "3x2", stdin="0" * 36 + "\n")
+    assert result.exit_code == 0
+    assert result.stdout == "123456345612561234214365436521652143\n"
+
+
+@pytest.mark.parametrize("args, stdin, message", [
+    (["solve", "missing.txt"], None, "Error: missing.txt: cannot read: No such file or directory"),
+    (["solve"], "", "Error: <stdin>: empty input: no puzzle found"),
+    (["solve"], b"\x00\x01garbage", "Error: <stdin>: binary data, not a puzzle (a NUL byte at offset 0)"),
+    (["solve"], "1234567\n" * 7, "Error: <stdin>:1: no Sudoku has rows of 7 values (it is prime)"),
+    (["solve"], rows(BAEKJOON_2239)[:-11], "Error: <stdin>:1: expected 9 rows for a 9x9 puzzle, got 8"),
+    (["solve", "--box", "2by3"], "0" * 36, "Error: expected a box shape like 2x3, got '2by3'"),
+    (["solve", "--box", "2x2"], "0" * 36, "a 2x2 box does not fit a 6x6 grid"),
+    (["solve", "--backend", "nope"], "0" * 16, "Error: unknown backend 'nope' (choose from dfs)"),
+    (["solve", "--workers", "2"], "0" * 16, "Error: --workers applies to no registered backend, not to dfs"),
+])
+def test_bad_input_is_one_line_and_exit_2(run, args, stdin, message):
+    result = run(*args, stdin=stdin)
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
+
+
+def test_ten_megabyte_line(run):
+    result = run("solve", stdin="1" * 10_000_000 + "\n")
+    assert result.exit_code == 2
+    assert len(result.stderr) < 300
+
+
+def test_backends_lists_every_backend(run):
+    result = run("backends")
+    names = [line.split()[0] for line in result.stdout.splitlines()]
+    assert result.exit_code == 0 and names == ["dfs"]
+
+
+def test_every_command_has_help(run):
+    for command in main.commands:
+        result = run(command, "--help")
+        assert result.exit_code == 0 and "Usage:" in result.stdout
+
+
+def test_console_script_and_module_entry_point():
+    answer = subprocess.run([sys.executable, "-m", "sudoku_cp", "solve", "--format", "line",
+                             str(EXAMPLES / "baekjoon2239.txt")],
+                            capture_output=True, text=True)
+    assert (answer.returncode, answer.stdout) == (0, BAEKJOON_2239_ANSWER + "\n")
+
+
+def test_solve_with_dfs_never_imports_ortools_or_pysat():
+    code = ("import sys, runpy; sys.argv = ['sudoku-cp', 'solve', '--format', 'line', "
+            f"{str(EXAMPLES / 'baekjoon2239.txt')!r}]\n"
+            "try:\n    runpy.run_module('sudoku_cp', run_name='__main__')\n"
+            "except SystemExit:\n    pass\n"
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'ortools', 'pysat'}))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.stdout.splitlines() == [BAEKJOON_2239_ANSWER, "[]"]
