@@ -5,7 +5,6 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import Any
 
 from .grid import Grid
@@ -51,11 +50,8 @@ class SolveResult:
     count: int | None = None
     limit: int | None = None
     seconds: float = 0.0
-    stats: Mapping[str, Any] = field(default_factory=dict)
+    stats: Mapping[str, Any] = field(default_factory=dict)  # JSON-ready scalars
     reason: str | None = None  # why UNSATISFIABLE / INVALID / TIMEOUT, when known
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "stats", MappingProxyType(dict(self.stats)))
 
     @property
     def limit_reached(self) -> bool:

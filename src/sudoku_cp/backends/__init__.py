@@ -13,11 +13,16 @@ from ..errors import BackendOptionError, BackendUnavailableError, UnknownBackend
 from .base import Backend, Deadline, Outcome
 
 __all__ = ["Backend", "BackendOptionError", "Deadline", "Outcome", "applicable_options",
-           "backend_class", "backend_names", "get_backend"]
+           "backend_class", "backend_names", "get_backend", "register_backend"]
 
 _REGISTRY: dict[str, tuple[str, str]] = {
     "dfs": ("sudoku_cp.backends.dfs", "DfsBackend"),
 }
+
+
+def register_backend(name: str, module_name: str, class_name: str) -> None:
+    """Add a backend to the registry (tests use it for deliberately wrong backends)."""
+    _REGISTRY[name] = (module_name, class_name)
 
 
 def backend_names() -> list[str]:
