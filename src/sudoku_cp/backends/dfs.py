@@ -45,12 +45,16 @@ class _Tables:
     full: int
     peers: tuple[tuple[int, ...], ...]
     units: tuple[tuple[int, ...], ...]
+    units_of: tuple[tuple[tuple[int, ...], ...], ...]
+    unit_ids_of: tuple[tuple[int, ...], ...]  # indices into `units` of each cell's three units
 
 
 @functools.cache
 def _tables(size: int, box: Shape) -> _Tables:
     geo = geometry(size, box)
-    return _Tables(size, (1 << size) - 1, geo.peers, geo.units)
+    unit_ids_of = tuple(tuple(index for index, unit in enumerate(geo.units) if cell in unit)
+                        for cell in geo.cells)
+    return _Tables(size, (1 << size) - 1, geo.peers, geo.units, geo.units_of, unit_ids_of)
 
 
 class _Search:
@@ -69,12 +73,17 @@ class _Search:
         """Apply naked and hidden singles until fixpoint; False on a contradiction.
 
         `decided` lists cells that became single-valued and whose value must still be removed
-        from their peers.
+        from their peers. Only the units where a candidate changed are scanned for hidden
+        singles: the others cannot have gained one.
         """
-        peers, units, full = self.tables.peers, self.tables.units, self.tables.full
+        tables = self.tables
+        peers, units, unit_ids_of, full = (tables.peers, tables.units, tables.unit_ids_of,
+                                           tables.full)
+        dirty: set[int] = set()
         while True:
             while decided:
                 cell = decided.pop()
+                dirty.update(unit_ids_of[cell])
                 bit = candidates[cell]
                 for peer in peers[cell]:
                     mask = candidates[peer]
@@ -83,9 +92,11 @@ class _Search:
                         if not mask:
                             return False
                         candidates[peer] = mask
+                        dirty.update(unit_ids_of[peer])
                         if not mask & (mask - 1):
                             decided.append(peer)
-            for unit in units:
+            for unit_id in dirty:
+                unit = units[unit_id]
                 once = twice = 0
                 for cell in unit:
                     mask = candidates[cell]
@@ -103,6 +114,7 @@ class _Search:
                                 return False  # two values need this one cell
                             candidates[cell] = only
                             decided.append(cell)
+            dirty.clear()
             if not decided:
                 return True
 
@@ -198,6 +210,7 @@ class _Search:
         if witness is None or next(found, None) is None:
             return witness  # none, or exactly one completion: it is the lex-min
         budget = ORACLE_BUDGET_PER_CELL * len(candidates)
+        units_of = self.tables.units_of
         cell = _first_undecided(candidates, 0)
         stack = [(candidates, cell, candidates[cell])]
         while stack:
@@ -207,7 +220,7 @@ class _Search:
                 stack.append((node, cell, untried ^ bit))
             self.tick()
             child = self.assume(node, cell, bit)
-            if child is None:
+            if child is None or not _hall_holds(child, units_of[cell]):
                 continue
             if not _agrees(child, witness):
                 verdict = self.bounded_completion(child, budget)
@@ -222,6 +235,36 @@ class _Search:
                 return child  # the first completion reached in row-major order
             stack.append((child, next_cell, child[next_cell]))
         return None
+
+
+def _hall_holds(candidates: Candidates, units: tuple[tuple[int, ...], ...]) -> bool:
+    """Whether each unit can still give its missing values to distinct open cells.
+
+    A perfect matching between the open cells and their candidates (Hall's condition): it sees
+    the pigeonhole dead ends that singles cannot, such as five cells left with four values.
+    """
+    for unit in units:
+        open_masks = [candidates[cell] for cell in unit
+                      if candidates[cell] & (candidates[cell] - 1)]
+        owner: dict[int, int] = {}  # value bit -> index of the open cell holding it
+        for index in range(len(open_masks)):
+            if not _augment(index, open_masks, owner, [0]):
+                return False
+    return True
+
+
+def _augment(index: int, open_masks: list[int], owner: dict[int, int], seen: list[int]) -> bool:
+    """Find a value for open cell `index`, moving earlier cells along an augmenting path."""
+    untried = open_masks[index] & ~seen[0]
+    while untried:
+        bit = untried & -untried
+        untried ^= bit
+        seen[0] |= bit
+        holder = owner.get(bit)
+        if holder is None or _augment(holder, open_masks, owner, seen):
+            owner[bit] = index
+            return True
+    return False
 
 
 def _first_undecided(candidates: Candidates, start: int) -> int:
