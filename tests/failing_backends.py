@@ -17,3 +17,16 @@ class CrashingBackend(DfsBackend):
         if grid.values[0] == 8:
             raise RuntimeError("boom")
         return super()._solve(grid, **options)
+
+
+class BrokenBackend(DfsBackend):
+    """Raises BackendFailure on puzzles whose first cell is 8, like a native solver gone wrong."""
+
+    name = "broken"
+    description = "test only: BackendFailure on first value 8"
+
+    def _solve(self, grid, **options):
+        from sudoku_cp.errors import BackendFailure
+        if grid.values[0] == 8:
+            raise BackendFailure("solver returned status 99")
+        return super()._solve(grid, **options)

@@ -147,3 +147,16 @@ def test_solve_with_dfs_never_imports_ortools_or_pysat():
             "print(sorted({m.split('.')[0] for m in sys.modules} & {'ortools', 'pysat'}))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.stdout.splitlines() == [BAEKJOON_2239_ANSWER, "[]"]
+
+
+def test_a_backend_failure_is_reported_and_the_batch_goes_on(run):
+    from sudoku_cp.backends import register_backend
+    register_backend("broken", "tests.failing_backends", "BrokenBackend")
+    stdin = "8" + "0" * 80 + "\n" + "0" * 16 + "\n"
+    result = run("solve", "--backend", "broken", stdin=stdin)
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == ["error", "1234341221434321"]
+    assert result.stderr == "<stdin>:1: broken failed: solver returned status 99\n"
+    result = run("solve", "--backend", "broken", "--format", "jsonl", stdin=stdin)
+    first = json.loads(result.stdout.splitlines()[0])
+    assert (first["status"], first["reason"]) == ("error", "broken failed: solver returned status 99")

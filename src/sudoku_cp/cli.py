@@ -7,6 +7,7 @@ backend disagreed / answered wrongly; 2 bad usage or unreadable input; 130 inter
 from __future__ import annotations
 
 import functools
+import logging
 import sys
 from collections.abc import Callable
 from typing import Any, NoReturn
@@ -15,7 +16,7 @@ import click
 
 from . import __version__
 from .backends import applicable_options, backend_class, backend_names, get_backend
-from .errors import SudokuError
+from .errors import BackendFailure, SudokuError
 from .formats import (OUTPUT_FORMATS, Layout, Loaded, format_answer, load_puzzles, result_record,
                       to_json_line)
 from .grid import Shape, parse_box
@@ -125,6 +126,7 @@ def handle_errors(command: Callable[..., Any]) -> Callable[..., Any]:
 @click.version_option(__version__, prog_name="sudoku-cp")
 def main() -> None:
     """Lexicographically smallest Sudoku completions by search, CP-SAT and SAT."""
+    logging.basicConfig(level=logging.WARNING, format="warning: %(message)s")
 
 
 @main.command()
@@ -154,17 +156,25 @@ def solve(files: tuple[str, ...], input_format: str | None, box: str | None, bac
     try:
         for record in loaded.records:
             layout = output_format or str(loaded.layouts[record.source])
-            result = None
+            result = failure = None
             if record.grid is None:
                 exit_code = EXIT_USAGE
                 click.echo(f"{record.error}", err=True)
             else:
-                result = solver.solve(record.grid, mode=chosen_mode, limit=limit,
-                                      time_limit=time_limit)
-                exit_code = max(exit_code, _check(record, result))
+                try:
+                    result = solver.solve(record.grid, mode=chosen_mode, limit=limit,
+                                          time_limit=time_limit)
+                except BackendFailure as error:  # the solver broke on this puzzle: go on
+                    failure = f"{backend} failed: {error}"
+                    click.echo(f"{record.where}: {failure}", err=True)
+                    exit_code = max(exit_code, EXIT_UNSOLVED)
+                    solver.close()
+                    solver = get_backend(backend, **options)
+                else:
+                    exit_code = max(exit_code, _check(record, result))
             if layout == "jsonl":
                 click.echo(to_json_line(result_record(record, result, backend=backend,
-                                                      mode=chosen_mode)))
+                                                      mode=chosen_mode, failure=failure)))
             else:
                 if blocks_written and layout != "line":
                     click.echo()

@@ -285,7 +285,7 @@ def format_count(result: SolveResult) -> str:
 def format_answer(record: PuzzleRecord, result: SolveResult | None, layout: Layout | str) -> str:
     """What stdout shows for one puzzle in a text layout: the solution, the count, or the status."""
     if result is None:
-        return str(Status.INVALID)
+        return str(Status.INVALID) if record.grid is None else "error"
     if result.mode is Mode.COUNT and result.status is not Status.TIMEOUT:
         return format_count(result)
     if result.status is Status.SOLVED and result.solution is not None:
@@ -294,14 +294,19 @@ def format_answer(record: PuzzleRecord, result: SolveResult | None, layout: Layo
 
 
 def result_record(record: PuzzleRecord, result: SolveResult | None, *,
-                  backend: str, mode: Mode) -> dict[str, Any]:
-    """The JSON Lines object of one puzzle (also used by crosscheck and bench)."""
+                  backend: str, mode: Mode, failure: str | None = None) -> dict[str, Any]:
+    """The JSON Lines object of one puzzle (also used by crosscheck and bench).
+
+    No result means the input was not a puzzle (status invalid) or, with `failure`, that the
+    backend broke on it (status error).
+    """
+    no_result = str(Status.INVALID) if record.grid is None else "error"
     data: dict[str, Any] = {
         "index": record.index,
         "source": record.source,
         "line": record.line,
         "puzzle": record.text,
-        "status": str(result.status) if result else str(Status.INVALID),
+        "status": str(result.status) if result else no_result,
         "solution": result.solution.to_line() if result and result.solution else None,
         "backend": backend,
         "mode": str(mode),
@@ -311,7 +316,7 @@ def result_record(record: PuzzleRecord, result: SolveResult | None, *,
     if mode is Mode.COUNT:
         data["count"] = result.count if result else None
         data["limit_reached"] = result.limit_reached if result else False
-    reason = record.error if result is None else result.reason
+    reason = (record.error or failure) if result is None else result.reason
     if reason:
         data["reason"] = reason
     return data
