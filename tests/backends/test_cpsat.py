@@ -1,0 +1,516 @@
+"""Tests of the cpsat backend: known answers, a brute-force reference, and one test per pitfall."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import subprocess
+import sys
+from collections.abc import Iterator
+
+import pytest
+
+from sudoku_cp.backends import get_backend
+from sudoku_cp.backends import cpsat
+from sudoku_cp.errors import BackendFailure, BackendOptionError
+from sudoku_cp.grid import Grid, Shape
+from sudoku_cp.result import Status
+
+cp_model = pytest.importorskip("ortools.sat.python.cp_model")
+
+BAEKJOON_2239 = "103000509002109400000704000300502006060000050700803004000401000009205800804000107"
+BAEKJOON_2239_ANSWER = ("143628579572139468986754231391542786468917352"
+                        "725863914237481695619275843854396127")
+EMPTY_LEXMIN = {
+    (4, None): "1234341221434321",
+    (6, (2, 3)): "123456456123214365365214531642642531",
+    (9, None): ("123456789456789123789123456214365897365897214"
+                "897214365531642978642978531978531642"),
+}
+# Rows 2, 3 and 6 of the empty 16x16 and 25x25 lex-mins (0-based 1, 2 and 5, as the reference
+# notes number them).
+EMPTY16_ROWS = {1: [5, 6, 7, 8, 1, 2, 3, 4, 13, 14, 15, 16, 9, 10, 11, 12],
+                2: [*range(9, 17), *range(1, 9)],
+                5: [6, 5, 8, 7, 2, 1, 4, 3, 14, 13, 16, 15, 10, 9, 12, 11]}
+EMPTY25_ROWS = {1: [*range(6, 11), *range(1, 6), *range(16, 26), *range(11, 16)],
+                2: [*range(11, 26), *range(1, 11)],
+                5: [2, 1, 4, 3, 6, 5, 8, 7, 10, 9, 12, 11, 14, 13, 16, 15, 18, 17, 20, 19,
+                    22, 21, 24, 25, 23]}
+
+
+# -- a brute-force reference --------------------------------------------------------------------
+
+def completions(grid: Grid) -> Iterator[tuple[int, ...]]:
+    """Every completion in lexicographic order: naive row-major DFS, values ascending."""
+    size, peers, values, blanks = grid.size, grid.geometry.peers, list(grid.values), grid.blanks()
+
+    def extend(position: int) -> Iterator[tuple[int, ...]]:
+        if position == len(blanks):
+            yield tuple(values)
+            return
+        cell = blanks[position]
+        for value in range(1, size + 1):
+            if all(values[peer] != value for peer in peers[cell]):
+                values[cell] = value
+                yield from extend(position + 1)
+        values[cell] = 0
+
+    return extend(0)
+
+
+def brute_lexmin(grid: Grid) -> tuple[int, ...] | None:
+    return next(completions(grid), None)
+
+
+def brute_count(grid: Grid, limit: int) -> int:
+    return sum(1 for _ in itertools.islice(completions(grid), limit))
+
+
+def pattern_grid(box: Shape) -> list[int]:
+    """A valid full grid for this box shape (each band shifts by a box width)."""
+    box_rows, box_cols = box
+    size = box_rows * box_cols
+    return [(box_cols * (row % box_rows) + row // box_rows + column) % size + 1
+            for row in range(size) for column in range(size)]
+
+
+def random_puzzle(rng: random.Random, box: Shape, givens: int) -> Grid:
+    """A valid grid shuffled by symmetries (digits, rows in bands, bands, ...), `givens` kept."""
+    box_rows, box_cols = box
+    size = box_rows * box_cols
+    full = pattern_grid(box)
+    digits = rng.sample(range(1, size + 1), size)
+    rows = [band * box_rows + r for band in rng.sample(range(box_cols), box_cols)
+            for r in rng.sample(range(box_rows), box_rows)]
+    columns = [stack * box_cols + c for stack in rng.sample(range(box_rows), box_rows)
+               for c in rng.sample(range(box_cols), box_cols)]
+    shuffled = [digits[full[row * size + column] - 1] for row in rows for column in columns]
+    kept = set(rng.sample(range(size * size), givens))
+    return Grid.from_values([v if cell in kept else 0 for cell, v in enumerate(shuffled)],
+                            box=box)
+
+
+def multi_solution_puzzles(seed: int, box: Shape, givens: range, how_many: int) -> list[Grid]:
+    """Seeded random puzzles with at least two completions (the ones that expose lex-min bugs)."""
+    rng = random.Random(seed)
+    found: list[Grid] = []
+    while len(found) < how_many:
+        grid = random_puzzle(rng, box, rng.choice(givens))
+        if brute_count(grid, 2) == 2:
+            found.append(grid)
+    return found
+
+
+SMALL_PUZZLES = (multi_solution_puzzles(4, (2, 2), range(0, 8), 40)
+                 + multi_solution_puzzles(6, (2, 3), range(0, 16), 40)
+                 + multi_solution_puzzles(9, (3, 3), range(32, 46), 30))
+
+
+@pytest.fixture(scope="module")
+def backend() -> cpsat.CpSatBackend:
+    return get_backend("cpsat")  # type: ignore[return-value]
+
+
+@pytest.fixture
+def solve_calls(monkeypatch: pytest.MonkeyPatch) -> list[dict]:
+    """What each CP-SAT call was given: parameters and the model's objective and hints."""
+    calls: list[dict] = []
+    real_solve = cp_model.CpSolver.solve
+
+    def spy(self, model, *args, **kwargs):
+        parameters, proto = self.parameters, model.proto
+        calls.append({"workers": parameters.num_workers, "presolve": parameters.cp_model_presolve,
+                      "branching": parameters.search_branching,
+                      "symmetry": parameters.symmetry_level,
+                      "enumerate": parameters.enumerate_all_solutions,
+                      "max_time": parameters.max_time_in_seconds,
+                      "hint": proto.has_solution_hint(),
+                      "floating": proto.has_floating_point_objective(),
+                      "coefficients": list(proto.objective.coeffs),
+                      "strategies": len(proto.search_strategy)})
+        return real_solve(self, model, *args, **kwargs)
+
+    monkeypatch.setattr(cp_model.CpSolver, "solve", spy)
+    return calls
+
+
+def replace_status(monkeypatch: pytest.MonkeyPatch, status, *, from_call: int = 1) -> None:
+    """Make CP-SAT solve as usual but report `status` from the `from_call`-th call on."""
+    real_solve = cp_model.CpSolver.solve
+    calls = itertools.count(1)
+
+    def fake(self, model, *args, **kwargs):
+        real = real_solve(self, model, *args, **kwargs)
+        return status if next(calls) >= from_call else real
+
+    monkeypatch.setattr(cp_model.CpSolver, "solve", fake)
+
+
+# -- known answers ------------------------------------------------------------------------------
+
+def test_baekjoon_2239_example(backend):
+    puzzle = Grid.parse(BAEKJOON_2239)
+    result = backend.solve(puzzle)
+    assert result.status is Status.SOLVED
+    assert result.solution.to_line() == BAEKJOON_2239_ANSWER
+
+
+@pytest.mark.parametrize("strategy", cpsat.STRATEGIES)
+@pytest.mark.parametrize(("size", "box"), list(EMPTY_LEXMIN))
+def test_empty_grid_lexmin(size, box, strategy):
+    result = get_backend("cpsat", cpsat_strategy=strategy).solve(Grid.empty(size, box=box))
+    assert result.solution.to_line() == EMPTY_LEXMIN[size, box]
+
+
+@pytest.mark.parametrize("strategy", cpsat.STRATEGIES)
+def test_empty_16x16_lexmin(strategy):
+    result = get_backend("cpsat", cpsat_strategy=strategy).solve(Grid.empty(16))
+    rows = result.solution.rows()
+    assert list(rows[0]) == list(range(1, 17))
+    assert {index: list(rows[index]) for index in EMPTY16_ROWS} == EMPTY16_ROWS
+    assert result.solution.values == brute_lexmin(Grid.empty(16))
+
+
+def test_empty_25x25_lexmin_by_search():
+    result = get_backend("cpsat", cpsat_strategy="search").solve(Grid.empty(25))
+    rows = result.solution.rows()
+    assert list(rows[0]) == list(range(1, 26))
+    assert {index: list(rows[index]) for index in EMPTY25_ROWS} == EMPTY25_ROWS
+
+
+@pytest.mark.parametrize(("size", "box"), [(8, (2, 4)), (12, (3, 4))])
+def test_rectangular_box_sizes_match_brute_force(size, box, backend):
+    grid = Grid.empty(size, box=box)
+    assert backend.solve(grid).solution.values == brute_lexmin(grid)
+
+
+def test_puzzle_with_2x3_boxes(backend):
+    puzzle = Grid.parse("000000000006000010010000000000400000", box=(2, 3))
+    result = backend.solve(puzzle)
+    assert result.solution.values == brute_lexmin(puzzle)
+    assert result.solution.is_solution_of(puzzle)
+
+
+# -- agreement with the brute-force reference ---------------------------------------------------
+
+@pytest.mark.parametrize("strategy", cpsat.STRATEGIES)
+def test_lexmin_matches_brute_force_on_multi_solution_puzzles(strategy):
+    backend = get_backend("cpsat", cpsat_strategy=strategy)
+    wrong = [grid for grid in SMALL_PUZZLES if backend.solve(grid).solution.values
+             != brute_lexmin(grid)]
+    assert wrong == []
+
+
+def test_search_strategy_agrees_with_objective_on_16x16():
+    rng = random.Random(16)
+    objective, search = get_backend("cpsat"), get_backend("cpsat", cpsat_strategy="search")
+    for _ in range(4):
+        grid = random_puzzle(rng, (4, 4), rng.randrange(60, 120))
+        assert objective.solve(grid).solution == search.solve(grid).solution
+
+
+@pytest.mark.parametrize(("box", "givens", "how_many"),
+                         [((3, 3), range(8, 32), 25), ((4, 4), range(90, 160), 4)])
+def test_lexmin_agrees_with_dfs_where_brute_force_is_too_slow(box, givens, how_many, backend):
+    dfs = get_backend("dfs")
+    rng = random.Random(sum(box) + how_many)
+    compared = 0
+    for _ in range(how_many):
+        grid = random_puzzle(rng, box, rng.choice(givens))
+        reference = dfs.solve(grid, time_limit=5.0)
+        if reference.status is Status.TIMEOUT:
+            continue
+        assert backend.solve(grid).solution == reference.solution
+        compared += 1
+    assert compared >= how_many // 2
+
+
+def test_any_gives_a_completion(backend):
+    for grid in SMALL_PUZZLES[::10]:
+        result = backend.solve(grid, mode="any")
+        assert result.status is Status.SOLVED and result.solution.is_solution_of(grid)
+
+
+# -- count ----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("limit", [1, 2, 7, 1000])
+def test_count_matches_brute_force(limit, backend):
+    for grid in SMALL_PUZZLES[:80:4]:
+        result = backend.solve(grid, mode="count", limit=limit)
+        assert result.count == brute_count(grid, limit)
+        assert result.status is Status.SOLVED
+        assert result.solution.is_solution_of(grid)
+
+
+def test_count_stops_at_the_limit(backend):
+    result = backend.solve(Grid.empty(9), mode="count", limit=1000)
+    assert (result.status, result.count, result.limit_reached) == (Status.SOLVED, 1000, True)
+
+
+def test_count_of_an_exhausted_search_is_exact(backend):
+    result = backend.solve(Grid.empty(4), mode="count", limit=500)
+    assert (result.status, result.count, result.limit_reached) == (Status.SOLVED, 288, False)
+
+
+def test_count_unique_puzzle(backend):
+    result = backend.solve(Grid.parse(BAEKJOON_2239), mode="count", limit=2)
+    assert (result.count, result.solution.to_line()) == (1, BAEKJOON_2239_ANSWER)
+
+
+def test_tally_never_counts_a_solution_twice():
+    tally = cpsat.SolutionTally(limit=3)
+    assert [tally.record(s) for s in [b"\1\2", b"\1\2", b"\2\1", b"\1\2", b"\2\2"]] == [
+        False, False, False, False, True]
+    assert (tally.count, tally.first, tally.reported) == (3, b"\1\2", 5)
+    tally.record(b"\3\3")
+    assert tally.count == 3  # never beyond the limit
+
+
+def test_counting_uses_one_worker_even_when_more_are_asked(solve_calls):
+    get_backend("cpsat", workers=2).solve(Grid.empty(4), mode="count", limit=50)
+    assert [(c["workers"], c["enumerate"]) for c in solve_calls] == [(1, True)]
+
+
+# -- unsatisfiable, full and odd grids ------------------------------------------------------------
+
+@pytest.mark.parametrize("mode", ["lexmin", "any", "count"])
+@pytest.mark.parametrize("strategy", cpsat.STRATEGIES)
+def test_unsatisfiable_without_repeated_givens(mode, strategy):
+    # Row 1 needs a 4 in its last cell, but column 4 already has one: no repeated given.
+    no_candidate = Grid.parse("1230000000000004")
+    # Row 1 has no place for a 1 (columns 8 and 9 hold one): an empty exactly-one.
+    no_place = Grid.parse("234567800" + "0" * 18 + "000000010" + "0" * 18 + "000000001" + "0" * 18)
+    # Every cell and every unit has room for each value, yet propagation finds no completion.
+    by_propagation = [Grid.parse("0004200000001030"),
+                      Grid.parse("000030002000050040000000200005000060", box=(2, 3))]
+    for grid in (no_candidate, no_place, *by_propagation):
+        assert not grid.conflicts() and brute_lexmin(grid) is None
+        result = get_backend("cpsat", cpsat_strategy=strategy).solve(grid, mode=mode)
+        assert result.status is Status.UNSATISFIABLE and result.solution is None
+        assert result.count == (0 if mode == "count" else None)
+
+
+@pytest.mark.parametrize("mode", ["lexmin", "any", "count"])
+def test_full_grid_is_its_own_completion(mode, backend):
+    full = Grid.parse(BAEKJOON_2239_ANSWER)
+    result = backend.solve(full, mode=mode)
+    assert (result.status, result.solution) == (Status.SOLVED, full)
+    assert result.count == (1 if mode == "count" else None)
+
+
+def test_givens_are_kept_and_values_are_whole_grids(backend):
+    puzzle = SMALL_PUZZLES[-1]
+    result = backend.solve(puzzle)
+    assert len(result.solution.values) == 81
+    assert all(result.solution.values[cell] == value for cell, value in puzzle.givens().items())
+
+
+# -- time limit -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("mode", ["lexmin", "any", "count"])
+def test_time_limit_gives_timeout_or_a_right_answer(mode, backend):
+    grid = Grid.empty(25)
+    result = backend.solve(grid, mode=mode, limit=10 ** 9, time_limit=0.5)
+    assert result.seconds < 3.0
+    if mode == "count":  # a billion completions cannot be enumerated in half a second
+        assert result.status is Status.TIMEOUT and result.solution is None
+    elif result.status is Status.SOLVED:
+        assert result.solution.is_solution_of(grid)
+        if mode == "lexmin":
+            assert {i: list(result.solution.rows()[i]) for i in EMPTY25_ROWS} == EMPTY25_ROWS
+    else:
+        assert result.status is Status.TIMEOUT and result.solution is None
+
+
+def test_zero_time_limit_times_out_without_an_answer(backend):
+    result = backend.solve(Grid.empty(9), time_limit=0.0)
+    assert (result.status, result.solution) == (Status.TIMEOUT, None)
+
+
+def test_one_budget_across_all_stages(solve_calls, backend):
+    backend.solve(Grid.empty(9), time_limit=30.0)
+    budgets = [call["max_time"] for call in solve_calls]
+    assert len(budgets) == 6  # 81 blank cells in chunks of 16
+    assert all(30.0 >= a >= b for a, b in itertools.pairwise(budgets))
+
+
+# -- the pitfalls of ortools 9.15, one test each ------------------------------------------------
+
+@pytest.mark.parametrize("strategy", cpsat.STRATEGIES)
+def test_lexmin_runs_a_fixed_search_without_presolve_on_one_worker(strategy, solve_calls):
+    get_backend("cpsat", workers=2, cpsat_strategy=strategy).solve(Grid.empty(9))
+    assert solve_calls
+    for call in solve_calls:
+        assert (call["workers"], call["presolve"], call["symmetry"]) == (1, False, 0)
+        assert call["branching"] == cp_model.FIXED_SEARCH and call["strategies"] == 1
+
+
+def test_search_with_presolve_would_not_be_lexmin(monkeypatch):
+    """Why presolve is off: turn it on and the search strategy's answers go wrong."""
+    fixed_search = cpsat.configure_fixed_search
+
+    def with_presolve(parameters):
+        fixed_search(parameters)
+        parameters.cp_model_presolve = True
+
+    monkeypatch.setattr(cpsat, "configure_fixed_search", with_presolve)
+    backend = get_backend("cpsat", cpsat_strategy="search")
+    assert any(backend.solve(g).solution.values != brute_lexmin(g) for g in SMALL_PUZZLES)
+
+
+def test_objective_still_guarantees_lexmin_when_the_search_is_not_lexmin(monkeypatch):
+    fixed_search = cpsat.configure_fixed_search
+
+    def misleading(parameters):
+        fixed_search(parameters)
+        parameters.cp_model_presolve = True
+        parameters.num_workers = 2
+
+    monkeypatch.setattr(cpsat, "configure_fixed_search", misleading)
+    backend = get_backend("cpsat")
+    for grid in SMALL_PUZZLES[::3]:
+        assert backend.solve(grid).solution.values == brute_lexmin(grid)
+
+
+@pytest.mark.parametrize("size", range(4, 26))
+def test_chunk_length_keeps_the_objective_exact(size):
+    length = cpsat.chunk_length(size)
+    assert size ** length - 1 < 2 ** 53 <= size ** (length + 1) - 1
+
+
+def test_chunk_lengths_of_the_usual_sizes():
+    assert [cpsat.chunk_length(n) for n in (4, 9, 16, 25)] == [26, 16, 13, 11]
+
+
+@pytest.mark.parametrize("size", [4, 9, 16])
+def test_every_stage_objective_is_exact_integer_and_without_hints(size, solve_calls):
+    result = get_backend("cpsat").solve(Grid.empty(size))
+    assert result.stats["stages"] == len(solve_calls) > 0
+    first_chunk = min(cpsat.chunk_length(size), size * size)
+    assert largest_objective(solve_calls[0]["coefficients"], size) == size ** first_chunk - 1
+    for call in solve_calls:
+        assert not call["hint"] and not call["floating"]  # hints crashed 9.15 (#5288, #5091)
+        assert 0 < largest_objective(call["coefficients"], size) < 2 ** 53
+
+
+def largest_objective(coefficients: list[int], size: int) -> int:
+    """The largest value a chunk objective can take: one value per cell, the largest term.
+
+    A term is place * (value - 1) with place a power of N and value - 1 < N, so the place of a
+    term is the largest power of N not above it.
+    """
+    largest_at_place: dict[int, int] = {}
+    for coefficient in coefficients:
+        place = 1
+        while place * size <= coefficient:
+            place *= size
+        largest_at_place[place] = max(largest_at_place.get(place, 0), coefficient)
+    return sum(largest_at_place.values())
+
+
+def test_a_chunk_too_long_for_an_exact_objective_is_refused():
+    sudoku = cpsat.SudokuModel(Grid.empty(9))
+    with pytest.raises(BackendFailure, match="overflows"):
+        sudoku.minimize_chunk(sudoku.blanks[:cpsat.chunk_length(9) + 1])
+
+
+def test_a_floating_point_objective_is_refused():
+    model = cp_model.CpModel()
+    x = model.new_int_var(0, 9, "x")
+    model.minimize(2 ** 70 * x)  # beyond int64: the Python layer silently goes floating point
+    with pytest.raises(BackendFailure, match="floating"):
+        cpsat.check_integer_objective(model, 1)
+
+
+def test_an_objective_that_lost_terms_is_refused():
+    model = cp_model.CpModel()
+    x, y = model.new_bool_var("x"), model.new_bool_var("y")
+    model.minimize(x + y)
+    cpsat.check_integer_objective(model, 2)
+    with pytest.raises(BackendFailure, match="3 exact integer terms"):
+        cpsat.check_integer_objective(model, 3)
+
+
+# -- statuses -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("mode", ["lexmin", "any", "count"])
+def test_model_invalid_raises_backend_failure(mode, monkeypatch, backend):
+    replace_status(monkeypatch, cp_model.MODEL_INVALID)
+    with pytest.raises(BackendFailure, match="MODEL_INVALID"):
+        backend.solve(Grid.empty(4), mode=mode)
+
+
+@pytest.mark.parametrize("mode", ["lexmin", "any", "count"])
+def test_unknown_without_a_time_limit_raises_backend_failure(mode, monkeypatch, backend):
+    replace_status(monkeypatch, cp_model.UNKNOWN)
+    with pytest.raises(BackendFailure, match="UNKNOWN"):
+        backend.solve(Grid.empty(4), mode=mode, limit=1000)  # 288 completions: limit not reached
+
+
+def test_unknown_under_a_time_limit_is_a_timeout(monkeypatch, backend):
+    replace_status(monkeypatch, cp_model.UNKNOWN, from_call=2)
+    result = backend.solve(Grid.empty(9), time_limit=60.0)
+    assert (result.status, result.solution) == (Status.TIMEOUT, None)
+
+
+def test_unproven_stage_is_never_an_answer(monkeypatch, backend):
+    replace_status(monkeypatch, cp_model.FEASIBLE, from_call=3)
+    with pytest.raises(BackendFailure, match="FEASIBLE"):
+        backend.solve(Grid.empty(9))
+    assert backend.solve(Grid.empty(9), time_limit=60.0).status is Status.TIMEOUT
+
+
+def test_infeasible_after_the_first_stage_is_a_solver_failure(monkeypatch, backend):
+    replace_status(monkeypatch, cp_model.INFEASIBLE, from_call=2)
+    with pytest.raises(BackendFailure, match="INFEASIBLE"):
+        backend.solve(Grid.empty(9))
+
+
+# -- options, versions, stats, imports ------------------------------------------------------------
+
+@pytest.mark.parametrize("options", [{"workers": 0}, {"workers": -2}, {"workers": "2"},
+                                     {"workers": True}, {"cpsat_strategy": "fastest"}])
+def test_bad_options_are_refused(options):
+    with pytest.raises(BackendOptionError):
+        get_backend("cpsat", **options)
+
+
+def test_workers_reach_cp_sat_in_any_mode(solve_calls):
+    assert get_backend("cpsat").solve(Grid.empty(4), mode="any").stats["workers"] == 1
+    get_backend("cpsat", workers=2).solve(Grid.empty(4), mode="any")
+    assert [call["workers"] for call in solve_calls] == [1, 2]
+
+
+def test_versions_names_ortools():
+    import ortools
+
+    assert cpsat.CpSatBackend.versions() == {"ortools": ortools.__version__}
+
+
+@pytest.mark.parametrize("mode", ["lexmin", "any", "count"])
+def test_stats_are_honest_json_scalars(mode, backend):
+    result = backend.solve(Grid.parse(BAEKJOON_2239), mode=mode)
+    stats = dict(result.stats)
+    json.dumps(stats)
+    assert all(isinstance(v, (int, float, str, bool)) for v in stats.values())
+    for key in ("build_seconds", "solve_seconds", "stages", "branches", "conflicts", "workers",
+                "ortools", "model", "strategy"):
+        assert key in stats
+    assert stats["model"] == "boolean" and stats["stages"] >= 1
+    assert stats["build_seconds"] + stats["solve_seconds"] <= result.seconds
+
+
+def test_importing_the_backend_does_not_load_ortools():
+    code = ("import sys, sudoku_cp.backends as b; b.backend_class('cpsat');"
+            " assert 'sudoku_cp.backends.cpsat' in sys.modules;"
+            " assert not any(m.startswith('ortools') for m in sys.modules), 'ortools loaded'")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.mark.slow
+def test_empty_25x25_lexmin_by_objective(backend):
+    result = backend.solve(Grid.empty(25))
+    assert result.stats["stages"] == 57  # 625 blank cells in chunks of 11
+    assert {i: list(result.solution.rows()[i]) for i in EMPTY25_ROWS} == EMPTY25_ROWS
+    assert result.solution.is_solution_of(Grid.empty(25))
