@@ -104,7 +104,7 @@ def test_rectangular_box_option(run):
     (["solve"], rows(BAEKJOON_2239)[:-11], "Error: <stdin>:1: expected 9 rows for a 9x9 puzzle, got 8"),
     (["solve", "--box", "2by3"], "0" * 36, "Error: expected a box shape like 2x3, got '2by3'"),
     (["solve", "--box", "2x2"], "0" * 36, "a 2x2 box does not fit a 6x6 grid"),
-    (["solve", "--backend", "nope"], "0" * 16, "Error: unknown backend 'nope' (choose from dfs, cpsat)"),
+    (["solve", "--backend", "nope"], "0" * 16, "Error: unknown backend 'nope' (choose from dfs, cpsat, sat)"),
     (["solve", "--workers", "2"], "0" * 16, "Error: --workers applies to cpsat, not to dfs"),
 ])
 def test_bad_input_is_one_line_and_exit_2(run, args, stdin, message):
@@ -123,7 +123,7 @@ def test_ten_megabyte_line(run):
 def test_backends_lists_every_backend(run):
     result = run("backends")
     names = [line.split()[0] for line in result.stdout.splitlines()]
-    assert result.exit_code == 0 and names == ["dfs", "cpsat"]
+    assert result.exit_code == 0 and names == ["dfs", "cpsat", "sat"]
 
 
 def test_every_command_has_help(run):
@@ -160,3 +160,38 @@ def test_a_backend_failure_is_reported_and_the_batch_goes_on(run):
     result = run("solve", "--backend", "broken", "--format", "jsonl", stdin=stdin)
     first = json.loads(result.stdout.splitlines()[0])
     assert (first["status"], first["reason"]) == ("error", "broken failed: solver returned status 99")
+
+
+def test_encode_writes_dimacs_that_any_solver_can_use(run, tmp_path):
+    from pysat.formula import CNF
+    from pysat.solvers import Solver
+
+    from sudoku_cp.backends.sat import decode_model
+
+    out = tmp_path / "puzzle.cnf"
+    result = run("encode", str(EXAMPLES / "baekjoon2239.txt"), "-o", str(out))
+    assert result.exit_code == 0, result.stderr
+    text = out.read_text()
+    assert text.startswith("c ") and "\np cnf " in text
+    with Solver(name="glucose3", bootstrap_with=CNF(from_string=text).clauses) as solver:
+        assert solver.solve()
+        values = decode_model(solver.get_model(), 9)
+    assert "".join(map(str, values)) == BAEKJOON_2239_ANSWER
+
+
+def test_encode_refuses_an_unknown_amo_encoding(run):
+    result = run("encode", "--amo", "magic", str(EXAMPLES / "baekjoon2239.txt"))
+    assert result.exit_code == 2
+    assert result.stderr.startswith("Error: ") and len(result.stderr.splitlines()) == 1
+
+
+def test_solve_with_each_backend_through_the_cli(run):
+    for backend in ("dfs", "cpsat", "sat"):
+        result = run("solve", "--backend", backend, str(EXAMPLES / "baekjoon2239.txt"))
+        assert (result.exit_code, result.stdout) == (0, rows(BAEKJOON_2239_ANSWER)), backend
+
+
+def test_sat_solver_option_is_validated(run):
+    result = run("solve", "--backend", "sat", "--sat-solver", "kissat404", stdin="0" * 16)
+    assert result.exit_code == 2 and "kissat404" in result.stderr
+    assert len(result.stderr.splitlines()) == 1

@@ -63,7 +63,7 @@ def solve_options(command: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--cpsat-strategy", type=click.Choice(["objective", "search"]),
                      help="cpsat lexmin: staged objective (default) or first solution of the "
                           "fixed row-major search."),
-        click.option("--sat-solver", help="sat: python-sat solver name (e.g. cadical195)."),
+        click.option("--sat-solver", help="sat: python-sat solver name (default glucose3)."),
         click.option("--encoding", type=click.Choice(["minimal", "extended"]),
                      help="sat: CNF encoding (default extended)."),
         click.option("--amo", help="sat: at-most-one encoding (pairwise, seqcounter, ladder, ...)."),

@@ -18,6 +18,7 @@ __all__ = ["Backend", "BackendOptionError", "Deadline", "Outcome", "applicable_o
 _REGISTRY: dict[str, tuple[str, str]] = {
     "dfs": ("sudoku_cp.backends.dfs", "DfsBackend"),
     "cpsat": ("sudoku_cp.backends.cpsat", "CpSatBackend"),
+    "sat": ("sudoku_cp.backends.sat", "SatBackend"),
 }
 
 

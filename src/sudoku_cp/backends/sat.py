@@ -1,0 +1,600 @@
+"""The `sat` backend: a CNF encoding solved by python-sat, lex-min by iterative tightening.
+
+Variables are numbered by formula: x(cell, value) = cell * N + value (cell row-major, 0-based;
+value 1..N), so x runs over 1..N^3 and the auxiliary variables of an at-most-one encoding start at
+N^3 + 1. Two encodings (Lynce & Ouaknine, "Sudoku as a SAT problem"):
+
+    minimal   every cell holds at least one value; no unit holds a value twice.
+    extended  minimal, plus: every cell holds at most one value; every unit holds every value.
+
+The at-most-one constraints use `pysat.card` (pairwise, sequential counter, ladder, ...).
+
+One solver per (size, box, encoding, at-most-one, solver name) is kept in the backend and reused
+across puzzles. The givens go in as assumptions, never as clauses, so every learnt clause follows
+from the base CNF alone and stays valid for the next puzzle. The only clauses a puzzle adds are the
+blocking clauses of count mode; they carry a fresh activation literal of that puzzle, which is
+switched off for good (the unit clause -act) when the puzzle is done.
+
+Lex-min by iterative tightening: take a model; walk the blank cells row-major; at cell i, with
+the prefix fixed (assumptions), ask for x(i) < s, where s is the current model's value, through the
+assumptions -x(i, v) for v >= s. SAT gives a strictly smaller model (stay at i); UNSAT makes s
+final (one more assumption). A call is skipped when no smaller value is left, because s = 1 or
+every smaller value sits in a fixed peer.
+
+Time limits use the solver's interrupt: a watchdog thread calls `interrupt()` when the puzzle's
+budget runs out; the interrupted call returns None and the puzzle is a TIMEOUT. A solver that was
+interrupted or raised is thrown away and never asked again. Ctrl-C inside a kept solver has left it
+giving wrong answers (../shared/reference/lexmin-methods.md); `interrupt()` did not here (glucose3
+and glucose4 each answered 800 checks right after 200+ interrupts), but a rebuild costs only ~6 ms
+on a 9x9 and ~0.35 s on a 25x25, so doubt wins.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.metadata
+import itertools
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, TextIO
+
+from ..errors import BackendFailure, BackendOptionError
+from ..grid import BLANK, Geometry, Grid, Shape, geometry
+from ..result import Mode, Status
+from .base import Backend, Deadline, Outcome
+
+ENCODINGS = ("extended", "minimal")
+
+# The at-most-one encodings of pysat.card that suit a plain clause list ("native" needs a
+# cardinality solver, so it is left out).
+AMO_ENCODINGS = ("pairwise", "seqcounter", "ladder", "bitwise", "totalizer", "mtotalizer",
+                 "kmtotalizer", "sortnetwrk", "cardnetwrk")
+
+# Chosen by benchmarks/bench_sat.py (python-sat 1.9.dev24, shared 2-core VM, lex-min):
+# - extended + pairwise beats every other encoding: empty 25x25 2.4 s, where minimal + pairwise
+#   took > 20 s (and extended + ladder 19.5 s in an earlier run); empty 16x16 0.03 s (one SAT
+#   call) against 0.26-3.2 s for bitwise, seqcounter, the totalizers and the sorting networks and
+#   6.5 s to > 10 s for every minimal one but pairwise; 9x9 sparse puzzles 1.9 ms median against
+#   2.6-51 ms.
+# - the Glucose family (glucose3/4/42, gluecard3/4) ties on 9x9 (1.9 ms) and 16x16 and leads on
+#   25x25; minisat22, minisat-gh, minisatep, minicard, maplechrono and ergo exceed 20 s on the
+#   empty 25x25, maplecm is 17x slower on 9x9. glucose3 edged glucose4 in 5 of 6 runs on 25x25
+#   (empty: 2.43 vs 2.69 s, 13,157 vs 15,537 conflicts; 5 random 25x25: 4.9 vs 5.6 s): a near tie.
+DEFAULT_SOLVER = "glucose3"
+DEFAULT_ENCODING = "extended"
+DEFAULT_AMO = "pairwise"
+
+# Solvers python-sat ships that this backend refuses, and why. The time limit relies on
+# interrupt(), and the reused solver relies on assumptions and repeated solve() calls.
+REFUSED_SOLVERS: Mapping[str, str] = {
+    "kissat404": "ignores assumptions and does not support incremental solve() calls",
+    "cadical103": "has no interrupt() in python-sat, so no time limit",
+    "cadical153": "has no interrupt() in python-sat, so no time limit",
+    "cadical195": "has no interrupt() in python-sat, so no time limit",
+    "cadical300": "has no interrupt() in python-sat, so no time limit",
+    "lingeling": "has no solve_limited() or interrupt() in python-sat, so no time limit",
+    "cryptosat": "has no interrupt() in python-sat, so no time limit (and needs pycryptosat)",
+}
+
+
+def variable(cell: int, value: int, size: int) -> int:
+    """The Boolean x(cell, value): 'cell holds value', numbered cell * N + value."""
+    return cell * size + value
+
+
+def decode_model(model: Sequence[int], size: int) -> list[int]:
+    """The N*N cell values of a model (a list of signed literals indexed by variable - 1)."""
+    values = [BLANK] * (size * size)
+    for literal in model[:size ** 3]:
+        if literal > 0:
+            cell, value = divmod(literal - 1, size)
+            values[cell] = value + 1
+    return values
+
+
+def _value_in(model: Sequence[int], cell: int, size: int) -> int:
+    """The value a model gives one cell (decoding one cell is all the tightening loop needs)."""
+    start = cell * size
+    for value, literal in enumerate(model[start:start + size], start=1):
+        if literal > 0:
+            return value
+    raise BackendFailure(f"the SAT model gives cell {cell} no value")
+
+
+# -- the CNF --------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class BaseCnf:
+    """The clauses every puzzle of one shape shares; the givens are not part of it."""
+
+    size: int
+    box: Shape
+    encoding: str
+    amo: str
+    clauses: tuple[tuple[int, ...], ...]
+    variables: int  # the highest variable: N^3, or above with auxiliary variables
+
+    @property
+    def first_auxiliary(self) -> int | None:
+        """The first auxiliary variable of the at-most-one encoding, None when there is none."""
+        return self.size ** 3 + 1 if self.variables > self.size ** 3 else None
+
+
+def check_encoding(encoding: str, amo: str) -> None:
+    """Refuse unknown encoding or at-most-one names, listing the accepted ones.
+
+    Raises:
+        BackendOptionError: for a name that is not accepted.
+    """
+    if encoding not in ENCODINGS:
+        raise BackendOptionError(
+            f"unknown SAT encoding {encoding!r} (choose from {', '.join(ENCODINGS)})")
+    if amo not in AMO_ENCODINGS:
+        raise BackendOptionError(
+            f"unknown at-most-one encoding {amo!r} (choose from {', '.join(AMO_ENCODINGS)})")
+
+
+@functools.cache
+def base_cnf(size: int, box: Shape, encoding: str, amo: str) -> BaseCnf:
+    """The base CNF of one shape, built once per process (it never depends on a puzzle)."""
+    check_encoding(encoding, amo)
+    builder = _CnfBuilder(geometry(size, box), amo)
+    builder.add_cell_constraints(extended=encoding == "extended")
+    builder.add_unit_constraints(extended=encoding == "extended")
+    return BaseCnf(size, box, encoding, amo, tuple(builder.clauses), builder.top)
+
+
+class _CnfBuilder:
+    """Collects clauses and hands out auxiliary variables above N^3."""
+
+    def __init__(self, geo: Geometry, amo: str) -> None:
+        self.geo = geo
+        self.amo = amo
+        self.clauses: list[tuple[int, ...]] = []
+        self.top = geo.size ** 3
+
+    def cell_literals(self, cell: int) -> list[int]:
+        size = self.geo.size
+        return [variable(cell, value, size) for value in range(1, size + 1)]
+
+    def add_cell_constraints(self, *, extended: bool) -> None:
+        """Every cell holds at least one value (and, extended, at most one)."""
+        for cell in self.geo.cells:
+            literals = self.cell_literals(cell)
+            self.clauses.append(tuple(literals))
+            if extended:
+                self.add_at_most_one(literals)
+
+    def add_unit_constraints(self, *, extended: bool) -> None:
+        """No unit holds a value twice (and, extended, every unit holds every value)."""
+        size = self.geo.size
+        for value in range(1, size + 1):
+            if self.amo == "pairwise":
+                self.add_peers_differ(value)
+            for unit in self.geo.units:
+                literals = [variable(cell, value, size) for cell in unit]
+                if self.amo != "pairwise":
+                    self.add_at_most_one(literals)
+                if extended:
+                    self.clauses.append(tuple(literals))
+
+    def add_peers_differ(self, value: int) -> None:
+        """Pairwise at-most-one over all units at once: two peers never share a value.
+
+        The same as pairwise per unit, without the clauses a box repeats from its rows and
+        columns (9x9: 7,290 instead of 8,748 clauses).
+        """
+        size = self.geo.size
+        for cell, peers in zip(self.geo.cells, self.geo.peers):
+            mine = -variable(cell, value, size)
+            self.clauses.extend((mine, -variable(peer, value, size))
+                                for peer in peers if peer > cell)
+
+    def add_at_most_one(self, literals: list[int]) -> None:
+        if self.amo == "pairwise":
+            self.clauses.extend((-a, -b) for a, b in itertools.combinations(literals, 2))
+            return
+        from pysat.card import CardEnc, EncType
+
+        encoded = CardEnc.atmost(literals, bound=1, top_id=self.top,
+                                 encoding=getattr(EncType, self.amo))
+        self.clauses.extend(tuple(clause) for clause in encoded.clauses)
+        self.top = max(self.top, encoded.nv)
+
+
+def write_dimacs(grid: Grid, handle: TextIO, *, encoding: str = DEFAULT_ENCODING,
+                 amo: str = DEFAULT_AMO) -> None:
+    """Write the puzzle's CNF (the base CNF plus one unit clause per given) in DIMACS.
+
+    Raises:
+        BackendOptionError: for an unknown encoding or at-most-one name.
+    """
+    check_encoding(encoding, amo)
+    cnf = base_cnf(grid.size, grid.box, encoding, amo)
+    size = grid.size
+    givens = grid.givens()
+    auxiliary = cnf.first_auxiliary
+    handle.write(
+        f"c sudoku-cp {size}x{size} puzzle, boxes {grid.box[0]}x{grid.box[1]}: "
+        f"{grid.to_line()}\n"
+        f"c encoding {encoding}, at-most-one {amo}\n"
+        f"c variable x(cell, value) = cell * {size} + value is true when the cell holds value\n"
+        f"c   cell = row * {size} + column (0-based, row-major), value 1..{size}: "
+        f"variables 1..{size ** 3}\n"
+        + (f"c   auxiliary variables of the at-most-one encoding: {auxiliary}..{cnf.variables}\n"
+           if auxiliary else "c   no auxiliary variables\n")
+        + f"c the last {len(givens)} clauses are the givens, as unit clauses\n"
+        f"p cnf {cnf.variables} {len(cnf.clauses) + len(givens)}\n")
+    handle.writelines(" ".join(map(str, clause)) + " 0\n" for clause in cnf.clauses)
+    handle.writelines(f"{variable(cell, value, size)} 0\n" for cell, value in givens.items())
+
+
+# -- the solver -----------------------------------------------------------------------------------
+
+def check_solver(name: str) -> str:
+    """The canonical python-sat name of an accepted solver (aliases such as 'g4' allowed).
+
+    Raises:
+        BackendOptionError: for an unknown or a refused solver, listing the accepted names.
+    """
+    canonical = _solver_aliases().get(name.lower())
+    accepted = ", ".join(accepted_solvers())
+    if canonical is None:
+        raise BackendOptionError(f"unknown SAT solver {name!r} (choose from {accepted})")
+    if canonical in REFUSED_SOLVERS:
+        raise BackendOptionError(f"SAT solver {name!r} {REFUSED_SOLVERS[canonical]} "
+                                 f"(choose from {accepted})")
+    return canonical
+
+
+def accepted_solvers() -> list[str]:
+    """The python-sat solvers this backend accepts, by canonical name."""
+    return sorted({name for name in _solver_aliases().values() if name not in REFUSED_SOLVERS})
+
+
+@functools.cache
+def _solver_aliases() -> dict[str, str]:
+    """Every python-sat solver name and alias mapped to its canonical name (the family name in
+    `SolverNames`, e.g. 'glucose4' for 'g4')."""
+    from pysat.solvers import SolverNames
+
+    aliases = {}
+    for canonical, names in vars(SolverNames).items():
+        if not canonical.startswith("_") and isinstance(names, tuple):
+            for alias in (canonical, *names):
+                aliases[alias.lower()] = canonical
+    return aliases
+
+
+def _constructor_name(canonical: str) -> str:
+    """A name `Solver(name=...)` takes: it wants a listed alias, and 'minisatgh' is only listed
+    as 'minisat-gh'."""
+    from pysat.solvers import SolverNames
+
+    names: tuple[str, ...] = getattr(SolverNames, canonical)
+    return canonical if canonical in names else names[-1]
+
+
+class _TimeUp(Exception):
+    """The puzzle's time budget ran out during (or before) a solver call."""
+
+    count: int | None = None  # in count mode: the completions found before the budget ran out
+
+
+class _KeptSolver:
+    """A python-sat solver loaded with a base CNF, kept for the puzzles of a batch.
+
+    Why keep it: mean ms per 9x9 puzzle (glucose3, benchmarks/bench_sat.py) -- lexmin on top95
+    0.77 kept / 3.29 new solver on the cached CNF / 5.23 new CNF and solver; lexmin serg 0.37 /
+    2.99 / 5.07; any on 17clue 0.17 / 2.73 / 4.70. Loading the 9x9 CNF costs ~3 ms, the 25x25
+    one ~0.35 s.
+    """
+
+    def __init__(self, cnf: BaseCnf, solver_name: str) -> None:
+        from pysat.solvers import Solver
+
+        self.cnf = cnf
+        self.solver = Solver(name=_constructor_name(solver_name))
+        self.solver.append_formula(cnf.clauses)
+        self.top = cnf.variables  # activation literals are numbered above everything else
+
+    def fresh_activation(self) -> int:
+        """A variable no clause has used yet, to guard one puzzle's clauses."""
+        self.top += 1
+        return self.top
+
+    def statistics(self) -> dict[str, int]:
+        """The solver's cumulative counters (empty when the solver exposes none)."""
+        try:
+            return {key: int(value) for key, value in self.solver.accum_stats().items()}
+        except NotImplementedError:
+            return {}
+
+    def delete(self) -> None:
+        try:
+            self.solver.delete()
+        except Exception:  # a broken solver may fail to free itself; it is dropped either way
+            pass
+
+
+class _Watchdog:
+    """One thread per backend that interrupts the solver of the running puzzle at its deadline.
+
+    Why not a `threading.Timer` per puzzle: starting and joining one cost ~0.85 ms here, which
+    cut 17clue `any` with a time limit from ~5,000 to ~1,900 puzzles/s. This thread is started on
+    the first timed puzzle and ends by itself after `IDLE_SECONDS` without one, so a backend that
+    is never closed leaves no thread behind for long.
+    """
+
+    IDLE_SECONDS = 2.0
+
+    def __init__(self) -> None:
+        self._condition = threading.Condition()
+        self._armed: tuple[_Session, float] | None = None
+        self._thread: threading.Thread | None = None
+        self._waking_at: float | None = None  # when the thread wakes next (None: on notify)
+
+    def arm(self, session: _Session, at: float) -> None:
+        """Interrupt this session's solver when the monotonic clock reaches `at`."""
+        with self._condition:
+            self._armed = (session, at)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._watch, name="sat-watchdog",
+                                                daemon=True)
+                self._thread.start()
+            elif self._waking_at is None or at < self._waking_at:
+                self._condition.notify()
+            # else: the thread wakes earlier anyway and then reads the new deadline; not waking
+            # it for every puzzle of a batch keeps arming at a lock and an assignment.
+
+    def disarm(self) -> None:
+        """Cancel the pending interrupt; once this returns, none can still be delivered."""
+        with self._condition:  # the interrupt is sent holding this lock, so it is done or void
+            self._armed = None
+
+    def _watch(self) -> None:
+        with self._condition:
+            while True:
+                if self._armed is None:
+                    self._waking_at = None
+                    if not self._condition.wait(self.IDLE_SECONDS) and self._armed is None:
+                        self._thread = None
+                        return
+                    continue
+                session, at = self._armed
+                remaining = at - time.perf_counter()
+                if remaining > 0:
+                    self._waking_at = at
+                    self._condition.wait(remaining)
+                    continue
+                session.interrupt()
+                self._armed = None
+
+
+class _Session:
+    """One puzzle's calls to a kept solver under one time budget.
+
+    The watchdog interrupts the solver when the budget runs out; an interrupt that lands between
+    two calls stops the next one (see `satisfiable`).
+    """
+
+    def __init__(self, kept: _KeptSolver, deadline: Deadline, watchdog: _Watchdog) -> None:
+        self.kept = kept
+        self.solver = kept.solver
+        self.deadline = deadline
+        self.watchdog = watchdog
+        self.timed = deadline.at is not None
+        self.calls = 0
+        self.clauses_added = 0
+        self.suspect = False  # interrupted (or stopped) during a call: never ask this solver again
+
+    def __enter__(self) -> _Session:
+        if self.deadline.at is not None:
+            if self.deadline.expired():
+                raise _TimeUp
+            self.watchdog.arm(self, self.deadline.at)
+        return self
+
+    def interrupt(self) -> None:
+        """Called by the watchdog at the deadline."""
+        self.suspect = True
+        self.solver.interrupt()
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self.timed:
+            self.watchdog.disarm()
+            self.solver.clear_interrupt()
+
+    def satisfiable(self, assumptions: list[int]) -> bool:
+        """Whether the base CNF has a model under these assumptions.
+
+        Raises:
+            _TimeUp: when the budget ran out before the call finished.
+        """
+        if self.suspect:
+            # The watchdog fired between calls. Calls answered by propagation alone ignore
+            # the interrupt flag, so stop here rather than run past the deadline.
+            raise _TimeUp
+        self.calls += 1
+        answer = self.solver.solve_limited(assumptions=assumptions, expect_interrupt=self.timed)
+        if answer is None:
+            self.suspect = True
+            raise _TimeUp
+        return bool(answer)
+
+    def add_clause(self, clause: list[int]) -> None:
+        self.clauses_added += 1
+        self.solver.add_clause(clause)
+
+    def model(self) -> list[int]:
+        model = self.solver.get_model()
+        if model is None:
+            raise BackendFailure("the SAT solver answered SAT without a model")
+        return model
+
+
+# -- the backend ----------------------------------------------------------------------------------
+
+class SatBackend(Backend):
+    """CNF + python-sat: a kept incremental solver, lex-min by iterative tightening."""
+
+    name: ClassVar[str] = "sat"
+    description: ClassVar[str] = "SAT (python-sat): CNF encoding, lex-min by iterative tightening"
+    requires: ClassVar[tuple[str, ...]] = ("pysat",)
+    option_names: ClassVar[frozenset[str]] = frozenset({"sat_solver", "encoding", "amo"})
+
+    def __init__(self, *, sat_solver: str = DEFAULT_SOLVER, encoding: str = DEFAULT_ENCODING,
+                 amo: str = DEFAULT_AMO) -> None:
+        check_encoding(encoding, amo)
+        self.sat_solver = check_solver(sat_solver)
+        self.encoding = encoding
+        self.amo = amo
+        self._solvers: dict[tuple[int, Shape, str, str, str], _KeptSolver] = {}
+        self._watchdog = _Watchdog()
+
+    @classmethod
+    def versions(cls) -> Mapping[str, str]:
+        """The python-sat version (read from the package metadata, without importing it)."""
+        return {"python-sat": importlib.metadata.version("python-sat")}
+
+    def close(self) -> None:
+        """Delete the kept solvers."""
+        for kept in self._solvers.values():
+            kept.delete()
+        self._solvers.clear()
+
+    # -- one puzzle ------------------------------------------------------------------------------
+
+    def _solve(self, grid: Grid, *, mode: Mode, limit: int, deadline: Deadline) -> Outcome:
+        key = (grid.size, grid.box, self.encoding, self.amo, self.sat_solver)
+        build_start = time.perf_counter()
+        kept = self._solvers.get(key)
+        reused = kept is not None
+        if kept is None:
+            kept = _KeptSolver(base_cnf(grid.size, grid.box, self.encoding, self.amo),
+                               self.sat_solver)
+            self._solvers[key] = kept
+        build_seconds = 0.0 if reused else time.perf_counter() - build_start
+
+        before = kept.statistics()
+        solve_start = time.perf_counter()
+        session = _Session(kept, deadline, self._watchdog)
+        try:
+            with session:
+                outcome = _MODES[mode](session, grid, limit)
+        except _TimeUp as stop:
+            outcome = Outcome(Status.TIMEOUT, count=stop.count,
+                              reason=f"no answer within {deadline.time_limit:g} s")
+        except Exception as error:
+            self._discard(key)
+            if "keyboard interrupt" in str(error).lower():  # pysat's form of Ctrl-C
+                raise KeyboardInterrupt from error
+            raise BackendFailure(f"SAT solver {self.sat_solver} failed: {error}") from error
+        except BaseException:  # Ctrl-C between calls, ...: the solver may be mid-change
+            self._discard(key)
+            raise
+        solve_seconds = time.perf_counter() - solve_start
+
+        outcome.stats = self._stats(kept, before, session, reused=reused,
+                                    build_seconds=build_seconds, solve_seconds=solve_seconds)
+        if session.suspect:
+            # Only answers of calls that finished were used; the solver itself is not trusted
+            # again (the watchdog firing, even between calls, counts as an interrupt).
+            self._discard(key)
+        return outcome
+
+    def _discard(self, key: tuple[int, Shape, str, str, str]) -> None:
+        kept = self._solvers.pop(key, None)
+        if kept is not None:
+            kept.delete()
+
+    def _stats(self, kept: _KeptSolver, before: dict[str, int], session: _Session, *,
+               reused: bool, build_seconds: float,
+               solve_seconds: float) -> dict[str, Any]:
+        after = kept.statistics()
+        counters = {name: after[name] - before.get(name, 0)
+                    for name in ("conflicts", "decisions", "propagations") if name in after}
+        return {
+            "variables": kept.cnf.variables,
+            "clauses": len(kept.cnf.clauses) + session.clauses_added,
+            "sat_calls": session.calls,
+            **counters,
+            "build_seconds": build_seconds,
+            "solve_seconds": solve_seconds,
+            "solver": self.sat_solver,
+            "encoding": self.encoding,
+            "amo": self.amo,
+            "reused": reused,
+        }
+
+
+def _given_assumptions(grid: Grid) -> list[int]:
+    size = grid.size
+    return [variable(cell, value, size) for cell, value in grid.givens().items()]
+
+
+def _solve_any(session: _Session, grid: Grid, limit: int) -> Outcome:
+    """One SAT call: the first completion the solver finds."""
+    if not session.satisfiable(_given_assumptions(grid)):
+        return _unsatisfiable()
+    return Outcome(Status.SOLVED, values=tuple(decode_model(session.model(), grid.size)))
+
+
+def _solve_lexmin(session: _Session, grid: Grid, limit: int) -> Outcome:
+    """The row-major smallest completion by iterative tightening (see the module docstring)."""
+    size = grid.size
+    assumptions = _given_assumptions(grid)
+    if not session.satisfiable(assumptions):
+        return _unsatisfiable()
+    model = session.model()
+    fixed = list(grid.values)  # givens, then each blank cell once its value is final
+    peers = grid.geometry.peers
+    for cell in grid.blanks():
+        current = _value_in(model, cell, size)
+        excluded = {fixed[peer] for peer in peers[cell]}
+        while any(value not in excluded for value in range(1, current)):
+            tightened = [-variable(cell, value, size) for value in range(current, size + 1)]
+            if not session.satisfiable(assumptions + tightened):
+                break
+            model = session.model()
+            current = _value_in(model, cell, size)
+        fixed[cell] = current
+        assumptions.append(variable(cell, current, size))
+    return Outcome(Status.SOLVED, values=tuple(fixed))
+
+
+def _solve_count(session: _Session, grid: Grid, limit: int) -> Outcome:
+    """Completions up to `limit`, each found one blocked by a clause guarded for this puzzle."""
+    size = grid.size
+    blanks = grid.blanks()
+    kept = session.kept
+    activation = kept.fresh_activation()
+    assumptions = _given_assumptions(grid) + [activation]
+    first: tuple[int, ...] | None = None
+    count = 0
+    try:
+        while session.satisfiable(assumptions):
+            values = decode_model(session.model(), size)
+            first = first or tuple(values)
+            count += 1
+            if count == limit:
+                break
+            session.add_clause([-activation]
+                               + [-variable(cell, values[cell], size) for cell in blanks])
+    except _TimeUp as stop:
+        stop.count = count
+        raise
+    finally:
+        kept.solver.add_clause([-activation])  # retire this puzzle's clauses for good
+    if count == 0:
+        return Outcome(Status.UNSATISFIABLE, count=0, reason="no completion keeps the givens")
+    return Outcome(Status.SOLVED, values=first, count=count)
+
+
+def _unsatisfiable() -> Outcome:
+    return Outcome(Status.UNSATISFIABLE, reason="no completion keeps the givens")
+
+
+_MODES = {Mode.ANY: _solve_any, Mode.LEXMIN: _solve_lexmin, Mode.COUNT: _solve_count}

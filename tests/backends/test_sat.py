@@ -1,0 +1,388 @@
+"""The `sat` backend: encodings, the kept solver, lex-min by tightening, time limits, DIMACS."""
+
+import io
+import itertools
+import json
+import random
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+pytest.importorskip("pysat")
+
+import sudoku_cp.backends.sat as sat  # noqa: E402
+from sudoku_cp.backends import get_backend  # noqa: E402
+from sudoku_cp.backends.sat import (AMO_ENCODINGS, ENCODINGS, SatBackend,  # noqa: E402
+                                    base_cnf, decode_model, variable, write_dimacs)
+from sudoku_cp.errors import BackendOptionError  # noqa: E402
+from sudoku_cp.grid import Grid  # noqa: E402
+from sudoku_cp.result import Mode, Status  # noqa: E402
+
+from ..conftest import (BAEKJOON_2239, BAEKJOON_2239_ANSWER, EMPTY_4_LEXMIN,  # noqa: E402
+                        EMPTY_9_LEXMIN, G17, UNSOLVABLE_4, brute_force_count, naive_lexmin,
+                        random_multi_solution)
+
+EMPTY_16_ROW_2 = (5, 6, 7, 8, 1, 2, 3, 4, 13, 14, 15, 16, 9, 10, 11, 12)
+
+
+@pytest.fixture(scope="module")
+def backend():
+    with SatBackend() as ready:
+        yield ready
+
+
+def solution_of(result, puzzle: Grid) -> Grid:
+    assert result.status is Status.SOLVED, result
+    assert result.solution is not None and result.solution.is_solution_of(puzzle)
+    return result.solution
+
+
+def blanked(answer: str, blanks: int, seed: int) -> Grid:
+    """A solved grid with some cells blanked (a few completions at most)."""
+    grid = Grid.parse(answer)
+    cells = random.Random(seed).sample(range(len(grid.values)), blanks)
+    return grid.with_values({cell: 0 for cell in cells})
+
+
+# -- known answers ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("line, answer", [
+    (BAEKJOON_2239, BAEKJOON_2239_ANSWER),
+    ("0" * 81, EMPTY_9_LEXMIN),
+    ("0" * 16, EMPTY_4_LEXMIN),
+])
+def test_lexmin_known_answers(backend, line, answer):
+    puzzle = Grid.parse(line)
+    assert solution_of(backend.solve(puzzle), puzzle).to_line() == answer
+
+
+def test_lexmin_of_the_empty_16x16(backend):
+    puzzle = Grid.empty(16)
+    rows = solution_of(backend.solve(puzzle), puzzle).rows()
+    assert rows[0] == tuple(range(1, 17)) and rows[1] == EMPTY_16_ROW_2
+
+
+def test_lexmin_of_the_empty_6x6_with_2x3_boxes(backend):
+    puzzle = Grid.empty(6, box=(2, 3))
+    assert solution_of(backend.solve(puzzle), puzzle) == naive_lexmin(puzzle)
+
+
+def test_a_full_grid_is_its_own_answer_in_every_mode(backend):
+    answer = Grid.parse(BAEKJOON_2239_ANSWER)
+    for mode in Mode:
+        result = backend.solve(answer, mode=mode, limit=3)
+        assert result.solution == answer
+        assert result.count == (1 if mode is Mode.COUNT else None)
+
+
+@pytest.mark.parametrize("mode", list(Mode))
+def test_no_completion_without_repeated_givens_is_unsatisfiable(backend, mode):
+    result = backend.solve(Grid.parse(UNSOLVABLE_4), mode=mode)
+    assert result.status is Status.UNSATISFIABLE and result.solution is None
+    assert result.count == (0 if mode is Mode.COUNT else None)
+
+
+# -- counting --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("size, box, givens, seed", [
+    (9, None, 50, 2), (9, None, 36, 2), (9, None, 30, 52), (9, None, 28, 51), (6, (2, 3), 8, 1)])
+def test_count_equals_the_brute_force_count(backend, size, box, givens, seed):
+    puzzle = random_multi_solution(size, givens, seed, box=box)
+    expected = brute_force_count(puzzle, 1000)
+    result = backend.solve(puzzle, mode=Mode.COUNT, limit=1000)
+    assert result.count == expected and 1 < expected < 1000 and not result.limit_reached
+    solution_of(result, puzzle)
+
+
+def test_count_of_the_empty_4x4_is_288_and_stops_at_the_limit(backend):
+    puzzle = Grid.empty(4)
+    assert backend.solve(puzzle, mode=Mode.COUNT, limit=1000).count == 288
+    limited = backend.solve(puzzle, mode=Mode.COUNT, limit=7)
+    assert limited.count == 7 and limited.limit_reached
+    # One blocking clause per completion except the last: the limit stops the search there.
+    assert limited.stats["clauses"] == len(base_cnf(4, (2, 2), "extended", "pairwise").clauses) + 6
+
+
+# -- lex-min against the reference DFS -------------------------------------------------------------
+
+RANDOM_CASES = ([(4, None, givens, seed) for seed, givens in enumerate((0, 2, 3, 4, 5, 6))]
+                + [(6, (2, 3), givens, seed)
+                   for seed, givens in enumerate((0, 4, 6, 8, 10, 12), 10)]
+                + [(6, (3, 2), givens, seed) for seed, givens in enumerate((5, 9), 20)]
+                + [(9, None, givens, seed) for seed, givens in enumerate((34, 38, 40, 44, 48), 30)])
+
+
+@pytest.mark.parametrize("size, box, givens, seed", RANDOM_CASES)
+def test_lexmin_equals_the_naive_row_major_dfs(backend, size, box, givens, seed):
+    puzzle = random_multi_solution(size, givens, seed, box=box)
+    assert solution_of(backend.solve(puzzle), puzzle) == naive_lexmin(puzzle)
+
+
+def expected_calls_for_a_unique_puzzle(puzzle: Grid, solution: Grid) -> int:
+    """One call for the first model, then one (UNSAT) call per blank cell that still has a
+    smaller value its fixed peers (givens, earlier cells) do not hold."""
+    fixed = list(puzzle.values)
+    calls = 1
+    for cell in puzzle.blanks():
+        held = {fixed[peer] for peer in puzzle.geometry.peers[cell]}
+        calls += any(v not in held for v in range(1, solution.values[cell]))
+        fixed[cell] = solution.values[cell]
+    return calls
+
+
+def test_calls_the_fixed_peers_already_answer_are_skipped(backend):
+    for line in (BAEKJOON_2239, G17):
+        puzzle = Grid.parse(line)
+        result = backend.solve(puzzle)
+        expected = expected_calls_for_a_unique_puzzle(puzzle, result.solution)
+        assert result.stats["sat_calls"] == expected < len(puzzle.blanks())
+
+
+# -- encodings -------------------------------------------------------------------------------------
+
+AGREEMENT_PUZZLES = [Grid.parse(BAEKJOON_2239), Grid.empty(4),
+                     random_multi_solution(6, 6, 41, box=(2, 3)), random_multi_solution(9, 36, 42),
+                     blanked(BAEKJOON_2239_ANSWER, 20, 43)]
+
+
+@pytest.fixture(scope="module")
+def expected_answers():
+    return [(naive_lexmin(p), brute_force_count(p, 20)) for p in AGREEMENT_PUZZLES]
+
+
+@pytest.mark.parametrize("encoding, amo", list(itertools.product(ENCODINGS, AMO_ENCODINGS)))
+def test_every_encoding_and_amo_agree(encoding, amo, expected_answers):
+    with SatBackend(encoding=encoding, amo=amo) as backend:
+        for puzzle, (lexmin, count) in zip(AGREEMENT_PUZZLES, expected_answers):
+            assert solution_of(backend.solve(puzzle), puzzle) == lexmin
+            assert backend.solve(puzzle, mode=Mode.COUNT, limit=20).count == count
+            solution_of(backend.solve(puzzle, mode=Mode.ANY), puzzle)
+            assert backend.solve(puzzle, mode=Mode.ANY).stats["amo"] == amo
+
+
+def test_auxiliary_variables_start_above_the_cell_variables():
+    plain = base_cnf(9, (3, 3), "extended", "pairwise")
+    assert plain.variables == 729 and plain.first_auxiliary is None
+    ladder = base_cnf(9, (3, 3), "extended", "ladder")
+    used = {abs(literal) for clause in ladder.clauses for literal in clause}
+    assert ladder.first_auxiliary == 730 and max(used) == ladder.variables > 729
+    assert set(range(1, 730)) <= used
+
+
+def test_pairwise_extended_clause_count_9x9():
+    # 81 cell ALO + 81*36 cell AMO + 243 unit ALO + 9 values * 810 peer pairs.
+    assert len(base_cnf(9, (3, 3), "extended", "pairwise").clauses) == 81 + 2916 + 243 + 7290
+
+
+# -- the kept solver -------------------------------------------------------------------------------
+
+def test_kept_solver_gives_the_same_answers_as_fresh_ones():
+    multi = [random_multi_solution(9, givens, seed)
+             for givens, seed in ((30, 52), (32, 53), (36, 2))]
+    batch = [
+        (multi[0], Mode.LEXMIN, None),
+        (multi[0], Mode.COUNT, None),   # blocks every completion it finds
+        (multi[0], Mode.LEXMIN, None),  # must still find the lex-min: those clauses are retired
+        (multi[1], Mode.COUNT, None),
+        (multi[1], Mode.ANY, None),
+        (Grid.empty(9), Mode.LEXMIN, 1e-4),  # interrupted (or finished): an interrupted solver goes
+        (multi[2], Mode.LEXMIN, None),
+        (Grid.parse(BAEKJOON_2239), Mode.COUNT, None),
+        (multi[1], Mode.LEXMIN, None),
+        (multi[2], Mode.COUNT, None),
+        (multi[0], Mode.COUNT, None),
+    ]
+    with SatBackend() as kept:
+        warm = [kept.solve(p, mode=mode, limit=1000, time_limit=limit) for p, mode, limit in batch]
+    for (puzzle, mode, limit), result in zip(batch, warm):
+        if result.status is Status.TIMEOUT:
+            assert limit is not None and result.solution is None
+            continue
+        with SatBackend() as fresh:
+            expected = fresh.solve(puzzle, mode=mode, limit=1000)
+        assert result.count == expected.count
+        solution_of(result, puzzle)
+        if mode is Mode.LEXMIN:
+            assert result.solution == expected.solution == naive_lexmin(puzzle)
+    assert [r.stats["reused"] for r in warm[:5]] == [False, True, True, True, True]
+    assert warm[1].count == warm[-1].count == brute_force_count(multi[0], 1000) > 1
+    if warm[5].status is Status.TIMEOUT:
+        assert warm[6].stats["reused"] is False
+
+
+def test_a_puzzle_that_counts_blocks_nothing_for_the_next(backend):
+    puzzle = random_multi_solution(9, 28, 51)
+    everything = backend.solve(puzzle, mode=Mode.COUNT, limit=100000)
+    again = backend.solve(puzzle, mode=Mode.COUNT, limit=100000)
+    assert again.count == everything.count == 192 and again.stats["reused"]
+
+
+def test_count_retires_its_activation_literal():
+    # Without the unit clause -act the old blocking clauses stay live for the solver to satisfy.
+    with SatBackend() as backend:
+        backend.solve(random_multi_solution(9, 30, 52), mode=Mode.COUNT, limit=10)
+        (kept,) = backend._solvers.values()
+        activation = kept.top
+        assert activation > kept.cnf.variables
+        assert kept.solver.solve(assumptions=[activation]) is False
+        assert kept.solver.get_core() == [activation]
+
+
+def test_close_drops_the_solvers_and_the_backend_still_works():
+    backend = SatBackend()
+    backend.solve(Grid.empty(4))
+    backend.close()
+    result = backend.solve(Grid.empty(4))
+    assert result.stats["reused"] is False and result.solution.to_line() == EMPTY_4_LEXMIN
+
+
+# -- time limits -----------------------------------------------------------------------------------
+
+def test_timeout_interrupts_a_long_search_and_drops_the_solver():
+    # minimal + sequential counter needs well over 10 s on the empty 16x16 (measured 20 s+).
+    puzzle = Grid.empty(16)
+    with SatBackend(encoding="minimal", amo="seqcounter") as backend:
+        # A long budget first: the watchdog, asleep until then, must wake for the shorter one.
+        assert backend.solve(Grid.empty(4), time_limit=60).status is Status.SOLVED
+        result = backend.solve(puzzle, time_limit=0.3)
+        assert result.status is Status.TIMEOUT and result.solution is None
+        assert result.seconds < 3 and "0.3" in result.reason
+        assert backend.solve(Grid.empty(4)).solution.to_line() == EMPTY_4_LEXMIN
+        assert backend.solve(puzzle, mode=Mode.ANY, time_limit=0.3).stats["reused"] is False
+
+
+class FakeSession:
+    def __init__(self):
+        self.interrupted = threading.Event()
+
+    def interrupt(self):
+        self.interrupted.set()
+
+
+def test_watchdog_interrupts_at_the_deadline_and_never_after_disarm():
+    watchdog = sat._Watchdog()
+    long, short, cancelled = FakeSession(), FakeSession(), FakeSession()
+    watchdog.arm(long, time.perf_counter() + 60)
+    time.sleep(0.05)  # the thread now sleeps until the long deadline
+    watchdog.disarm()
+    watchdog.arm(short, time.perf_counter() + 0.05)
+    assert short.interrupted.wait(1.0)
+    watchdog.arm(cancelled, time.perf_counter() + 0.05)
+    watchdog.disarm()
+    assert not cancelled.interrupted.wait(0.2) and not long.interrupted.is_set()
+
+
+def test_zero_time_limit_is_a_timeout_that_keeps_the_clean_solver(backend):
+    backend.solve(Grid.empty(9))
+    result = backend.solve(Grid.empty(9), time_limit=0)
+    assert result.status is Status.TIMEOUT and result.solution is None
+    assert backend.solve(Grid.empty(9)).stats["reused"] is True
+
+
+def test_count_timeout_reports_the_completions_found_so_far():
+    with SatBackend(encoding="minimal", amo="seqcounter") as backend:
+        result = backend.solve(Grid.empty(16), mode=Mode.COUNT, limit=10, time_limit=0.2)
+    assert result.status is Status.TIMEOUT and result.solution is None
+    assert result.count is not None and result.count < 10
+
+
+# -- options, stats, versions ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("options, words", [
+    ({"sat_solver": "kissat404"}, ["assumptions", "glucose4"]),
+    ({"sat_solver": "kissat"}, ["assumptions", "glucose4"]),
+    ({"sat_solver": "cadical195"}, ["interrupt", "glucose4"]),
+    ({"sat_solver": "lingeling"}, ["glucose4"]),
+    ({"sat_solver": "no-such-solver"}, ["unknown", "glucose4", "minisat22"]),
+    ({"encoding": "huge"}, ["minimal", "extended"]),
+    ({"amo": "magic"}, ["pairwise", "ladder", "seqcounter"]),
+])
+def test_refused_options_raise_a_clear_error(options, words):
+    with pytest.raises(BackendOptionError) as caught:
+        SatBackend(**options)
+    message = str(caught.value)
+    assert "\n" not in message and all(word in message for word in words)
+
+
+def test_solver_aliases_and_registry_options():
+    assert SatBackend(sat_solver="g3").sat_solver == "glucose3"
+    assert SatBackend(sat_solver="minisat-gh").sat_solver == "minisatgh"
+    backend = get_backend("sat", sat_solver="minisat22", encoding="minimal", amo="ladder",
+                          workers=4)
+    result = backend.solve(Grid.parse(BAEKJOON_2239))
+    assert result.solution.to_line() == BAEKJOON_2239_ANSWER
+    assert (result.stats["solver"], result.stats["encoding"], result.stats["amo"]) == \
+        ("minisat22", "minimal", "ladder")
+
+
+def test_stats_are_honest_json_scalars(backend):
+    backend.close()
+    first = backend.solve(Grid.parse(BAEKJOON_2239))
+    second = backend.solve(Grid.parse(BAEKJOON_2239))
+    for result in (first, second):
+        json.dumps(dict(result.stats))
+        assert all(isinstance(v, (int, float, str, bool)) for v in result.stats.values())
+        assert result.stats["variables"] == 729 and result.stats["sat_calls"] >= 1
+        assert {"conflicts", "decisions", "propagations", "solve_seconds"} <= set(result.stats)
+    assert first.stats["build_seconds"] > 0 and first.stats["reused"] is False
+    assert second.stats["build_seconds"] == 0 and second.stats["reused"] is True
+    assert second.stats["propagations"] > 0
+
+
+def test_versions_names_python_sat():
+    assert SatBackend.versions()["python-sat"].startswith("1.9")
+
+
+def test_importing_the_module_loads_no_pysat():
+    code = ("import sys, sudoku_cp.backends.sat as sat; sat.SatBackend.versions(); "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'pysat'))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+# -- DIMACS ----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("amo", ["pairwise", "ladder"])
+def test_dimacs_solved_directly_decodes_to_the_backend_answer(backend, amo):
+    from pysat.formula import CNF
+    from pysat.solvers import Solver
+
+    puzzle = Grid.parse(BAEKJOON_2239)
+    handle = io.StringIO()
+    write_dimacs(puzzle, handle, amo=amo)
+    text = handle.getvalue()
+    header = [line for line in text.splitlines() if line.startswith("c")]
+    assert any("cell * 9 + value" in line for line in header)
+    assert any(("730.." in line) == (amo == "ladder") for line in header if "auxiliary" in line)
+    cnf = CNF(from_string=text)
+    base = base_cnf(9, (3, 3), "extended", amo)
+    assert len(cnf.clauses) == len(base.clauses) + len(puzzle.givens())
+    with Solver(name="minisat22", bootstrap_with=cnf.clauses) as solver:
+        assert solver.solve()
+        values = decode_model(solver.get_model(), 9)
+    assert Grid.from_values(values) == backend.solve(puzzle).solution
+
+
+def test_dimacs_of_an_impossible_puzzle_is_unsatisfiable():
+    from pysat.formula import CNF
+    from pysat.solvers import Solver
+
+    handle = io.StringIO()
+    write_dimacs(Grid.parse(UNSOLVABLE_4), handle, encoding="minimal")
+    with Solver(name="glucose4", bootstrap_with=CNF(from_string=handle.getvalue())) as solver:
+        assert not solver.solve()
+
+
+def test_variable_numbering_is_the_documented_formula():
+    assert variable(0, 1, 9) == 1 and variable(80, 9, 9) == 729 and variable(10, 3, 9) == 93
+    model = [-v for v in range(1, 730)]
+    model[variable(10, 3, 9) - 1] = variable(10, 3, 9)
+    assert decode_model(model, 9)[10] == 3
+
+
+def test_write_dimacs_refuses_unknown_encodings():
+    with pytest.raises(BackendOptionError):
+        write_dimacs(Grid.empty(4), io.StringIO(), amo="magic")
