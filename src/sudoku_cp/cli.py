@@ -241,3 +241,119 @@ def encode(files: tuple[str, ...], input_format: str | None, box: str | None, in
         fail(str(record.error))
     with click.open_file(output, "w") as handle:
         write_dimacs(record.grid, handle, encoding=encoding, amo=amo)
+
+
+@main.command()
+@input_options
+@click.option("--backends", "backend_list", default="dfs,cpsat,sat", show_default=True,
+              help="Comma-separated backends to run and compare.")
+@solve_options
+@click.option("--jobs", "-j", type=click.IntRange(min=1),
+              help="Worker processes, each keeping its backends warm (default: the machine's "
+                   "cores).")
+@click.option("--results", type=click.Path(dir_okay=False),
+              help="Append every puzzle's verdict to this JSON Lines file as it completes.")
+@click.option("--resume", is_flag=True,
+              help="Continue the run recorded in --results, skipping the puzzles it holds.")
+@click.option("--format", "output_format", type=click.Choice(["text", "jsonl"]), default="text",
+              show_default=True, help="text: summary table and findings; jsonl: one verdict "
+                                      "per puzzle (the summary goes to stderr).")
+@handle_errors
+def crosscheck(files: tuple[str, ...], input_format: str | None, box: str | None,
+               backend_list: str, mode: str, limit: int, time_limit: float | None,
+               jobs: int | None, results: str | None, resume: bool, output_format: str,
+               **given: Any) -> None:
+    """Run several backends on the same puzzles, verify every answer and compare them.
+
+    \b
+    Every answer is verified, then compared:
+      lexmin  identical solutions and unsatisfiable verdicts
+      count   identical counts (capped at --limit)
+      any     every completion valid, solvable/unsolvable verdicts identical
+    Exit: 0 all agree (timeouts are reported, not held against); 1 an invalid
+    answer, a disagreement or a backend error; 2 bad usage or input;
+    130 interrupted (with --results, continue with --resume).
+    """
+    import collections
+    import time
+
+    from . import crosscheck as cross
+    from .runner import BackendSpec, SolveSettings, default_jobs, run
+
+    names = _parse_backend_list(backend_list)
+    options = backend_options(names, given)
+    for name in names:  # an unavailable solver or a refused option fails here, once, not per puzzle
+        get_backend(name, **options).close()
+    if resume and not results:
+        fail("--resume needs --results FILE (the results file of the run to continue)")
+    chosen_mode = Mode(mode)
+    header = cross.settings_record(mode=chosen_mode, limit=limit, time_limit=time_limit,
+                                   backends=names, options=options)
+    loaded = load(files, input_format, box)
+    bad_input = [record for record in loaded.records if record.grid is None]
+    for record in bad_input:
+        click.echo(f"{record.error}", err=True)
+    results_file = (cross.ResultsFile.open(results, settings=header, resume=resume,
+                                           puzzles=loaded.records) if results else None)
+    verdicts = list(results_file.previous) if results_file else []
+    done = {verdict["index"] for verdict in verdicts}
+    todo = [record for record in loaded.records
+            if record.grid is not None and record.index not in done]
+    if output_format == "jsonl":
+        for verdict in verdicts:  # so that a resumed run prints what an uninterrupted one does
+            click.echo(to_json_line(verdict))
+    tally = collections.Counter(verdict["verdict"] for verdict in verdicts)
+    progress = Progress(len(todo) if len(todo) > 1 else None, label="crosscheck ")
+    settings = SolveSettings(mode=chosen_mode, limit=limit, time_limit=time_limit)
+    runs = run(todo, [BackendSpec(name, options) for name in names], settings,
+               jobs=min(jobs or default_jobs(), max(1, len(todo))))  # no idle workers to start
+    start = time.perf_counter()
+    interrupted = False
+    try:
+        for verdict in cross.judge_runs(runs, backends=names, mode=chosen_mode):
+            if results_file:
+                results_file.append(verdict)
+            verdicts.append(verdict)
+            if output_format == "jsonl":
+                click.echo(to_json_line(verdict))
+            tally[verdict["verdict"]] += 1
+            progress.advance(note=cross.progress_note(tally))
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        runs.close()  # stops the worker pool whatever ended the loop
+        if results_file:
+            results_file.close()
+        progress.close()
+    summary = cross.summarize(verdicts, backends=names, mode=chosen_mode,
+                              resumed=len(done), wall_seconds=time.perf_counter() - start,
+                              interrupted=interrupted, bad_input=len(bad_input))
+    if output_format == "jsonl":
+        click.echo(cross.render_summary(summary), err=True)
+    else:
+        click.echo(cross.render_report(verdicts, summary))
+    if interrupted:
+        finished = len(verdicts) - len(done)
+        where = (f"the results so far are in {results}; to continue, run the same command "
+                 f"with --resume" if results else "pass --results FILE to be able to resume")
+        click.echo(f"Interrupted after {finished} of {len(todo)} puzzles: {where}.", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    if loaded.errors or bad_input:
+        sys.exit(EXIT_USAGE)
+    sys.exit(EXIT_UNSOLVED if summary.problems else EXIT_OK)
+
+
+def _parse_backend_list(text: str) -> list[str]:
+    """Backend names from 'dfs,cpsat,sat', refusing unknown names and repeats in one line."""
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if not names:
+        fail("--backends needs at least one backend name")
+    unknown = [name for name in names if name not in backend_names()]
+    if unknown:
+        fail(f"unknown backend{'s' if len(unknown) > 1 else ''} "
+             f"{', '.join(repr(name) for name in unknown)} in --backends "
+             f"(choose from {', '.join(backend_names())})")
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        fail(f"--backends names {', '.join(repeated)} more than once")
+    return names
