@@ -357,3 +357,204 @@ def _parse_backend_list(text: str) -> list[str]:
     if repeated:
         fail(f"--backends names {', '.join(repeated)} more than once")
     return names
+
+
+# -- bench, plot, report ---------------------------------------------------------------------------
+# bench.py, report.py and matplotlib are imported inside the commands: `solve` never loads them.
+
+@main.command()
+@input_options
+@click.option("--backends", "backend_list", default="dfs,cpsat,sat", show_default=True,
+              help="Comma-separated backends to time.")
+@solve_options
+@click.option("--repeat", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Timed solves per (puzzle, backend); a puzzle's time is their median.")
+@click.option("--warmup", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Untimed solves of each puzzle before its timed ones.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Worker processes. Keep 1 for timings: parallel runs on this 2-core machine "
+                   "compete for cores and caches and distort them.")
+@click.option("--out", type=click.Path(dir_okay=False),
+              help="Write every run to this .jsonl or .csv file, flushed puzzle by puzzle.")
+@click.option("--resume", is_flag=True,
+              help="Continue --out: skip the (puzzle, backend) pairs it already holds.")
+@click.option("--baseline", metavar="BACKEND",
+              help="Backend of the ratio column (default: the first of --backends).")
+@click.option("--limit-puzzles", type=click.IntRange(min=1), metavar="K",
+              help="Only the first K puzzles of each file.")
+@click.option("--setup/--no-setup", "measure_setup", default=True, show_default=True,
+              help="First measure imports and first-solve costs in fresh interpreters.")
+@handle_errors
+def bench(files: tuple[str, ...], input_format: str | None, box: str | None,
+          backend_list: str, mode: str, limit: int, time_limit: float | None, repeat: int,
+          warmup: int, jobs: int, out: str | None, resume: bool, baseline: str | None,
+          limit_puzzles: int | None, measure_setup: bool, **given: Any) -> None:
+    """Time backends over puzzle sets (one set per file) and print the summary table.
+
+    \b
+    Every timed answer is verified; a wrong one is counted, never timed. Imports and
+    one-off set-up are measured apart, in fresh interpreters, and kept out of the times.
+    PAR-2 needs --time-limit. Progress goes to stderr.
+    Exit: 0 every answer right (timeouts included), 1 a wrong answer or a backend error,
+    2 bad usage or input, 130 interrupted (resume with --resume).
+    """
+    import shlex
+    from pathlib import Path
+
+    from . import bench as measuring
+    from .report import (ResultsWriter, load_results, render_setup_text, render_summary_text,
+                         results_format, summary_legend)
+    from .runner import BackendSpec, SolveSettings
+
+    names = _parse_backend_list(backend_list)
+    options = backend_options(names, given)
+    for name in names:  # an unavailable solver or a refused option fails here, before timing
+        get_backend(name, **options).close()
+    baseline = baseline or names[0]
+    if baseline not in names:
+        fail(f"--baseline {baseline} is not one of --backends {','.join(names)}")
+    if resume and not out:
+        fail("--resume needs --out FILE (the results file of the run to continue)")
+    specs = [BackendSpec(name, {key: value for key, value in options.items()
+                                if key in backend_class(name).option_names}) for name in names]
+    settings = SolveSettings(Mode(mode), limit, time_limit, warmup, repeat)
+    loaded = load_puzzles(files or ("-",), layout=Layout(input_format) if input_format else None,
+                          box=parse_box_option(box))
+    sets = measuring.puzzle_sets(loaded, limit_puzzles=limit_puzzles)
+    command = shlex.join(["sudoku-cp", *sys.argv[1:]])
+
+    def header(setup: dict[str, Any]) -> dict[str, Any]:
+        return measuring.environment(specs=specs, settings=settings, sets=sets, jobs=jobs,
+                                     baseline=baseline, command=command,
+                                     limit_puzzles=limit_puzzles, setup=setup)
+
+    previous = None
+    if out:
+        results_format(out)
+        target = Path(out)
+        if target.exists() and target.stat().st_size > 0:
+            if not resume:
+                fail(f"{out} already holds results: add --resume to continue it, or choose "
+                     f"another --out")
+            previous = load_results(out)
+            measuring.check_resumable(previous.header or header({}), header({}))
+    done = measuring.completed_keys(previous.records, repeat=repeat) if previous else set()
+    plan = measuring.plan_runs(sets, specs, mode=settings.mode, done=done)
+    setup = measuring.measure_setup(specs, sets, settings) if measure_setup and plan.total else {}
+    session = {**header(setup), **({"resumed": True} if previous else {})}
+    records = list(previous.records) if previous else []
+    writer = ResultsWriter(out, session) if out and plan.total else None
+    progress = Progress(plan.total, label="bench ")
+    runs = measuring.measure(plan, settings, jobs=jobs)
+    try:
+        for puzzle in runs:
+            records.extend(puzzle)
+            if writer:
+                writer.write(puzzle)
+            for record in puzzle:
+                if record["status"] in (measuring.WRONG, measuring.ERROR):
+                    click.echo(f"{record['set']}:{record['index']}: {record['backend']} "
+                               f"{record['status']}: {record['reason']}", err=True)
+            progress.advance()
+    except KeyboardInterrupt:
+        progress.close()
+        where = (f"the finished ones are in {out}: run the same command with --resume to "
+                 f"continue" if out else "pass --out FILE to be able to resume")
+        click.echo(f"Interrupted after {progress.done} of {plan.total} puzzles; {where}.",
+                   err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    finally:
+        runs.close()
+        if writer:
+            writer.close()
+    progress.close()
+    if previous:
+        puzzles = sum(len(puzzle_set.records) for puzzle_set in sets)
+        click.echo(f"Resumed {out}: {puzzles - plan.total} of {puzzles} puzzles were already "
+                   f"measured.", err=True)
+    rows = measuring.summarize(records, time_limit=time_limit, baseline=baseline)
+    click.echo(render_summary_text(rows, baseline=baseline))
+    click.echo()
+    click.echo(summary_legend(baseline=baseline, time_limit=time_limit, repeat=repeat))
+    if setup:
+        click.echo()
+        click.echo("One-off set-up, not in the times above:")
+        click.echo(render_setup_text(setup))
+    sys.exit(EXIT_UNSOLVED if measuring.has_failures(records) else EXIT_OK)
+
+
+@main.command()
+@click.argument("results_files", metavar="RESULTS...", nargs=-1, required=True,
+                type=click.Path(dir_okay=False))
+@click.option("--kind", type=click.Choice(["cactus", "scatter", "scaling"]), default="cactus",
+              show_default=True, help="cactus: puzzles solved vs time, per set; scatter: two "
+              "backends per puzzle, log-log; scaling: time vs grid size or givens.")
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
+              help="Image file: .png, .svg or .pdf.")
+@click.option("--x", "x_backend", metavar="BACKEND",
+              help="scatter: backend on the x axis (default: the first in the results).")
+@click.option("--y", "y_backend", metavar="BACKEND",
+              help="scatter: backend on the y axis (default: the next one).")
+@click.option("--by", type=click.Choice(["size", "givens"]),
+              help="scaling: the x axis (default: size when the results hold several sizes).")
+@handle_errors
+def plot(results_files: tuple[str, ...], kind: str, output: str, x_backend: str | None,
+         y_backend: str | None, by: str | None) -> None:
+    """Plot results files written by `sudoku-cp bench --out` (needs matplotlib).
+
+    Several files (one per mode, say) are plotted together, a line style per mode.
+    """
+    from .report import check_plot_path, load_many, plot_figure, save_figure
+
+    check_plot_path(output)
+    results = load_many(results_files)
+    figure = plot_figure(results.records, kind, time_limit=results.time_limit, x=x_backend,
+                         y=y_backend, by=by)
+    save_figure(figure, output)
+
+
+@main.command()
+@click.argument("results_files", metavar="RESULTS...", nargs=-1, required=True,
+                type=click.Path(dir_okay=False))
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
+              help="Markdown file; the plots go next to it as STEM-cactus.png, ...")
+@click.option("--baseline", metavar="BACKEND",
+              help="Backend of the ratio column (default: the one the results were run with).")
+@click.option("--plots/--no-plots", "with_plots", default=True, show_default=True,
+              help="Draw the plots (they need matplotlib).")
+@handle_errors
+def report(results_files: tuple[str, ...], output: str, baseline: str | None,
+           with_plots: bool) -> None:
+    """Write a Markdown report of results files: environment, tables and plots.
+
+    Several files (one per mode, say) make one report, with a mode column.
+    """
+    from pathlib import Path
+
+    from .report import (PLOT_KINDS, PlotUnavailableError, ResultsFileError, load_many,
+                         plot_figure, render_markdown_report, save_figure)
+
+    results = load_many(results_files)
+    chosen = results.baseline(baseline)
+    target = Path(output)
+    if target.suffix.lower() not in (".md", ".markdown"):
+        fail(f"{output}: the report is Markdown: name it .md")
+    plots: dict[str, str] = {}
+    backends = {record["backend"] for record in results.records}
+    if with_plots:
+        try:
+            for kind in PLOT_KINDS:
+                if kind == "scatter" and len(backends) < 2:
+                    continue  # a scatter compares two backends
+                image = target.with_name(f"{target.stem}-{kind}.png")
+                save_figure(plot_figure(results.records, kind, time_limit=results.time_limit),
+                            image)
+                plots[kind] = image.name  # relative: the report and its images move together
+        except PlotUnavailableError as error:
+            click.echo(f"Warning: {error}; the report has no plots.", err=True)
+    text = render_markdown_report(results.records, results.combined_header(), plots,
+                                  baseline=chosen)
+    try:
+        target.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise ResultsFileError(f"{output}: cannot write: {error.strerror or error}") from None
