@@ -558,3 +558,65 @@ def report(results_files: tuple[str, ...], output: str, baseline: str | None,
         target.write_text(text, encoding="utf-8")
     except OSError as error:
         raise ResultsFileError(f"{output}: cannot write: {error.strerror or error}") from None
+
+
+# -- generate ------------------------------------------------------------------------------------
+
+@main.command(name="generate")
+@click.option("--size", type=int, default=9, show_default=True,
+              help="Grid size N: 4, 6, 9, 16, 25, ...")
+@click.option("--box", metavar="RxC",
+              help="Box shape, e.g. 2x3 for 6x6 (default: square, or the squarest rectangle).")
+@click.option("--count", type=int, default=1, show_default=True, help="How many puzzles.")
+@click.option("--givens", metavar="A..B",
+              help="Givens per puzzle, a target drawn from A..B (default: by size, e.g. 22..32 "
+                   "for 9x9); unique, unsat and adversarial may stop above it at a minimal "
+                   "puzzle.")
+@click.option("--kind", type=click.Choice(["unique", "multi", "unsat", "adversarial"]),
+              default="unique", show_default=True,
+              help="unique: one completion; multi: two or more; unsat: none, with no repeated "
+                   "given; adversarial: one, and costly for the naive row-major DFS.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Random seed: the same seed and version give the same puzzles.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-",
+              show_default=True, help="Where to write the puzzles.")
+@click.option("--format", "output_format", type=click.Choice(["line", "jsonl"]), default="line",
+              show_default=True, help="line: one puzzle per line after '#' comments with the "
+                                      "command and each puzzle's facts; jsonl: one object each.")
+@handle_errors
+def generate_command(size: int, box: str | None, count: int, givens: str | None, kind: str,
+                     seed: int, output: str, output_format: str) -> None:
+    """Make puzzles from a seed: unique, multi, unsat or adversarial.
+
+    The same command and version give the same puzzles on any machine.
+    """
+    from . import generate as generation
+
+    if count < 1:
+        fail(f"--count must be at least 1, got {count}")
+    request = generation.make_request(kind, size=size, box=parse_box_option(box), givens=givens,
+                                      seed=seed, count=count)
+    progress = Progress(count if count > 1 else None, label=f"generate {kind} ")
+    made: list[Any] = []
+    with click.open_file(output, "w") as handle:
+        if output_format == "line":
+            handle.write("\n".join(generation.header_lines(request, version=__version__)) + "\n")
+        try:
+            for generated in generation.generate(request):
+                made.append(generated)
+                if output_format == "line":
+                    handle.write(f"{generation.fact_comment(generated)}\n"
+                                 f"{generated.puzzle.to_line()}\n")
+                else:
+                    record = generation.json_record(generated, request, version=__version__)
+                    handle.write(to_json_line(record) + "\n")
+                handle.flush()
+                progress.advance(note=f"givens {generated.givens}")
+        finally:
+            progress.close()
+        if output_format == "line":
+            handle.write(generation.summary_line(made, request) + "\n")
+    outside = sum(1 for generated in made if generated.givens not in request.givens)
+    if outside:
+        click.echo(f"Note: {outside} of {count} puzzles stopped at a minimal puzzle outside "
+                   f"--givens {request.givens}.", err=True)

@@ -1,0 +1,472 @@
+import json
+import random
+import re
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from sudoku_cp import __version__
+from sudoku_cp.backends import backend_class, get_backend
+from sudoku_cp.cli import main
+from sudoku_cp.errors import GridShapeError
+from sudoku_cp.generate import (GenerateError, GivensRange, Kind, Request, command_line,
+                                counting_backend_name, generate, is_forced, make_request,
+                                parse_givens_range, random_completed_grid, shuffle_grid,
+                                swap_cycles)
+from sudoku_cp.grid import Grid
+from sudoku_cp.naive import naive_solve
+
+from .conftest import DATA
+
+GENERATED = DATA / "generated"
+
+
+def usable(name: str) -> bool:
+    try:
+        return backend_class(name).is_available()
+    except ImportError:
+        return False
+
+
+@pytest.fixture(scope="module")
+def dfs():
+    with get_backend("dfs") as backend:
+        yield backend
+
+
+@pytest.fixture(scope="module")
+def second():
+    """A second backend, independent of dfs, to confirm that unsat puzzles have no completion."""
+    for name in ("sat", "cpsat"):
+        if usable(name):
+            with get_backend(name) as backend:
+                yield backend
+            return
+    pytest.skip("need python-sat or ortools for a second backend")
+
+
+@pytest.fixture(scope="module")
+def big_counter(dfs):
+    """The counter for 16x16 and 25x25 checks: sat (dfs needs minutes on some 25x25 counts)."""
+    if not usable("sat"):
+        yield None
+        return
+    with get_backend("sat") as backend:
+        yield backend
+
+
+def count(backend, puzzle: Grid, limit: int) -> int:
+    return backend.solve(puzzle, mode="count", limit=limit).count
+
+
+def made(kind: str, size: int, givens: str, *, seed: int = 7, count: int = 4, box=None):
+    return list(generate(make_request(kind, size=size, box=box, givens=givens, seed=seed,
+                                      count=count)))
+
+
+# -- the kinds ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("size, givens, box", [(4, "4..8", None), (6, "9..16", None),
+                                               (6, "9..16", (3, 2)), (9, "22..32", None)])
+def test_unique_puzzles_have_one_completion(dfs, size, givens, box):
+    for generated in made("unique", size, givens, box=box):
+        assert count(dfs, generated.puzzle, 2) == 1
+        assert generated.solution.is_solution_of(generated.puzzle)
+        assert generated.puzzle.box == generated.solution.box == (box or generated.puzzle.box)
+        assert not generated.puzzle.conflicts()
+        assert generated.completions == 1
+
+
+def test_unique_stops_at_a_minimal_puzzle_when_the_range_is_too_low(dfs):
+    for generated in made("unique", 9, "0..5", count=2):
+        assert generated.givens > 5  # no 9x9 puzzle with 5 givens is unique
+        for cell in generated.puzzle.givens():  # every given is needed
+            assert count(dfs, generated.puzzle.with_values({cell: 0}), 2) == 2
+
+
+@pytest.mark.parametrize("size, givens", [(4, "4..8"), (6, "9..20"), (9, "20..45")])
+def test_multi_puzzles_have_at_least_two_completions(dfs, size, givens):
+    for generated in made("multi", size, givens, count=6):
+        completions = count(dfs, generated.puzzle, 1000)
+        assert completions >= 2
+        assert (generated.completions, generated.completions_capped) == (completions,
+                                                                       completions >= 1000)
+        assert generated.givens in parse_givens_range(givens, size=size)
+
+
+def test_multi_keeps_many_givens_when_asked(dfs):
+    # A swap cycle is left blank, so even 70 givens of 81 leave two completions.
+    for generated in made("multi", 9, "70..70", count=3):
+        assert generated.givens == 70
+        assert count(dfs, generated.puzzle, 1000) == generated.completions >= 2
+
+
+@pytest.mark.parametrize("size, givens", [(4, "4..8"), (6, "9..16"), (9, "22..32")])
+def test_unsat_puzzles_have_no_completion_by_two_backends(dfs, second, size, givens):
+    for generated in made("unsat", size, givens, count=5):
+        assert generated.puzzle.conflicts() == []  # no two equal givens in any unit
+        assert count(dfs, generated.puzzle, 1) == 0
+        assert count(second, generated.puzzle, 1) == 0
+        assert generated.completions == 0 and generated.solution is None
+
+
+@pytest.mark.parametrize("size, givens", [(4, "4..6"), (6, "9..12"), (9, "20..25")])
+def test_adversarial_puzzles_are_unique_with_first_row_n_to_1(dfs, size, givens):
+    for generated in made("adversarial", size, givens, count=2):
+        assert count(dfs, generated.puzzle, 2) == 1
+        assert generated.solution.is_solution_of(generated.puzzle)
+        assert list(generated.solution.values[:size]) == list(range(size, 0, -1))
+        naive = naive_solve(generated.puzzle, node_limit=2_000_000)
+        assert (naive.nodes, naive.finished) == (generated.naive_nodes, generated.naive_finished)
+        if naive.finished:
+            assert naive.solution == generated.solution
+
+
+def test_adversarial_beats_the_plain_unique_puzzle():
+    # The same unique puzzles (same seed), before relabelling, cost the naive DFS far less.
+    plain = made("unique", 9, "20..25", seed=11, count=3)
+    hard = made("adversarial", 9, "20..25", seed=11, count=3)
+    assert [p.givens for p in plain] == [h.givens for h in hard]
+    plain_nodes = sum(naive_solve(p.puzzle, node_limit=2_000_000).nodes for p in plain)
+    assert sum(h.naive_nodes for h in hard) > 5 * plain_nodes
+
+
+# -- determinism ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("kind", [str(kind) for kind in Kind])
+def test_same_seed_same_puzzles_other_seed_other_puzzles(kind):
+    def lines(seed: int) -> list[str]:
+        return [g.puzzle.to_line() for g in made(kind, 6, "9..14", seed=seed, count=4)]
+
+    assert lines(3) == lines(3)
+    assert lines(3) != lines(4)
+
+
+def test_a_shorter_run_is_a_prefix_of_a_longer_one():
+    five = made("multi", 9, "25..35", seed=5, count=5)
+    assert made("multi", 9, "25..35", seed=5, count=2) == five[:2]
+
+
+def test_the_counting_backend_changes_nothing_but_speed():
+    if not usable("sat"):
+        pytest.skip("need python-sat")
+    request = make_request("unique", size=9, givens="22..28", seed=2, count=3)
+    assert list(generate(request, counter_name="dfs")) == list(generate(request,
+                                                                        counter_name="sat"))
+
+
+def test_counting_backend_per_size():
+    assert counting_backend_name(9) == "dfs"
+    assert counting_backend_name(16) == ("sat" if usable("sat") else "dfs")
+
+
+def test_counting_falls_back_to_dfs_without_sat(monkeypatch, caplog):
+    monkeypatch.setattr("sudoku_cp.generate.sat_backend_usable", lambda: False)
+    assert counting_backend_name(25) == "dfs"
+    assert "counting 25x25 completions with dfs" in caplog.text
+
+
+# -- building blocks ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("size, box", [(4, None), (6, (2, 3)), (6, (3, 2)), (9, None),
+                                       (16, None), (25, None)])
+def test_random_completed_grids_are_full_and_valid(size, box):
+    rng = random.Random(size)
+    grids = {random_completed_grid(rng, size, box=box) for _ in range(3)}
+    assert len(grids) == 3
+    for grid in grids:
+        assert grid.is_complete() and grid.conflicts() == []
+        assert grid.box == Grid.empty(size, box=box).box
+
+
+def test_shuffle_keeps_a_grid_valid_and_a_puzzle_unique(dfs):
+    rng = random.Random(1)
+    full = random_completed_grid(rng, 9)
+    assert shuffle_grid(full, rng).conflicts() == []
+    puzzle = made("unique", 9, "24..28", count=1)[0].puzzle
+    assert count(dfs, shuffle_grid(puzzle, rng), 2) == 1
+
+
+def test_swapping_a_cycle_gives_another_completed_grid():
+    full = random_completed_grid(random.Random(3), 9)
+    for first, second in [(1, 2), (3, 7), (5, 9)]:
+        cycles = swap_cycles(full, first, second)
+        assert sorted(cell for cycle in cycles for cell in cycle) == sorted(
+            cell for cell, value in enumerate(full.values) if value in (first, second))
+        for cycle in cycles:
+            swapped = full.with_values({cell: first + second - full.values[cell]
+                                        for cell in cycle})
+            assert swapped != full and swapped.conflicts() == []
+
+
+def test_a_forced_given_is_recognised():
+    full = list(random_completed_grid(random.Random(4), 4).values)
+    geometry = Grid.empty(4).geometry
+    assert is_forced(full, 0, geometry.peers[0], 4)  # a full grid forces every cell
+    assert not is_forced([0] * 16, 0, geometry.peers[0], 4)
+
+
+@pytest.mark.parametrize("text, low, high", [("24..30", 24, 30), ("25", 25, 25),
+                                             (" 0..81 ", 0, 81)])
+def test_parse_givens_range(text, low, high):
+    assert parse_givens_range(text, size=9) == GivensRange(low, high)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("30..20", "the low end 30 is above the high end 20"),
+    ("10..82", "a 9x9 grid has only 81 cells"),
+    ("a..b", "expected givens as A..B"),
+    ("-1..5", "expected givens as A..B"),
+    ("", "expected givens as A..B"),
+])
+def test_bad_givens_range(text, message):
+    with pytest.raises(GenerateError, match=re.escape(message)):
+        parse_givens_range(text, size=9)
+
+
+def test_make_request_checks_kind_size_and_count():
+    with pytest.raises(GenerateError, match="unknown kind 'easy'"):
+        make_request("easy", size=9, seed=0)
+    with pytest.raises(GridShapeError, match="prime"):
+        make_request("unique", size=7, seed=0)
+    with pytest.raises(GenerateError, match="count"):
+        make_request("unique", size=9, seed=0, count=0)
+    request = make_request("unique", size=6, seed=0)
+    assert (request.box, request.givens) == ((2, 3), GivensRange(9, 16))
+
+
+def test_command_line_names_a_non_default_box_only():
+    assert command_line(Request(Kind.UNSAT, 6, (3, 2), GivensRange(9, 16), 3, 2)) == (
+        "sudoku-cp generate --kind unsat --size 6 --box 3x2 --count 2 --givens 9..16 --seed 3")
+    assert "--box" not in command_line(Request(Kind.UNSAT, 6, (2, 3), GivensRange(9, 16), 3))
+
+
+# -- the command line -----------------------------------------------------------------------------
+
+def invoke(*args: str):
+    return CliRunner().invoke(main, ["generate", *args])
+
+
+def test_cli_line_format_exact_output():
+    result = invoke("--size", "4", "--count", "2", "--givens", "5..6", "--kind", "unique",
+                    "--seed", "9")
+    assert result.exit_code == 0, result.output
+    puzzles = made("unique", 4, "5..6", seed=9, count=2)
+    assert result.stdout == "\n".join([
+        "# sudoku-cp generate --kind unique --size 4 --count 2 --givens 5..6 --seed 9",
+        f"# sudoku-cp {__version__}: the same command and version give the same puzzles",
+        "# unique: exactly one completion; givens removed at random while it stays unique",
+        "# each puzzle line (N*N symbols, 0 blank) follows a comment with its facts",
+        f"# 1: givens={puzzles[0].givens} completions=1",
+        puzzles[0].puzzle.to_line(),
+        f"# 2: givens={puzzles[1].givens} completions=1",
+        puzzles[1].puzzle.to_line(),
+        f"# 2 puzzles, givens {min(p.givens for p in puzzles)}..{max(p.givens for p in puzzles)}"
+        f" (mean {sum(p.givens for p in puzzles) / 2:.1f})",
+        ""])
+    assert result.stderr == ""
+
+
+def test_cli_output_is_readable_by_solve(tmp_path):
+    target = tmp_path / "multi.txt"
+    assert invoke("--size", "6", "--count", "3", "--kind", "multi", "--seed", "1",
+                  "-o", str(target)).exit_code == 0
+    result = CliRunner().invoke(main, ["solve", "--mode", "count", "--limit", "1000",
+                                       str(target)])
+    facts = [line for line in target.read_text().splitlines() if re.match(r"# \d+:", line)]
+    counts = [re.search(r"completions=(\d+)", line).group(1) for line in facts]
+    assert result.exit_code == 0
+    assert [line.rstrip("+") for line in result.stdout.splitlines()] == counts
+
+
+def test_cli_jsonl_fields():
+    result = invoke("--size", "9", "--count", "2", "--kind", "adversarial", "--givens",
+                    "22..26", "--seed", "3", "--format", "jsonl")
+    assert result.exit_code == 0, result.output
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [r["index"] for r in records] == [0, 1]
+    first = records[0]
+    assert {"kind", "size", "box", "seed", "puzzle", "solution", "givens", "completions",
+            "naive_nodes", "naive_finished", "version", "command"} <= set(first)
+    assert (first["kind"], first["size"], first["box"], first["completions"]) == (
+        "adversarial", 9, "3x3", 1)
+    assert first["solution"].startswith("987654321")
+    assert first["command"] == ("sudoku-cp generate --kind adversarial --size 9 --count 2 "
+                                "--givens 22..26 --seed 3")
+    assert Grid.parse(first["solution"]).is_solution_of(Grid.parse(first["puzzle"]))
+
+
+def test_cli_unsat_multi_comments():
+    result = invoke("--size", "4", "--kind", "multi", "--count", "1", "--givens", "4")
+    assert re.search(r"^# 1: givens=4 completions=\d+$", result.stdout, re.M)
+    result = invoke("--size", "4", "--kind", "unsat", "--count", "1")
+    assert re.search(r"^# 1: givens=\d+ completions=0$", result.stdout, re.M)
+
+
+def test_cli_notes_puzzles_outside_the_range():
+    result = invoke("--size", "4", "--count", "2", "--givens", "0..1")
+    assert result.exit_code == 0
+    assert result.stderr == "Note: 2 of 2 puzzles stopped at a minimal puzzle outside " \
+                            "--givens 0..1.\n"
+    assert "2 outside 0..1 (stopped at a minimal puzzle)" in result.stdout
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--givens", "30..20"], "Error: givens 30..20: the low end 30 is above the high end 20"),
+    (["--size", "7"], "Error: no box shape fits size 7 (it is prime)"),
+    (["--size", "6", "--box", "2x2"], "Error: a 2x2 box does not fit a 6x6 grid"),
+    (["--box", "3by3"], "Error: expected a box shape like 2x3, got '3by3'"),
+    (["--count", "0"], "Error: --count must be at least 1, got 0"),
+    (["--givens", "x"], "Error: expected givens as A..B (e.g. 24..30), got 'x'"),
+    (["--size", "4", "--givens", "17"], "Error: givens 17: a 4x4 grid has only 16 cells"),
+])
+def test_cli_bad_options_one_line_exit_2(args, message):
+    result = invoke(*args)
+    assert result.exit_code == 2
+    assert result.stderr == message + "\n"
+    assert result.stdout == ""
+
+
+def test_cli_kind_choices_are_the_library_kinds():
+    result = invoke("--kind", "easy")
+    assert result.exit_code == 2
+    assert "'unique', 'multi', 'unsat', 'adversarial'" in result.stderr
+
+
+# -- the data files -------------------------------------------------------------------------------
+
+@dataclass
+class GeneratedFile:
+    """A data/generated file: its command, and each puzzle with its fact comment."""
+
+    path: Path
+    command: str
+    facts: list[str]
+    puzzles: list[str]
+
+    @property
+    def arguments(self) -> list[str]:
+        words = shlex.split(self.command)
+        assert words[:2] == ["sudoku-cp", "generate"]
+        return words[2:]
+
+    def option(self, name: str) -> str:
+        words = self.arguments
+        return words[words.index(name) + 1]
+
+    def fact(self, index: int, name: str) -> str:
+        return re.search(rf"{name}(?:=|>=)(\d+\+?)", self.facts[index]).group(1)
+
+
+def read_generated(path: Path) -> GeneratedFile:
+    lines = path.read_text().splitlines()
+    assert lines[0].startswith("# sudoku-cp generate ")
+    facts, puzzles = [], []
+    for line in lines:
+        if re.match(r"# \d+: ", line):
+            facts.append(line)
+        elif not line.startswith("#"):
+            puzzles.append(line)
+    return GeneratedFile(path, lines[0][2:], facts, puzzles)
+
+
+DATA_FILES = sorted(GENERATED.glob("*.txt"))
+# How many leading puzzles each file regenerates in the test: all of the cheap files, a prefix
+# of the dear ones (seconds per puzzle measured on an idle 2-core VM in brackets). 0: none; the
+# file is still parsed and sampled for its kind's property.
+REGENERATED_PREFIX = {
+    "adversarial-9x9": 2,     # (1.1 s)
+    "unique-16x16": 4,        # (0.23 s)
+    "multi-16x16": 4,         # (0.32 s)
+    "unsat-16x16": 4,         # (0.25 s)
+    "adversarial-16x16": 1,   # (1.4 s)
+    "unique-25x25": 0,        # (18 s for the first; unsat-25x25 runs the same unique removal)
+    "multi-25x25": 2,         # (0.25 s)
+    "unsat-25x25": 1,         # (3.7 s)
+    "adversarial-25x25": 1,   # (1.6 s)
+}
+
+
+def test_data_files_exist_for_every_kind_and_size():
+    names = {path.stem for path in DATA_FILES}
+    for kind in Kind:
+        for size in (4, 6, 9, 16, 25):
+            assert f"{kind}-{size}x{size}" in names
+    assert set(REGENERATED_PREFIX) <= names
+
+
+def test_data_is_small_enough_for_the_repository():
+    assert sum(path.stat().st_size for path in DATA.rglob("*") if path.is_file()) <= 2_000_000
+
+
+def test_data_readme_lists_every_file_with_its_command():
+    readme = (DATA / "README.md").read_text()
+    for path in DATA_FILES:
+        assert f"generated/{path.name}" in readme
+        assert f"{read_generated(path).command} -o data/generated/{path.name}" in readme
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", DATA_FILES, ids=lambda path: path.stem)
+def test_data_file_matches_its_command(path):
+    recorded = read_generated(path)
+    assert len(recorded.puzzles) == len(recorded.facts) == int(recorded.option("--count"))
+    prefix = REGENERATED_PREFIX.get(path.stem)
+    if prefix == 0:
+        pytest.skip(f"{path.name} is too slow to regenerate in the test suite")
+    arguments = recorded.arguments
+    if prefix is not None:
+        arguments[arguments.index("--count") + 1] = str(prefix)
+    result = CliRunner().invoke(main, ["generate", *arguments])
+    assert result.exit_code == 0, result.output
+    if prefix is None:
+        assert result.stdout == path.read_text()
+    else:
+        again = result.stdout.splitlines()
+        assert [line for line in again if not line.startswith("#")] == recorded.puzzles[:prefix]
+        assert [line for line in again if re.match(r"# \d+: ", line)] == recorded.facts[:prefix]
+
+
+def sample(recorded: GeneratedFile, size: int) -> list[int]:
+    """A few puzzle indices: all of a small file's first ones, fewer for big grids."""
+    how_many = {4: 10, 6: 10, 9: 6, 16: 3, 25: 1}[size]
+    indices = range(len(recorded.puzzles))
+    return sorted(random.Random(recorded.path.stem).sample(indices, min(how_many, len(indices))))
+
+
+@pytest.mark.parametrize("path", DATA_FILES, ids=lambda path: path.stem)
+def test_data_file_puzzles_have_the_property_of_their_kind(path, dfs, big_counter):
+    recorded = read_generated(path)
+    kind = recorded.option("--kind")
+    size = int(recorded.option("--size"))
+    box = recorded.option("--box") if "--box" in recorded.arguments else None
+    box_shape = tuple(int(part) for part in box.split("x")) if box else None
+    puzzles = [Grid.parse(line, box=box_shape) for line in recorded.puzzles]  # all of them parse
+    assert all(p.size == size and p.conflicts() == [] for p in puzzles)
+    for index, puzzle in enumerate(puzzles):
+        assert int(recorded.fact(index, "givens")) == len(puzzle.givens())
+    counter = dfs if size <= 9 or big_counter is None else big_counter
+    if size == 25 and counter is dfs:
+        pytest.skip("need python-sat to count 25x25 completions")
+    for index in sample(recorded, size):
+        puzzle = puzzles[index]
+        if kind in ("unique", "adversarial"):
+            result = counter.solve(puzzle, mode="count", limit=2)
+            assert result.count == 1
+        if kind == "multi":
+            completions = count(counter, puzzle, 1000)
+            assert completions >= 2
+            assert recorded.fact(index, "completions") == (
+                "1000+" if completions >= 1000 else str(completions))
+        if kind == "unsat":
+            assert count(counter, puzzle, 1) == 0
+        if kind == "adversarial":
+            assert list(result.solution.values[:size]) == list(range(size, 0, -1))
+            recorded_nodes = int(recorded.fact(index, "naive_nodes"))
+            exact = "naive_nodes=" in recorded.facts[index]
+            naive = naive_solve(puzzle, node_limit=min(recorded_nodes, 200_000))
+            assert naive.nodes == min(recorded_nodes, 200_000)
+            assert naive.finished == (exact and recorded_nodes <= 200_000)
