@@ -16,17 +16,12 @@ import time
 from pathlib import Path
 
 from sudoku_cp.backends import get_backend
+from sudoku_cp.bench import percentile
 from sudoku_cp.grid import Grid
 
 ROOT = Path(__file__).resolve().parent.parent
 ANTI_BACKTRACK = "000000000000003085001020000000507000004000100090000000500000073002010000000040009"
 SETS = [("top95.txt", None), ("17clue.txt", 1000), ("serg_benchmark.txt", 1000)]
-
-
-def percentile(sorted_values: list[float], share: float) -> float:
-    """Nearest-rank percentile."""
-    rank = max(1, round(share * len(sorted_values) + 0.5))
-    return sorted_values[min(rank, len(sorted_values)) - 1]
 
 
 def timed_solve(backend, line: str, time_limit: float | None = None) -> tuple[float, object]:
@@ -49,7 +44,7 @@ def bench_sets(backend, data: Path) -> None:
         lines = path.read_text().split()[:count]
         times = sorted(timed_solve(backend, line)[0] for line in lines)
         print(f"| {name} | {len(times)} | {statistics.median(times) * 1e3:.2f} | "
-              f"{percentile(times, 0.99) * 1e3:.2f} | {times[-1] * 1e3:.1f} | "
+              f"{percentile(times, 99) * 1e3:.2f} | {times[-1] * 1e3:.1f} | "
               f"{sum(t > 1 for t in times)} | {sum(times):.2f} |")
 
 

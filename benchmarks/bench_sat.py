@@ -16,12 +16,13 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from sudoku_cp.backends.sat import (AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_ENCODING, DEFAULT_SOLVER,
                                     ENCODINGS, SatBackend, accepted_solvers, base_cnf)
+from sudoku_cp.bench import percentile
 from sudoku_cp.grid import Grid
 from sudoku_cp.result import Mode, SolveResult, Status
 
@@ -46,13 +47,6 @@ def verified(puzzle: Grid, result: SolveResult) -> SolveResult:
     if result.solution is not None and not result.solution.is_solution_of(puzzle):
         raise AssertionError(f"wrong answer from {dict(result.stats)} for {puzzle.to_line()}")
     return result
-
-
-def percentile(values: Sequence[float], share: float) -> float:
-    """Nearest-rank percentile of unsorted values."""
-    ordered = sorted(values)
-    rank = max(1, round(share * len(ordered) + 0.5))
-    return ordered[min(rank, len(ordered)) - 1]
 
 
 def milliseconds(seconds: float) -> str:
@@ -135,7 +129,7 @@ def bench_lexmin_sets(data: Path, count: int) -> None:
         times = [r.seconds for r in results[1:]] or [results[0].seconds]
         calls = [r.stats["sat_calls"] for r in results]
         print(f"| {name} | {len(results)} | {milliseconds(statistics.median(times))} | "
-              f"{milliseconds(statistics.mean(times))} | {milliseconds(percentile(times, 0.99))} | "
+              f"{milliseconds(statistics.mean(times))} | {milliseconds(percentile(times, 99))} | "
               f"{milliseconds(max(times))} | {statistics.median(calls):g} | "
               f"{milliseconds(results[0].seconds)} |")
 

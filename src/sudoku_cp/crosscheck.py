@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from .errors import SudokuError
+from .errors import ResultsFileError, SudokuError
 from .formats import PuzzleRecord, read_records, to_json_line
 from .grid import BLANK, Grid, Shape, default_box, symbol_value, value_symbol
 from .result import Mode, SolveResult, Status
@@ -49,10 +49,6 @@ TIMEOUTS_SHOWN = 20
 SOLVED, UNSATISFIABLE, TIMED_OUT = (str(Status.SOLVED), str(Status.UNSATISFIABLE),
                                     str(Status.TIMEOUT))
 BACKEND_INVALID, BACKEND_ERROR = "invalid", "error"
-
-
-class ResultsFileError(SudokuError):
-    """A results file that cannot be continued: another run's settings or input, or not ours."""
 
 
 # -- verdicts ------------------------------------------------------------------------------------

@@ -47,5 +47,10 @@ class BackendOptionError(SudokuError, ValueError):
     """An option a backend does not accept (an unknown SAT solver name, a bad worker count)."""
 
 
+class ResultsFileError(SudokuError, ValueError):
+    """A results file that cannot be read, written or continued (another run's settings or
+    input, or not a sudoku-cp results file)."""
+
+
 class BackendFailure(SudokuError, RuntimeError):
     """The native solver misbehaved (an unknown status, a crash); never a wrong answer."""

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from .bench import (RUN_COLUMNS, PuzzleOutcome, Record, SummaryRow, percentile, puzzle_outcomes,
                     summarize)
-from .errors import SudokuError
+from .errors import ResultsFileError, SudokuError
 from .formats import read_records, to_json_line
 
 if TYPE_CHECKING:  # annotations only: matplotlib is optional and imported when a plot is drawn
@@ -43,10 +43,6 @@ REQUIRED_FIELDS = ("set", "index", "puzzle", "size", "givens", "backend", "mode"
 _INTEGER_COLUMNS = frozenset({"index", "line", "size", "givens", "repeat", "count"})
 _FLOAT_COLUMNS = frozenset({"seconds", "build_seconds", "solve_seconds"})
 MATPLOTLIB_MISSING = "matplotlib is not installed: pip install 'sudoku-cp[plot]'"
-
-
-class ResultsFileError(SudokuError, ValueError):
-    """A results file that cannot be read, written or resumed."""
 
 
 class PlotError(SudokuError, ValueError):
