@@ -70,10 +70,6 @@ DEFAULT_AMO = "pairwise"
 # interrupt(), and the reused solver relies on assumptions and repeated solve() calls.
 REFUSED_SOLVERS: Mapping[str, str] = {
     "kissat404": "ignores assumptions and does not support incremental solve() calls",
-    "cadical103": "has no interrupt() in python-sat, so no time limit",
-    "cadical153": "has no interrupt() in python-sat, so no time limit",
-    "cadical195": "has no interrupt() in python-sat, so no time limit",
-    "cadical300": "has no interrupt() in python-sat, so no time limit",
     "lingeling": "has no solve_limited() or interrupt() in python-sat, so no time limit",
     "cryptosat": "has no interrupt() in python-sat, so no time limit (and needs pycryptosat)",
 }
@@ -277,6 +273,13 @@ def _constructor_name(canonical: str) -> str:
     return canonical if canonical in names else names[-1]
 
 
+# Solvers with no interrupt() in python-sat but with conflict budgets: a timed call runs in
+# slices of this many conflicts, the clock read between slices (a slice of an empty 25x25 lasts a
+# few ms, so the limit is kept to within that).
+BUDGETED_SOLVERS = frozenset({"cadical103", "cadical153", "cadical195", "cadical300"})
+CONFLICTS_PER_SLICE = 1000
+
+
 class _TimeUp(Exception):
     """The puzzle's time budget ran out during (or before) a solver call."""
 
@@ -296,6 +299,7 @@ class _KeptSolver:
         from pysat.solvers import Solver
 
         self.cnf = cnf
+        self.budgeted = solver_name in BUDGETED_SOLVERS  # time limit by conflict budgets
         self.solver = Solver(name=_constructor_name(solver_name))
         self.solver.append_formula(cnf.clauses)
         self.top = cnf.variables  # activation literals are numbered above everything else
@@ -394,7 +398,8 @@ class _Session:
         if self.deadline.at is not None:
             if self.deadline.expired():
                 raise _TimeUp
-            self.watchdog.arm(self, self.deadline.at)
+            if not self.kept.budgeted:
+                self.watchdog.arm(self, self.deadline.at)
         return self
 
     def interrupt(self) -> None:
@@ -403,7 +408,7 @@ class _Session:
         self.solver.interrupt()
 
     def __exit__(self, *exc_info: object) -> None:
-        if self.timed:
+        if self.timed and not self.kept.budgeted:
             self.watchdog.disarm()
             self.solver.clear_interrupt()
 
@@ -418,11 +423,26 @@ class _Session:
             # the interrupt flag, so stop here rather than run past the deadline.
             raise _TimeUp
         self.calls += 1
+        if self.kept.budgeted:
+            return self._satisfiable_in_slices(assumptions)
         answer = self.solver.solve_limited(assumptions=assumptions, expect_interrupt=self.timed)
         if answer is None:
             self.suspect = True
             raise _TimeUp
         return bool(answer)
+
+    def _satisfiable_in_slices(self, assumptions: list[int]) -> bool:
+        """For solvers without interrupt(): conflict-budget slices, the clock read in between."""
+        if not self.timed:
+            return bool(self.solver.solve(assumptions=assumptions))
+        while True:
+            self.solver.conf_budget(CONFLICTS_PER_SLICE)
+            answer = self.solver.solve_limited(assumptions=assumptions)
+            if answer is not None:
+                return bool(answer)
+            if self.deadline.expired():
+                self.suspect = True
+                raise _TimeUp
 
     def add_clause(self, clause: list[int]) -> None:
         self.clauses_added += 1
