@@ -22,7 +22,8 @@ final (one more assumption). A call is skipped when no smaller value is left, be
 every smaller value sits in a fixed peer.
 
 Time limits use the solver's interrupt: a watchdog thread calls `interrupt()` when the puzzle's
-budget runs out; the interrupted call returns None and the puzzle is a TIMEOUT. A solver that was
+budget runs out (CaDiCaL, which has no interrupt() in python-sat, runs in conflict-budget slices
+instead); the interrupted call returns None and the puzzle is a TIMEOUT. A solver that was
 interrupted or raised is thrown away and never asked again. Ctrl-C inside a kept solver has left it
 giving wrong answers (../shared/reference/lexmin-methods.md); `interrupt()` did not here (glucose3
 and glucose4 each answered 800 checks right after 200+ interrupts), but a rebuild costs only ~6 ms
@@ -66,8 +67,8 @@ DEFAULT_SOLVER = "glucose3"
 DEFAULT_ENCODING = "extended"
 DEFAULT_AMO = "pairwise"
 
-# Solvers python-sat ships that this backend refuses, and why. The time limit relies on
-# interrupt(), and the reused solver relies on assumptions and repeated solve() calls.
+# Solvers python-sat ships that this backend refuses, and why. The time limit needs interrupt()
+# or conflict budgets, and the reused solver relies on assumptions and repeated solve() calls.
 REFUSED_SOLVERS: Mapping[str, str] = {
     "kissat404": "ignores assumptions and does not support incremental solve() calls",
     "lingeling": "has no solve_limited() or interrupt() in python-sat, so no time limit",
