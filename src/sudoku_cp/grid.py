@@ -293,8 +293,12 @@ class Grid:
     def conflicts(self) -> list[Conflict]:
         """Every unit holding a value more than once, in unit order (rows, columns, boxes)."""
         geo = self.geometry
+        values = self.values
         found = []
         for index, unit in enumerate(geo.units):
+            given = [values[cell] for cell in unit if values[cell]]
+            if len(given) == len(set(given)):
+                continue  # the common case, checked cheaply: the checker runs on every answer
             seen: dict[int, list[int]] = {}
             for cell in unit:
                 if self.values[cell] != BLANK:
