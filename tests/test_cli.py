@@ -149,9 +149,9 @@ def test_solve_with_dfs_never_imports_ortools_or_pysat():
     assert out.stdout.splitlines() == [BAEKJOON_2239_ANSWER, "[]"]
 
 
-def test_a_backend_failure_is_reported_and_the_batch_goes_on(run):
-    from sudoku_cp.backends import register_backend
-    register_backend("broken", "tests.failing_backends", "BrokenBackend")
+def test_a_backend_failure_is_reported_and_the_batch_goes_on(run, monkeypatch):
+    from sudoku_cp import backends
+    monkeypatch.setitem(backends._REGISTRY, "broken", ("tests.wrong_backends", "FailingBackend"))
     stdin = "8" + "0" * 80 + "\n" + "0" * 16 + "\n"
     result = run("solve", "--backend", "broken", stdin=stdin)
     assert result.exit_code == 1

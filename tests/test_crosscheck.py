@@ -25,7 +25,7 @@ EXAMPLES = DATA / "examples"
 
 TEST_BACKENDS = {name: ("tests.wrong_backends", class_name)
                  for name, class_name in WRONG_BACKENDS.items()}
-TEST_BACKENDS["crashing"] = ("tests.failing_backends", "CrashingBackend")  # kills its worker
+TEST_BACKENDS["crashing"] = ("tests.wrong_backends", "ProcessKillerBackend")  # kills its worker
 
 
 @pytest.fixture(autouse=True)

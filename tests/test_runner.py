@@ -1,6 +1,5 @@
 import pytest
 
-from sudoku_cp.backends import register_backend
 from sudoku_cp.formats import read_puzzles
 from sudoku_cp.result import Mode, Status
 from sudoku_cp.runner import BackendSpec, SolveSettings, run
@@ -8,9 +7,11 @@ from sudoku_cp.runner import BackendSpec, SolveSettings, run
 from .conftest import random_multi_solution
 
 
-@pytest.fixture(scope="module", autouse=True)
-def crashing_backend():
-    register_backend("crashing", "tests.failing_backends", "CrashingBackend")
+@pytest.fixture(autouse=True)
+def crashing_backend(monkeypatch):
+    from sudoku_cp import backends
+    monkeypatch.setitem(backends._REGISTRY, "crashing",
+                        ("tests.wrong_backends", "ProcessKillerBackend"))
 
 
 def puzzles(first_values):

@@ -6,7 +6,10 @@ length of one test (worker processes are forked, so they inherit it).
 
 from __future__ import annotations
 
+import os
+
 from sudoku_cp.backends.base import Deadline, Outcome
+from sudoku_cp.errors import BackendFailure
 from sudoku_cp.backends.dfs import DfsBackend, _Search, _values
 from sudoku_cp.grid import BLANK, Grid
 from sudoku_cp.result import Mode, Status
@@ -129,6 +132,30 @@ class InterruptingBackend(DfsBackend):
                 cls.solves_before_interrupt = None
                 raise KeyboardInterrupt
             cls.solves_before_interrupt -= 1
+        return super()._solve(grid, mode=mode, limit=limit, deadline=deadline)
+
+
+class ProcessKillerBackend(DfsBackend):
+    """Kills its process on puzzles whose first cell is 9, raises on those starting with 8."""
+
+    name = "killer"
+
+    def _solve(self, grid: Grid, *, mode: Mode, limit: int, deadline: Deadline) -> Outcome:
+        if grid.values[0] == 9:
+            os._exit(3)
+        if grid.values[0] == 8:
+            raise RuntimeError("boom")
+        return super()._solve(grid, mode=mode, limit=limit, deadline=deadline)
+
+
+class FailingBackend(DfsBackend):
+    """Raises BackendFailure on puzzles whose first cell is 8, like a native solver gone wrong."""
+
+    name = "failing"
+
+    def _solve(self, grid: Grid, *, mode: Mode, limit: int, deadline: Deadline) -> Outcome:
+        if grid.values[0] == 8:
+            raise BackendFailure("solver returned status 99")
         return super()._solve(grid, mode=mode, limit=limit, deadline=deadline)
 
 
