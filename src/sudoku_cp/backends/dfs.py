@@ -165,12 +165,7 @@ class _Search:
         while stack:
             if stop_at is not None and self.nodes >= stop_at:
                 return
-            node, cell, untried = stack.pop()
-            bit = untried & -untried
-            if untried != bit:
-                stack.append((node, cell, untried ^ bit))
-            self.tick()
-            child = self.assume(node, cell, bit)
+            cell, child = self.next_child(stack)
             if child is None:
                 continue
             next_cell = self.most_constrained(child)
@@ -178,6 +173,16 @@ class _Search:
                 yield child
             else:
                 stack.append((child, next_cell, child[next_cell]))
+
+    def next_child(self, stack: list[tuple[Candidates, int, int]]) -> tuple[int, Candidates | None]:
+        """Take the smallest untried value of the top frame (`node`, `cell`, untried values),
+        leave the rest on the stack, and return the cell with the propagated child (or None)."""
+        node, cell, untried = stack.pop()
+        bit = untried & -untried
+        if untried != bit:
+            stack.append((node, cell, untried ^ bit))
+        self.tick()
+        return cell, self.assume(node, cell, bit)
 
     def first_completion(self, candidates: Candidates) -> Candidates | None:
         """The oracle: some completion below a propagated node, or None when there is none."""
@@ -214,12 +219,7 @@ class _Search:
         cell = _first_undecided(candidates, 0)
         stack = [(candidates, cell, candidates[cell])]
         while stack:
-            node, cell, untried = stack.pop()
-            bit = untried & -untried
-            if untried != bit:
-                stack.append((node, cell, untried ^ bit))
-            self.tick()
-            child = self.assume(node, cell, bit)
+            cell, child = self.next_child(stack)
             if child is None or not _hall_holds(child, units_of[cell]):
                 continue
             if not _agrees(child, witness):
