@@ -195,3 +195,11 @@ def test_sat_solver_option_is_validated(run):
     result = run("solve", "--backend", "sat", "--sat-solver", "kissat404", stdin="0" * 16)
     assert result.exit_code == 2 and "kissat404" in result.stderr
     assert len(result.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize("command", ["solve", "crosscheck", "bench", "encode"])
+def test_unreadable_input_stops_every_command_with_one_line(run, command):
+    result = run(command, stdin=b"\x00binary")
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == "Error: <stdin>: binary data, not a puzzle (a NUL byte at offset 0)\n"

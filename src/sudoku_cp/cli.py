@@ -98,11 +98,14 @@ def parse_box_option(box: str | None) -> Shape | None:
 
 
 def load(files: tuple[str, ...], input_format: str | None, box: str | None) -> Loaded:
-    """Read the puzzles of FILES (standard input when none); a source that fails is reported."""
+    """Read the puzzles of FILES (standard input when none); a source that fails is reported,
+    and when no source could be read at all there is nothing to do: exit 2 at once."""
     loaded = load_puzzles(files or ("-",), layout=Layout(input_format) if input_format else None,
                           box=parse_box_option(box))
     for error in loaded.errors:
         click.echo(f"Error: {error}", err=True)
+    if loaded.errors and not loaded.records:
+        sys.exit(EXIT_USAGE)
     return loaded
 
 
