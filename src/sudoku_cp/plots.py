@@ -1,0 +1,283 @@
+"""Plots of benchmark results: cactus, scatter and scaling figures, and saving them.
+
+Plots need matplotlib (the optional extra ``plot``), imported only when a plot is drawn, with the
+non-interactive Agg canvas; the figure functions return the figure so it can be inspected.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .bench import PuzzleOutcome, percentile, puzzle_outcomes
+from .errors import ResultsFileError, SudokuError
+
+if TYPE_CHECKING:  # annotations only: matplotlib is optional and imported when a plot is drawn
+    from matplotlib.figure import Figure
+
+PLOT_SUFFIXES = (".png", ".svg", ".pdf")
+PLOT_KINDS = ("cactus", "scatter", "scaling")
+SCALING_AXES = ("size", "givens")
+MATPLOTLIB_MISSING = "matplotlib is not installed: pip install 'sudoku-cp[plot]'"
+
+
+class PlotError(SudokuError, ValueError):
+    """A plot that the results cannot make (a scatter of a backend that is not there)."""
+
+
+class PlotUnavailableError(SudokuError):
+    """matplotlib, the optional extra `plot`, is not installed."""
+
+
+def _figure_class() -> type[Figure]:
+    """matplotlib's Figure, imported on first use (a canvas-free, non-interactive figure)."""
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise PlotUnavailableError(MATPLOTLIB_MISSING) from None
+    return Figure
+
+
+LINE_STYLES = ("-", "--", ":", "-.")
+MARKERS = ("o", "^", "s", "D")
+
+
+def _series_styles(keys: Iterable[tuple[str, str, str]]) -> dict[tuple[str, str], dict[str, Any]]:
+    """Per (backend, mode): a label, a colour per backend and a line style per mode, so that a
+    backend looks the same in every panel and modes can share one plot."""
+    keys = list(keys)
+    backends = list(dict.fromkeys(backend for _, _, backend in keys))
+    modes = list(dict.fromkeys(mode for _, mode, _ in keys))
+    return {(backend, mode): {
+        "label": f"{backend} ({mode})" if len(modes) > 1 else backend,
+        "color": f"C{backends.index(backend) % 10}",
+        "linestyle": LINE_STYLES[modes.index(mode) % len(LINE_STYLES)],
+    } for _, mode, backend in keys}
+
+
+def _with_mode(name: str, mode: str, several_modes: bool) -> str:
+    return f"{name} ({mode})" if several_modes else name
+
+
+def cactus_figure(records: Iterable[Mapping[str, Any]], *,
+                  time_limit: float | None = None) -> Figure:
+    """One panel per set; in each, one line per backend: puzzles solved within a time (log x).
+
+    Per set rather than pooled, because a 16x16 set and a 9x9 set differ by orders of magnitude.
+    """
+    outcomes = puzzle_outcomes(records)
+    sets = list(dict.fromkeys(name for name, _, _ in outcomes))
+    styles = _series_styles(outcomes)
+    columns = min(len(sets), 2)
+    rows = math.ceil(len(sets) / columns)
+    figure = _figure_class()(figsize=(6.4 * columns, 4.4 * rows), layout="constrained")
+    axes_list = figure.subplots(rows, columns, squeeze=False).flatten()
+    for axes, name in zip(axes_list, sets):
+        series = {(backend, mode): by_puzzle
+                  for (set_name, mode, backend), by_puzzle in outcomes.items() if set_name == name}
+        puzzles = max(len(by_puzzle) for by_puzzle in series.values())
+        solved_times = {key: sorted(outcome.seconds for outcome in by_puzzle.values()
+                                    if outcome.answered and outcome.seconds is not None)
+                        for key, by_puzzle in series.items()}
+        slowest = max((times[-1] for times in solved_times.values() if times), default=1.0)
+        everything_solved = all(len(times) == puzzles for times in solved_times.values())
+        # Stretch the axis to the time limit only when something missed it: it is the story then.
+        show_limit = time_limit is not None and not everything_solved
+        right = time_limit if show_limit else slowest * 1.5
+        for key, times in solved_times.items():
+            # Rise from 0 at the first time and run on to the right edge, so that even a
+            # backend with one solved puzzle draws a visible step.
+            xs = times[:1] + times + [max(right, slowest)]
+            counts = [0, *range(1, len(times) + 1), len(times)]
+            axes.plot(xs if times else [], counts if times else [], drawstyle="steps-post",
+                      **styles[key])
+        axes.axhline(puzzles, color="grey", linestyle=":", linewidth=0.8, label="_puzzles")
+        axes.set_ylim(0, puzzles * 1.05)
+        if show_limit:
+            axes.axvline(time_limit, color="grey", linestyle="--", linewidth=0.8,
+                         label="_time limit")
+        axes.set_xscale("log")
+        axes.set_xlabel("time per puzzle (s)")
+        axes.set_ylabel("puzzles solved")
+        axes.set_title(f"{name} ({puzzles} puzzle{'s' if puzzles != 1 else ''})")
+        axes.grid(True, which="major", alpha=0.3)
+    for axes in axes_list[len(sets):]:
+        axes.set_visible(False)
+    # One legend for all panels, above them: inside a panel it hides the steps it explains.
+    legend: dict[str, Any] = {}
+    for axes in axes_list[:len(sets)]:
+        for handle, label in zip(*axes.get_legend_handles_labels()):
+            legend.setdefault(label, handle)
+    figure.legend(list(legend.values()), list(legend), loc="outside upper center",
+                  ncols=min(len(legend), 6))
+    return figure
+
+
+def _backends_in(outcomes: Mapping[tuple[str, str, str], Any]) -> list[str]:
+    return list(dict.fromkeys(backend for _, _, backend in outcomes))
+
+
+def scatter_figure(records: Iterable[Mapping[str, Any]], *, x: str | None = None,
+                   y: str | None = None, time_limit: float | None = None) -> Figure:
+    """Per puzzle, backend `y`'s time against backend `x`'s, log-log, with the diagonal.
+
+    One series per set; puzzles that only one of the two solved are drawn at the penalty (twice
+    the time limit, or twice the largest time without one) as a separate 'x' series.
+
+    Raises:
+        PlotError: when a backend has no results, or fewer than two backends are available.
+    """
+    outcomes = puzzle_outcomes(records)
+    backends = _backends_in(outcomes)
+    x = x or next((name for name in backends if name != y), None)
+    y = y or next((name for name in backends if name != x), None)
+    for chosen in (x, y):
+        if chosen is not None and chosen not in backends:
+            raise PlotError(f"scatter: no results for backend {chosen!r} (the results hold "
+                            f"{', '.join(backends)})")
+    if x is None or y is None or x == y:
+        raise PlotError(f"scatter needs two different backends; the results hold "
+                        f"{', '.join(backends)}")
+    sets = list(dict.fromkeys(name for name, _, _ in outcomes))
+    modes = list(dict.fromkeys(mode for _, mode, _ in outcomes))
+    pairs: dict[tuple[str, str], list[tuple[float, float]]] = {}
+    one_sided: list[tuple[float | None, float | None]] = []
+    for (name, mode, backend), by_puzzle in outcomes.items():
+        if backend != x or (name, mode, y) not in outcomes:
+            continue
+        other = outcomes[(name, mode, y)]
+        for index, outcome in by_puzzle.items():
+            if index not in other:
+                continue
+            mine, theirs = _time(outcome), _time(other[index])
+            if mine is not None and theirs is not None:
+                pairs.setdefault((name, mode), []).append((mine, theirs))
+            elif mine is not None or theirs is not None:
+                one_sided.append((mine, theirs))
+    every_time = [value for points in pairs.values() for point in points for value in point]
+    every_time += [value for point in one_sided for value in point if value is not None]
+    penalty = 2 * time_limit if time_limit is not None else 2 * max(every_time, default=1.0)
+    figure = _figure_class()(figsize=(8.0, 6.0), layout="constrained")
+    axes = figure.subplots()
+    for (name, mode), points in pairs.items():
+        # A colour per set, a marker per mode.
+        axes.scatter([p[0] for p in points], [p[1] for p in points], s=12, alpha=0.6,
+                     label=_with_mode(name, mode, len(modes) > 1),
+                     color=f"C{sets.index(name) % 10}", marker=MARKERS[modes.index(mode) % 4])
+    if one_sided:
+        axes.scatter([penalty if a is None else a for a, _ in one_sided],
+                     [penalty if b is None else b for _, b in one_sided], marker="x",
+                     color="black", s=20, label="solved by one only (other at penalty)")
+        every_time.append(penalty)
+    low = min(every_time, default=1e-4) / 1.5
+    high = max(every_time, default=1.0) * 1.5
+    axes.plot([low, high], [low, high], color="black", linewidth=0.8, linestyle="--",
+              label="_diagonal")
+    axes.set_xscale("log")
+    axes.set_yscale("log")
+    axes.set_xlim(low, high)
+    axes.set_ylim(low, high)
+    axes.set_aspect("equal")
+    axes.set_xlabel(f"{x}: time per puzzle (s)")
+    axes.set_ylabel(f"{y}: time per puzzle (s)")
+    axes.set_title(f"{y} vs {x} (below the diagonal: {y} faster)")
+    axes.grid(True, which="major", alpha=0.3)
+    if pairs or one_sided:
+        axes.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize="small")
+    return figure
+
+
+def _time(outcome: PuzzleOutcome) -> float | None:
+    return outcome.seconds if outcome.answered else None
+
+
+def scaling_figure(records: Iterable[Mapping[str, Any]], *, by: str | None = None) -> Figure:
+    """Time against grid size or number of givens: per backend, the median line and a p10-p90
+    band over the puzzles solved at each x (all sets pooled).
+
+    `by` defaults to 'size' when the results hold several sizes, else 'givens'.
+
+    Raises:
+        PlotError: for an axis other than 'size' or 'givens'.
+    """
+    outcomes = puzzle_outcomes(records)
+    if by is None:
+        sizes = {outcome.size for by_puzzle in outcomes.values() for outcome in by_puzzle.values()}
+        by = "size" if len(sizes) > 1 else "givens"
+    if by not in SCALING_AXES:
+        raise PlotError(f"scaling by {by!r}: choose size or givens")
+    styles = _series_styles(outcomes)
+    series: dict[tuple[str, str], dict[int, list[float]]] = {}
+    for (_, mode, backend), by_puzzle in outcomes.items():
+        points = series.setdefault((backend, mode), {})
+        for outcome in by_puzzle.values():
+            if outcome.answered and outcome.seconds is not None:
+                points.setdefault(getattr(outcome, by), []).append(outcome.seconds)
+    figure = _figure_class()(figsize=(7.0, 4.6), layout="constrained")
+    axes = figure.subplots()
+    for key, points in series.items():
+        xs = sorted(points)
+        medians = [statistics.median(points[value]) for value in xs]
+        axes.plot(xs, medians, marker="o", markersize=3, **styles[key])
+        axes.fill_between(xs, [percentile(points[value], 10) for value in xs],
+                          [percentile(points[value], 90) for value in xs],
+                          color=styles[key]["color"], alpha=0.1, linewidth=0)
+    axes.set_yscale("log")
+    axes.set_xlabel("grid size N" if by == "size" else "number of givens")
+    axes.set_ylabel("time per puzzle (s): median, p10-p90")
+    axes.set_title(f"time vs {'grid size' if by == 'size' else 'givens'}")
+    if by == "size":
+        axes.set_xticks(sorted({value for points in series.values() for value in points}))
+    axes.grid(True, which="major", alpha=0.3)
+    axes.legend()
+    return figure
+
+
+def plot_figure(records: Sequence[Mapping[str, Any]], kind: str, *,
+                time_limit: float | None = None, x: str | None = None, y: str | None = None,
+                by: str | None = None) -> Figure:
+    """The figure of one plot kind: cactus, scatter or scaling.
+
+    Raises:
+        PlotError: for an unknown kind, or a plot the results cannot make.
+        PlotUnavailableError: when matplotlib is not installed.
+    """
+    if kind == "cactus":
+        return cactus_figure(records, time_limit=time_limit)
+    if kind == "scatter":
+        return scatter_figure(records, x=x, y=y, time_limit=time_limit)
+    if kind == "scaling":
+        return scaling_figure(records, by=by)
+    raise PlotError(f"unknown plot kind {kind!r} (choose from {', '.join(PLOT_KINDS)})")
+
+
+def check_plot_path(path: str | Path) -> None:
+    """Refuse an image name matplotlib would not write as we mean.
+
+    Raises:
+        PlotError: for a suffix other than .png, .svg or .pdf.
+    """
+    suffix = Path(path).suffix.lower()
+    if suffix not in PLOT_SUFFIXES:
+        raise PlotError(f"{path}: plots are written as .png, .svg or .pdf, not "
+                        f"{suffix or 'no suffix'}")
+
+
+def save_figure(figure: Figure, path: str | Path) -> None:
+    """Write a figure with the Agg canvas (PNG at 150 dpi; SVG and PDF as vectors).
+
+    Raises:
+        PlotError: for an unsupported suffix.
+        ResultsFileError: when the file cannot be written.
+    """
+    check_plot_path(path)
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    FigureCanvasAgg(figure)  # never a GUI canvas, whatever MPLBACKEND says
+    try:
+        figure.savefig(path, dpi=150)
+    except OSError as error:
+        raise ResultsFileError(f"{path}: cannot write: {error.strerror or error}") from None
