@@ -1,0 +1,128 @@
+"""`sudoku-cp data`: the public puzzle sets by name (list, fetch, path).
+
+Thin, like cli.py: the registry, the cache and the downloads are in `datasets`. Errors are one
+line `Error: ...` on stderr and exit 2.
+"""
+
+from __future__ import annotations
+
+import click
+
+from . import datasets
+from .errors import SudokuError
+
+EXIT_USAGE = 2
+
+ENVIRONMENT_HELP = f"""\b
+Environment:
+  {datasets.ENV_LOCAL}=FOLDER    normalised files (like ../shared/data), used first, checked
+  {datasets.ENV_CACHE}=FOLDER   the cache (default: the user cache folder)
+  {datasets.ENV_MIRROR}=URL   a mirror of the upstream files at GitHub's raw paths
+  {datasets.ENV_NO_DOWNLOAD}=1   never download; say what is missing"""
+
+
+class DataCommandError(click.ClickException):
+    """A one-line error for `sudoku-cp data`: 'Error: ...' on stderr, exit 2."""
+
+    exit_code = EXIT_USAGE
+
+
+@click.group(name="data", epilog=ENVIRONMENT_HELP)
+def data() -> None:
+    """The public puzzle sets by name: fetched once, verified by sha256, cached, offline.
+
+    Any command that reads puzzle files also takes a set name:
+    `sudoku-cp crosscheck 17clue --backends dfs,sat`.
+    """
+
+
+@data.command(name="list", epilog="\b\nExample:\n  sudoku-cp data list")
+def list_sets() -> None:
+    """List the sets and what each is known for.
+
+    Per set: name, puzzles, grid, file size, whether it is here already, what it is known for,
+    the pinned upstream file and the licence its repository states.
+    """
+    try:
+        config = datasets.DataConfig.from_env()
+        width = max(len(name) for name in datasets.names())
+        click.echo(f"{'NAME':<{width}}  {'PUZZLES':>7}  {'GRID':<5}  {'SIZE':>7}  HERE")
+        for dataset in datasets.REGISTRY.values():
+            found = datasets.locate(dataset, config=config)
+            here = ("-" if found is None else
+                    "local" if config.local is not None and found.parent == config.local else
+                    "cached")
+            click.echo(f"{dataset.name:<{width}}  {dataset.puzzles:>7}  {dataset.grid:<5}  "
+                       f"{_size(dataset.bytes):>7}  {here}")
+            click.echo(f"    {dataset.known_for}")
+            click.echo(f"    {dataset.source}, licence: {dataset.licence}")
+    except SudokuError as error:
+        raise DataCommandError(str(error)) from None
+    click.echo("\nHERE: local = in $SUDOKU_CP_DATA, cached = fetched before, - = fetched on "
+               "first use.")
+
+
+@data.command(epilog="\b\nExamples:\n  sudoku-cp data fetch top95 17clue\n"
+                     "  sudoku-cp data fetch --all")
+@click.argument("names", metavar="NAME...", nargs=-1)
+@click.option("--all", "fetch_all", is_flag=True, help="Every set in `sudoku-cp data list`.")
+def fetch(names: tuple[str, ...], fetch_all: bool) -> None:
+    """Download, verify and cache sets now; print their paths.
+
+    A progress bar is drawn on a terminal. A set already cached or in $SUDOKU_CP_DATA is only verified. Every set named is tried; the
+    exit status is 2 when one failed.
+    """
+    if fetch_all == bool(names):
+        raise DataCommandError("name the sets to fetch, or give --all (not both)")
+    chosen = datasets.names() if fetch_all else list(names)
+    failed = 0
+    for name in chosen:
+        try:
+            path = datasets.fetch(name, progress=True)
+        except SudokuError as error:
+            click.echo(f"Error: {error}", err=True)
+            failed += 1
+        else:
+            click.echo(f"{name}\t{path}")
+    if failed:
+        raise SystemExit(EXIT_USAGE)
+
+
+@data.command(epilog="\b\nExamples:\n  sudoku-cp data path 17clue\n"
+                     "  head -3 \"$(sudoku-cp data path top95)\"\n"
+                     "  sudoku-cp data path          # the cache folder")
+@click.argument("name", required=False)
+@click.option("--no-download", is_flag=True,
+              help=f"Fail instead of downloading a set not there yet (also: "
+                   f"{datasets.ENV_NO_DOWNLOAD}=1).")
+def path(name: str | None, no_download: bool) -> None:
+    """Print the path of a set's verified file.
+
+    The set is fetched on first use. Without NAME, print the cache folder.
+    """
+    try:
+        if name is None:
+            click.echo(str(datasets.DataConfig.from_env().cache_folder()))
+        else:
+            click.echo(str(datasets.fetch(name, download=not no_download, progress=True)))
+    except SudokuError as error:
+        raise DataCommandError(str(error)) from None
+
+
+def resolve_files(files: tuple[str, ...], *, no_download: bool = False) -> tuple[str, ...]:
+    """Puzzle sources as given on the command line, a set name replaced by its file's path.
+
+    For the commands of cli.py; they wrap it in `handle_errors`, which turns the DataSetError
+    of an unknown name or a failed fetch into 'Error: ...' and exit 2.
+    """
+    return tuple(datasets.resolve_source(file, download=not no_download) for file in files)
+
+
+no_download_option = click.option(
+    "--no-download", is_flag=True,
+    help=f"Never download a puzzle set named instead of a file; fail and say what is missing "
+         f"(also: {datasets.ENV_NO_DOWNLOAD}=1).")
+
+
+def _size(count: int) -> str:
+    return f"{count / 1e6:.1f} MB" if count >= 1e6 else f"{max(1, round(count / 1e3))} kB"
