@@ -1,29 +1,38 @@
 """The `sudoku-cp` command line: parse options, call the library, render, echo.
 
 Exit codes: 0 every puzzle solved (or counted); 1 some puzzle has no solution, timed out, or a
-backend disagreed / answered wrongly; 2 bad usage or unreadable input; 130 interrupted.
+backend answered wrongly, disagreed or failed; 2 bad usage, unreadable input or a file that
+cannot be written; 130 interrupted by Ctrl-C, 143 stopped by SIGTERM (results kept either way).
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
+import math
+import shlex
+import signal
 import sys
-from collections.abc import Callable
-from typing import Any, NoReturn
+import time
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, NoReturn, TextIO
 
 import click
 
 from . import __version__
-from .backends import applicable_options, backend_class, backend_names, get_backend
-from .errors import BackendFailure, SudokuError
-from .formats import (OUTPUT_FORMATS, Layout, Loaded, format_answer, load_puzzles, result_record,
-                      to_json_line)
+from .backends import backend_class, backend_names
+from .engine import (BackendSpec, Executor, PuzzleResult, SolveSettings, default_jobs, execute,
+                     make_executor)
+from .errors import SudokuError
+from .formats import (OUTPUT_FORMATS, Layout, PuzzleRecord, PuzzleStream, format_answer,
+                      result_record, to_json_line)
 from .grid import Shape, parse_box
 from .progress import Progress
-from .result import Mode, Status
+from .result import Mode
 
-EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_TERMINATED = 0, 1, 2, 130, 143
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 80, "show_default": True}
 
 
 class UsageFailure(click.ClickException):
@@ -32,63 +41,142 @@ class UsageFailure(click.ClickException):
     exit_code = EXIT_USAGE
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, handled like Ctrl-C: results kept, a summary, exit 143."""
+
+
 def fail(message: str) -> NoReturn:
     raise UsageFailure(message)
 
 
+def _on_sigterm(signum: int, frame: Any) -> None:
+    raise Terminated()
+
+
+def _interrupt_code(error: BaseException) -> int:
+    return EXIT_TERMINATED if isinstance(error, Terminated) else EXIT_INTERRUPTED
+
+
+def handle_errors(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Library errors and unwritable files become one line and exit 2; Ctrl-C exit 130;
+    SIGTERM exit 143."""
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        previous = signal.signal(signal.SIGTERM, _on_sigterm)
+        try:
+            return command(*args, **kwargs)
+        except SudokuError as error:
+            raise UsageFailure(str(error)) from None
+        except KeyboardInterrupt as error:
+            _quiet_echo("Interrupted." if not isinstance(error, Terminated) else "Terminated.")
+            sys.exit(_interrupt_code(error))
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+    return wrapper
+
+
+def _quiet_echo(message: str) -> None:
+    with contextlib.suppress(OSError, ValueError):
+        click.echo(message, err=True)
+
+
 # -- shared options ------------------------------------------------------------------------------
 
-def input_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """FILES, --input-format and --box: how puzzles are read, the same for every command."""
-    command = click.option("--box", metavar="RxC",
-                           help="Box shape, e.g. 2x3 for 6x6 (default: square, or the "
-                                "squarest rectangle).")(command)
-    command = click.option("--input-format", type=click.Choice([str(x) for x in Layout]),
-                           help="Input layout (default: detected).")(command)
-    return click.argument("files", nargs=-1, type=click.Path(dir_okay=False, allow_dash=True))(
-        command)
+class Seconds(click.ParamType):  # type: ignore[type-arg,unused-ignore]
+    """A time limit in seconds: positive; 'inf' (or more than 1e9) means none; NaN refused."""
+
+    name = "SECONDS"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> float | None:
+        if value is None or isinstance(value, float):
+            number = value
+        else:
+            try:
+                number = float(value)
+            except ValueError:
+                self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        if number is None:
+            return None
+        if math.isnan(number) or number <= 0:
+            self.fail(f"{value!r} is not a positive number of seconds (use inf for no limit)",
+                      param, ctx)
+        return None if math.isinf(number) or number > 1e9 else number
 
 
-def solve_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """--mode, --limit, --time-limit and the backend-specific options."""
-    options = [
-        click.option("--mode", type=click.Choice([str(m) for m in Mode]), default="lexmin",
-                     show_default=True, help="lexmin: smallest completion row by row; any: some "
-                     "completion; count: number of completions up to --limit."),
-        click.option("--limit", type=click.IntRange(min=1), default=2, show_default=True,
-                     help="Count mode: stop counting at this many completions."),
-        click.option("--time-limit", type=click.FloatRange(min=0, min_open=True),
-                     help="Seconds per puzzle; past it the puzzle is reported as timeout."),
-        click.option("--workers", type=click.IntRange(min=1), help="cpsat: search workers."),
-        click.option("--cpsat-strategy", type=click.Choice(["objective", "search"]),
-                     help="cpsat lexmin: staged objective (default) or first solution of the "
-                          "fixed row-major search."),
-        click.option("--sat-solver", help="sat: python-sat solver name (default glucose3)."),
-        click.option("--encoding", type=click.Choice(["minimal", "extended"]),
-                     help="sat: CNF encoding (default extended)."),
-        click.option("--amo", help="sat: at-most-one encoding (pairwise, seqcounter, ladder, ...)."),
-    ]
-    for option in reversed(options):
-        command = option(command)
-    return command
+def _options(*decorators: Callable[..., Any]) -> Callable[..., Any]:
+    def apply(command: Callable[..., Any]) -> Callable[..., Any]:
+        for decorator in reversed(decorators):
+            command = decorator(command)
+        return command
+    return apply
 
 
-BACKEND_OPTION_NAMES = ("workers", "cpsat_strategy", "sat_solver", "encoding", "amo")
+input_options = _options(
+    click.argument("files", nargs=-1, metavar="[FILE|SET]..."),
+    click.option("--input-format", type=click.Choice([str(x) for x in Layout]),
+                 default=None, show_default="detected", help="Input layout."),
+    click.option("--box", metavar="RxC", default=None, show_default="square, else squarest",
+                 help="Box shape, e.g. 2x3 for 6x6."),
+    click.option("--no-download", is_flag=True, default=False, show_default=False,
+                 help="Never fetch a puzzle set by name; use the cache or SUDOKU_CP_DATA."),
+)
 
 
-def backend_options(names: list[str], given: dict[str, Any]) -> dict[str, Any]:
-    """The backend options the user set, refusing any that none of the chosen backends takes."""
-    options = {key: given.get(key) for key in BACKEND_OPTION_NAMES if given.get(key) is not None}
-    for key, takers in applicable_options(names, options).items():
-        if not takers:
-            flag = "--" + key.replace("_", "-")
-            owners = [name for name in backend_names() if key in backend_class(name).option_names]
-            owned_by = ", ".join(owners) or "no registered backend"
-            fail(f"{flag} applies to {owned_by}, not to {', '.join(names)}")
-    return options
+def _sat_choices() -> tuple[list[str], list[str]]:
+    from .backends.sat import AMO_ENCODINGS, ENCODINGS
+    return list(ENCODINGS), list(AMO_ENCODINGS)
 
 
-def parse_box_option(box: str | None) -> Shape | None:
+def _cpsat_strategies() -> list[str]:
+    from .backends.cpsat import STRATEGIES
+    return list(STRATEGIES)
+
+
+solve_options = _options(
+    click.option("--mode", type=click.Choice([str(m) for m in Mode]), default="lexmin",
+                 help="lexmin: smallest completion row by row; any: some completion; count: "
+                      "completions up to --count-limit."),
+    click.option("--count-limit", "--limit", "limit", type=click.IntRange(min=1), default=2,
+                 help="Count mode: stop counting at this many completions."),
+    click.option("--time-limit", type=Seconds(), default=None, show_default="none",
+                 help="Seconds per puzzle (inf: none); past it the puzzle is a timeout."),
+    click.option("--workers", type=click.IntRange(min=1), default=None, show_default="1",
+                 help="cpsat: search workers (shorthand for cpsat[workers=N])."),
+    click.option("--cpsat-strategy", type=click.Choice(_cpsat_strategies()), default=None,
+                 show_default="objective",
+                 help="cpsat lexmin: staged objective, or the fixed row-major search."),
+    click.option("--sat-solver", default=None, show_default="glucose3",
+                 help="sat: python-sat solver name."),
+    click.option("--encoding", type=click.Choice(_sat_choices()[0]), default=None,
+                 show_default="extended", help="sat: CNF encoding."),
+    click.option("--amo", type=click.Choice(_sat_choices()[1]), default=None,
+                 show_default="pairwise", help="sat: at-most-one encoding."),
+)
+
+executor_options = _options(
+    click.option("--executor", type=click.Choice(["local", "dask"]), default="local",
+                 help="local: worker processes on this machine; dask: a Dask cluster "
+                      "(pip install 'sudoku-cp[dask]')."),
+    click.option("--scheduler", metavar="ADDRESS", default=None, show_default="a local cluster",
+                 help="dask: the scheduler to attach to, e.g. tcp://host:8786 or tls://..."),
+)
+
+results_options = _options(
+    click.option("--results", "results", type=click.Path(dir_okay=False), default=None,
+                 help="Append every puzzle's record to this JSON Lines log as it completes."),
+    click.option("--resume", is_flag=True, default=False, show_default=False,
+                 help="Continue the run in --results: skip its finished puzzles, retry errors."),
+)
+
+SHORTHANDS = ("workers", "cpsat_strategy", "sat_solver", "encoding", "amo")
+
+
+def _shorthands(given: dict[str, Any]) -> dict[str, Any]:
+    return {key: given.pop(key) for key in SHORTHANDS if key in given}
+
+
+def _box(box: str | None) -> Shape | None:
     if box is None:
         return None
     try:
@@ -97,385 +185,471 @@ def parse_box_option(box: str | None) -> Shape | None:
         fail(str(error))
 
 
-def load(files: tuple[str, ...], input_format: str | None, box: str | None) -> Loaded:
-    """Read the puzzles of FILES (standard input when none); a source that fails is reported,
-    and when no source could be read at all there is nothing to do: exit 2 at once."""
-    loaded = load_puzzles(files or ("-",), layout=Layout(input_format) if input_format else None,
-                          box=parse_box_option(box))
-    for error in loaded.errors:
+def _stream(files: tuple[str, ...], input_format: str | None, box: str | None,
+            no_download: bool, *, first: int | None = None) -> PuzzleStream:
+    """The puzzles of FILES (standard input when none), read lazily; set names are fetched."""
+    paths = [_resolve(path, download=not no_download) for path in files] or ["-"]
+    return PuzzleStream(paths, layout=Layout(input_format) if input_format else None,
+                        box=_box(box), first=first)
+
+
+def _resolve(path: str, *, download: bool) -> str:
+    try:
+        from .datasets import resolve_source
+    except ImportError:  # pragma: no cover - the datasets module ships with the package
+        return path
+    return resolve_source(path, download=download)
+
+
+def _report_input_errors(stream: PuzzleStream, reported: int) -> int:
+    """Echo the source errors not yet shown; returns how many are shown now."""
+    for error in stream.errors[reported:]:
         click.echo(f"Error: {error}", err=True)
-    if loaded.errors and not loaded.records:
-        sys.exit(EXIT_USAGE)
-    return loaded
+    return len(stream.errors)
 
 
-def handle_errors(command: Callable[..., Any]) -> Callable[..., Any]:
-    """Turn library errors into one line and exit 2, and Ctrl-C into exit 130."""
+def _configurations(items: Iterable[str], shorthands: dict[str, Any]) -> list[BackendSpec]:
+    """Configurations, each built once so that a missing solver or a refused option fails here,
+    before any puzzle, in one line."""
+    from .backends import get_backend
+    from .configs import parse_configurations
+
+    specs = parse_configurations(list(items), shorthands=shorthands)
+    for spec in specs:
+        get_backend(spec.name, **dict(spec.options)).close()
+    return specs
+
+
+def _executor(kind: str, jobs: int, scheduler: str | None) -> Executor:
+    if scheduler and kind != "dask":
+        fail("--scheduler needs --executor dask")
+    return make_executor(kind, jobs=jobs, scheduler=scheduler)
+
+
+@contextlib.contextmanager
+def _output(path: str) -> Iterator[TextIO]:
+    """A text file to write ('-' is standard output); failures are one line, exit 2."""
+    if path == "-":
+        yield sys.stdout
+        return
+    try:
+        handle = open(path, "w", encoding="utf-8")
+    except OSError as error:
+        fail(f"{path}: cannot write: {error.strerror or error}")
+    try:
+        yield handle
+        handle.flush()
+    except OSError as error:
+        fail(f"{path}: cannot write: {error.strerror or error}")
+    finally:
+        with contextlib.suppress(OSError):
+            handle.close()
+
+
+def _stdout_guard(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Standard output that cannot be written (a full disk): one line, exit 2."""
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return command(*args, **kwargs)
-        except SudokuError as error:
-            raise UsageFailure(str(error)) from None
-        except KeyboardInterrupt:
-            click.echo("Interrupted.", err=True)
-            sys.exit(EXIT_INTERRUPTED)
+        except BrokenPipeError:
+            sys.stderr.close()
+            sys.exit(EXIT_OK)
+        except OSError as error:
+            if error.filename is not None:
+                raise
+            fail(f"standard output: cannot write: {error.strerror or error}")
     return wrapper
 
 
-# -- commands ------------------------------------------------------------------------------------
+# -- the group -------------------------------------------------------------------------------------
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(context_settings=CONTEXT, invoke_without_command=True,
+             epilog="Examples:\n\n\b\n  sudoku-cp solve data/examples/baekjoon2239.txt\n"
+                    "  sudoku-cp crosscheck top95 --backends dfs,sat\n"
+                    "  sudoku-cp COMMAND --help")
 @click.version_option(__version__, prog_name="sudoku-cp")
-def main() -> None:
+@click.pass_context
+def main(ctx: click.Context) -> None:
     """Lexicographically smallest Sudoku completions by search, CP-SAT and SAT."""
     logging.basicConfig(level=logging.WARNING, format="warning: %(message)s")
+    if ctx.invoked_subcommand is None:
+        click.echo(ctx.get_help())
 
 
-@main.command()
+# -- solve -------------------------------------------------------------------------------------------
+
+@main.command(epilog="""Examples:
+
+\b
+  sudoku-cp solve data/examples/baekjoon2239.txt
+  sudoku-cp solve -b sat --mode count --count-limit 10 puzzles.txt
+  sudoku-cp solve top95 -b 'cpsat[strategy=search]' --format jsonl -j 2""")
 @input_options
-@click.option("--backend", "-b", default="dfs", show_default=True,
-              help=f"Solver backend: {', '.join(backend_names())}.")
+@click.option("--backend", "-b", default="dfs",
+              help=f"Backend or configuration: {', '.join(backend_names())}, or e.g. "
+                   f"'sat[solver=cadical195]'.")
 @solve_options
-@click.option("--format", "output_format", type=click.Choice(OUTPUT_FORMATS),
-              help="Output layout (default: the input's layout).")
+@click.option("--format", "output_format", type=click.Choice(OUTPUT_FORMATS), default=None,
+              show_default="the input's layout", help="Output layout.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1,
+              help="Worker processes; answers stay in input order.")
+@executor_options
 @handle_errors
-def solve(files: tuple[str, ...], input_format: str | None, box: str | None, backend: str,
-          mode: str, limit: int, time_limit: float | None, output_format: str | None,
+@_stdout_guard
+def solve(files: tuple[str, ...], input_format: str | None, box: str | None, no_download: bool,
+          backend: str, mode: str, limit: int, time_limit: float | None,
+          output_format: str | None, jobs: int, executor: str, scheduler: str | None,
           **given: Any) -> None:
-    """Solve the puzzles of FILES (standard input when none, or '-').
+    """Solve the puzzles of FILES or puzzle SETs (standard input when none, or '-').
 
     \b
-    Input layouts, detected: 'grid' (N rows of N symbols), 'spaced' (N rows of N numbers),
-    'line' (one puzzle of N*N symbols per line, 0 or . blank, A=10 .. P=25).
+    Input layouts, detected: 'grid' (N rows of N symbols), 'spaced' (N rows of N
+    numbers), 'line' (one puzzle of N*N symbols per line, 0 or . blank, A=10 ..).
+    Each answer is verified before it is printed; one that fails is 'wrong'.
     """
-    options = backend_options([backend], given)
-    solver = get_backend(backend, **options)
-    loaded = load(files, input_format, box)
-    chosen_mode = Mode(mode)
-    exit_code = EXIT_USAGE if loaded.errors else EXIT_OK
-    progress = Progress(len(loaded.records) if len(loaded.records) > 1 else None, label="solve ")
-    blocks_written = 0
+    specs = _configurations([backend], _shorthands(given))
+    if len(specs) != 1:
+        fail(f"--backend names {len(specs)} configurations; solve runs one (use crosscheck)")
+    stream = _stream(files, input_format, box, no_download)
+    settings = SolveSettings(Mode(mode), limit, time_limit)
+    exit_code = EXIT_OK
+    progress = Progress(None, label="solve ")
+    written = shown = 0
+    outcomes = execute(stream, specs, settings, executor=_executor(executor, jobs, scheduler))
     try:
-        for record in loaded.records:
-            layout = output_format or str(loaded.layouts[record.source])
-            result = failure = None
-            if record.grid is None:
-                exit_code = EXIT_USAGE
-                click.echo(f"{record.error}", err=True)
-            else:
-                try:
-                    result = solver.solve(record.grid, mode=chosen_mode, limit=limit,
-                                          time_limit=time_limit)
-                except BackendFailure as error:  # the solver broke on this puzzle: go on
-                    failure = f"{backend} failed: {error}"
-                    click.echo(f"{record.where}: {failure}", err=True)
-                    exit_code = max(exit_code, EXIT_UNSOLVED)
-                    solver.close()
-                    solver = get_backend(backend, **options)
-                else:
-                    exit_code = max(exit_code, _check(record, result))
-            if layout == "jsonl":
-                click.echo(to_json_line(result_record(record, result, backend=backend,
-                                                      mode=chosen_mode, failure=failure)))
-            else:
-                if blocks_written and layout != "line":
-                    click.echo()
-                click.echo(format_answer(record, result, layout))
-            blocks_written += 1
+        for outcome in outcomes:
+            shown = _report_input_errors(stream, shown)
+            layout = output_format or str(stream.layouts.get(outcome.record.source, "line"))
+            exit_code = max(exit_code, _print_answer(outcome, specs[0], layout, written))
+            written += 1
             progress.advance()
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as error:
+        outcomes.close()
         progress.close()
-        click.echo(f"Interrupted after {blocks_written} of {len(loaded.records)} puzzles.",
-                   err=True)
-        sys.exit(EXIT_INTERRUPTED)
+        _quiet_echo(f"{'Terminated' if isinstance(error, Terminated) else 'Interrupted'} after "
+                    f"{_plural(written, 'puzzle')}.")
+        sys.exit(_interrupt_code(error))
     finally:
-        solver.close()
+        outcomes.close()
     progress.close()
-    sys.exit(exit_code)
+    _report_input_errors(stream, shown)
+    if stream.errors:
+        sys.exit(EXIT_USAGE)
+    sys.exit(EXIT_USAGE if stream.bad and exit_code == EXIT_OK else exit_code)
 
 
-def _check(record: Any, result: Any) -> int:
-    """Verify a result with the one checker; report what is not solved on stderr."""
-    if result.status is Status.SOLVED:
-        if result.solution is not None:
-            problem = result.solution.why_not_solution_of(record.grid)
-            if problem:
-                click.echo(f"{record.where}: {result.backend} returned a wrong answer: {problem}",
-                           err=True)
-                return EXIT_UNSOLVED
-        return EXIT_OK
-    reason = f": {result.reason}" if result.reason else ""
-    click.echo(f"{record.where}: {result.status}{reason}", err=True)
-    return EXIT_UNSOLVED
+def _print_answer(outcome: PuzzleResult, spec: BackendSpec, layout: str, written: int) -> int:
+    """Echo one answer (never a wrong one as solved); report what is not solved on stderr."""
+    record = outcome.record
+    run = outcome.runs[0] if outcome.runs else None
+    if record.grid is None:
+        click.echo(f"{record.error}", err=True)
+        code = EXIT_USAGE
+    elif run is None or run.status != "solved":
+        status = run.status if run is not None else "error"
+        reason = f": {run.reason}" if run is not None and run.reason else ""
+        click.echo(f"{record.where}: {spec.label} {status}{reason}" if status in ("wrong", "error")
+                   else f"{record.where}: {status}{reason}", err=True)
+        code = EXIT_UNSOLVED
+    else:
+        code = EXIT_OK
+    if layout == "jsonl":
+        click.echo(to_json_line(result_record(record, run, backend=spec.label,
+                                              mode=outcome.mode)))
+    else:
+        if written and layout != "line":
+            click.echo()
+        click.echo(format_answer(record, run, layout))
+    return code
 
 
-@main.command(name="backends")
-def list_backends() -> None:
-    """List the backends, whether each is available, and what it is."""
-    for name in backend_names():
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+# -- backends, encode ------------------------------------------------------------------------------
+
+@main.command(name="backends", epilog="Example:\n\n\b\n  sudoku-cp backends\n"
+                                      "  sudoku-cp backends sat")
+@click.argument("names", nargs=-1, metavar="[BACKEND]...")
+@handle_errors
+def list_backends(names: tuple[str, ...]) -> None:
+    """List the backends, whether each is available, what it is, and its options."""
+    from .configs import option_names
+
+    for name in names or tuple(backend_names()):
         cls = backend_class(name)
         state = "available" if cls.is_available() else "missing " + ",".join(cls.requires)
         click.echo(f"{name:<6} {state:<10} {cls.description}")
+        options = option_names(name)
+        if options:
+            click.echo(f"       options: {', '.join(options)}")
 
 
-@main.command()
+@main.command(epilog="""Examples:
+
+\b
+  sudoku-cp encode data/examples/baekjoon2239.txt -o puzzle.cnf
+  sudoku-cp encode puzzles.txt --index 3 --encoding minimal --amo seqcounter""")
 @input_options
-@click.option("--index", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--index", type=click.IntRange(min=0), default=0,
               help="Which puzzle of the input to encode (0-based).")
-@click.option("--encoding", type=click.Choice(["minimal", "extended"]), default="extended",
-              show_default=True)
-@click.option("--amo", default="pairwise", show_default=True, help="At-most-one encoding.")
+@click.option("--encoding", type=click.Choice(_sat_choices()[0]), default="extended",
+              help="CNF encoding.")
+@click.option("--amo", type=click.Choice(_sat_choices()[1]), default="pairwise",
+              help="At-most-one encoding.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-",
-              show_default=True, help="Where to write the DIMACS CNF.")
+              help="Where to write the DIMACS CNF.")
 @handle_errors
-def encode(files: tuple[str, ...], input_format: str | None, box: str | None, index: int,
-           encoding: str, amo: str, output: str) -> None:
+@_stdout_guard
+def encode(files: tuple[str, ...], input_format: str | None, box: str | None, no_download: bool,
+           index: int, encoding: str, amo: str, output: str) -> None:
     """Write one puzzle's CNF in DIMACS, to run any SAT solver on it."""
     from .backends.sat import write_dimacs
 
-    loaded = load(files, input_format, box)
-    if loaded.errors:
+    stream = _stream(files, input_format, box, no_download)
+    record = next((record for record in stream if record.index == index), None)
+    _report_input_errors(stream, 0)
+    if stream.errors:
         sys.exit(EXIT_USAGE)
-    if index >= len(loaded.records):
-        fail(f"--index {index} is past the last puzzle (the input has {len(loaded.records)})")
-    record = loaded.records[index]
+    if record is None:
+        fail(f"--index {index} is past the last puzzle (the input has "
+             f"{_plural(stream.read, 'puzzle')})")
     if record.grid is None:
         fail(str(record.error))
-    with click.open_file(output, "w") as handle:
+    with _output(output) as handle:
         write_dimacs(record.grid, handle, encoding=encoding, amo=amo)
 
 
-@main.command()
+# -- crosscheck --------------------------------------------------------------------------------------
+
+@main.command(epilog="""Examples:
+
+\b
+  sudoku-cp crosscheck top95 --backends dfs,cpsat,sat
+  sudoku-cp crosscheck 17clue -b dfs,sat --results r.jsonl   # then --resume
+  sudoku-cp crosscheck puzzles.txt -b 'sat[solver=glucose3|cadical195]'""")
 @input_options
-@click.option("--backends", "backend_list", default="dfs,cpsat,sat", show_default=True,
-              help="Comma-separated backends to run and compare.")
+@click.option("--backends", "-b", "backend_list", default="dfs,cpsat,sat",
+              help="Comma-separated backends or configurations to run and compare.")
 @solve_options
-@click.option("--jobs", "-j", type=click.IntRange(min=1),
-              help="Worker processes, each keeping its backends warm (default: the machine's "
-                   "cores).")
-@click.option("--results", type=click.Path(dir_okay=False),
-              help="Append every puzzle's verdict to this JSON Lines file as it completes.")
-@click.option("--resume", is_flag=True,
-              help="Continue the run recorded in --results, skipping the puzzles it holds.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              show_default="the machine's cores",
+              help="Worker processes, each keeping its backends warm.")
+@executor_options
+@results_options
 @click.option("--format", "output_format", type=click.Choice(["text", "jsonl"]), default="text",
-              show_default=True, help="text: summary table and findings; jsonl: one verdict "
-                                      "per puzzle (the summary goes to stderr).")
+              help="text: summary table and findings; jsonl: one record per puzzle (the "
+                   "summary goes to stderr).")
 @handle_errors
+@_stdout_guard
 def crosscheck(files: tuple[str, ...], input_format: str | None, box: str | None,
-               backend_list: str, mode: str, limit: int, time_limit: float | None,
-               jobs: int | None, results: str | None, resume: bool, output_format: str,
-               **given: Any) -> None:
+               no_download: bool, backend_list: str, mode: str, limit: int,
+               time_limit: float | None, jobs: int | None, executor: str, scheduler: str | None,
+               results: str | None, resume: bool, output_format: str, **given: Any) -> None:
     """Run several backends on the same puzzles, verify every answer and compare them.
 
     \b
     Every answer is verified, then compared:
       lexmin  identical solutions and unsatisfiable verdicts
-      count   identical counts (capped at --limit)
+      count   identical counts (capped at --count-limit)
       any     every completion valid, solvable/unsolvable verdicts identical
-    Exit: 0 all agree (timeouts are reported, not held against); 1 an invalid
+    Exit: 0 all agree (timeouts are reported, not held against); 1 a wrong
     answer, a disagreement or a backend error; 2 bad usage or input;
-    130 interrupted (with --results, continue with --resume).
+    130 Ctrl-C, 143 SIGTERM (with --results, continue with --resume).
     """
-    import collections
-    import time
+    from .tally import Tally
+    from .render import render_crosscheck, render_crosscheck_summary
+    from .results import ResultsLog, make_header
 
-    from . import crosscheck as cross
-    from .runner import BackendSpec, SolveSettings, default_jobs, run
-
-    names = _parse_backend_list(backend_list)
-    options = backend_options(names, given)
-    for name in names:  # an unavailable solver or a refused option fails here, once, not per puzzle
-        get_backend(name, **options).close()
+    specs = _configurations([backend_list], _shorthands(given))
     if resume and not results:
-        fail("--resume needs --results FILE (the results file of the run to continue)")
-    chosen_mode = Mode(mode)
-    header = cross.settings_record(mode=chosen_mode, limit=limit, time_limit=time_limit,
-                                   backends=names, options=options)
-    loaded = load(files, input_format, box)
-    bad_input = [record for record in loaded.records if record.grid is None]
-    for record in bad_input:
-        click.echo(f"{record.error}", err=True)
-    results_file = (cross.ResultsFile.open(results, settings=header, resume=resume,
-                                           puzzles=loaded.records) if results else None)
-    verdicts = list(results_file.previous) if results_file else []
-    done = {verdict["index"] for verdict in verdicts}
-    todo = [record for record in loaded.records
-            if record.grid is not None and record.index not in done]
-    if output_format == "jsonl":
-        for verdict in verdicts:  # so that a resumed run prints what an uninterrupted one does
-            click.echo(to_json_line(verdict))
-    tally = collections.Counter(verdict["verdict"] for verdict in verdicts)
-    progress = Progress(len(todo) if len(todo) > 1 else None, label="crosscheck ")
-    settings = SolveSettings(mode=chosen_mode, limit=limit, time_limit=time_limit)
-    runs = run(todo, [BackendSpec(name, options) for name in names], settings,
-               jobs=min(jobs or default_jobs(), max(1, len(todo))))  # no idle workers to start
+        fail("--resume needs --results FILE (the results log of the run to continue)")
+    settings = SolveSettings(Mode(mode), limit, time_limit)
+    stream = _stream(files, input_format, box, no_download)
+    tally = Tally([spec.label for spec in specs], settings.mode)
+    log = (ResultsLog.open(results, make_header(
+        command="crosscheck", settings=settings.to_dict(),
+        backends=[spec.describe() for spec in specs], argv=_argv()), resume=resume)
+        if results else None)
+    interrupted: BaseException | None = None
     start = time.perf_counter()
-    interrupted = False
+    progress = Progress(None, label="crosscheck ")
+    shown = 0
     try:
-        for verdict in cross.judge_runs(runs, backends=names, mode=chosen_mode):
-            if results_file:
-                results_file.append(verdict)
-            verdicts.append(verdict)
-            if output_format == "jsonl":
-                click.echo(to_json_line(verdict))
-            tally[verdict["verdict"]] += 1
-            progress.advance(note=cross.progress_note(tally))
-    except KeyboardInterrupt:
-        interrupted = True
+        todo: Iterable[PuzzleRecord] = stream
+        if log is not None:
+            for record in log.previous():
+                tally.add(record, resumed=True)
+                if output_format == "jsonl":
+                    click.echo(to_json_line(record))
+            todo = (record for record in stream if not log.is_done(record))
+        runner = _executor(executor, jobs or default_jobs(), scheduler)
+        outcomes = execute(todo, specs, settings, executor=runner,
+                           log=(lambda outcome: log.append(outcome.to_record()))
+                           if log is not None else None)
+        try:
+            for outcome in outcomes:
+                shown = _report_input_errors(stream, shown)
+                if outcome.verdict is None:
+                    click.echo(f"{outcome.record.error}", err=True)
+                    tally.bad_input += 1
+                    continue
+                record = outcome.to_record()
+                tally.add(record)
+                if output_format == "jsonl":
+                    click.echo(to_json_line(record))
+                progress.advance(note=tally.note())
+        finally:
+            outcomes.close()
+    except KeyboardInterrupt as error:
+        interrupted = error
     finally:
-        runs.close()  # stops the worker pool whatever ended the loop
-        if results_file:
-            results_file.close()
         progress.close()
-    summary = cross.summarize(verdicts, backends=names, mode=chosen_mode,
-                              resumed=len(done), wall_seconds=time.perf_counter() - start,
-                              interrupted=interrupted, bad_input=len(bad_input))
+        if log is not None:
+            log.close()
+    _report_input_errors(stream, shown)
+    summary = tally.summary(wall_seconds=time.perf_counter() - start,
+                            interrupted=interrupted is not None)
     if output_format == "jsonl":
-        click.echo(cross.render_summary(summary), err=True)
+        click.echo(render_crosscheck_summary(summary), err=True)
     else:
-        click.echo(cross.render_report(verdicts, summary))
-    if interrupted:
-        finished = len(verdicts) - len(done)
+        click.echo(render_crosscheck(tally, summary))
+    if interrupted is not None:
         where = (f"the results so far are in {results}; to continue, run the same command "
                  f"with --resume" if results else "pass --results FILE to be able to resume")
-        click.echo(f"Interrupted after {finished} of {len(todo)} puzzles: {where}.", err=True)
-        sys.exit(EXIT_INTERRUPTED)
-    if loaded.errors or bad_input:
+        _quiet_echo(f"{'Terminated' if isinstance(interrupted, Terminated) else 'Interrupted'} "
+                    f"after {_plural(summary.session_puzzles, 'puzzle')}: {where}.")
+        sys.exit(_interrupt_code(interrupted))
+    if stream.errors or tally.bad_input:
         sys.exit(EXIT_USAGE)
     sys.exit(EXIT_UNSOLVED if summary.problems else EXIT_OK)
 
 
-def _parse_backend_list(text: str) -> list[str]:
-    """Backend names from 'dfs,cpsat,sat', refusing unknown names and repeats in one line."""
-    names = [name.strip() for name in text.split(",") if name.strip()]
-    if not names:
-        fail("--backends needs at least one backend name")
-    unknown = [name for name in names if name not in backend_names()]
-    if unknown:
-        fail(f"unknown backend{'s' if len(unknown) > 1 else ''} "
-             f"{', '.join(repr(name) for name in unknown)} in --backends "
-             f"(choose from {', '.join(backend_names())})")
-    repeated = sorted({name for name in names if names.count(name) > 1})
-    if repeated:
-        fail(f"--backends names {', '.join(repeated)} more than once")
-    return names
+def _argv() -> str:
+    return shlex.join(["sudoku-cp", *sys.argv[1:]])
 
 
 # -- bench, plot, report ---------------------------------------------------------------------------
-# bench.py, report.py and matplotlib are imported inside the commands: `solve` never loads them.
+# bench.py, render.py, plots.py and matplotlib are imported inside the commands: `solve` never
+# loads them.
 
-@main.command()
+@main.command(epilog="""Examples:
+
+\b
+  sudoku-cp bench top95 --backends dfs,cpsat,sat --results r.jsonl
+  sudoku-cp bench 17clue --first 1000 --repeat 3 --time-limit 10 --results r.jsonl
+  sudoku-cp report r.jsonl -o report.md""")
 @input_options
-@click.option("--backends", "backend_list", default="dfs,cpsat,sat", show_default=True,
-              help="Comma-separated backends to time.")
+@click.option("--backends", "-b", "backend_list", default="dfs,cpsat,sat",
+              help="Comma-separated backends or configurations to time.")
 @solve_options
-@click.option("--repeat", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--repeat", type=click.IntRange(min=1), default=1,
               help="Timed solves per (puzzle, backend); a puzzle's time is their median.")
-@click.option("--warmup", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--warmup", type=click.IntRange(min=0), default=0,
               help="Untimed solves of each puzzle before its timed ones.")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Worker processes. Keep 1 for timings: parallel runs on this 2-core machine "
-                   "compete for cores and caches and distort them.")
-@click.option("--out", type=click.Path(dir_okay=False),
-              help="Write every run to this .jsonl or .csv file, flushed puzzle by puzzle.")
-@click.option("--resume", is_flag=True,
-              help="Continue --out: skip the (puzzle, backend) pairs it already holds.")
-@click.option("--baseline", metavar="BACKEND",
-              help="Backend of the ratio column (default: the first of --backends).")
-@click.option("--limit-puzzles", type=click.IntRange(min=1), metavar="K",
-              help="Only the first K puzzles of each file.")
-@click.option("--setup/--no-setup", "measure_setup", default=True, show_default=True,
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1,
+              help="Worker processes. Keep 1 for timings: parallel runs compete for cores "
+                   "and caches.")
+@executor_options
+@results_options
+@click.option("--out", "out", type=click.Path(dir_okay=False), default=None, hidden=True)
+@click.option("--baseline", metavar="BACKEND", default=None, show_default="the first",
+              help="Configuration of the ratio column.")
+@click.option("--first", "--limit-puzzles", "first", type=click.IntRange(min=1), metavar="K",
+              default=None, show_default="all", help="Only the first K puzzles of each file.")
+@click.option("--setup/--no-setup", "measure_setup", default=True,
               help="First measure imports and first-solve costs in fresh interpreters.")
 @handle_errors
-def bench(files: tuple[str, ...], input_format: str | None, box: str | None,
+@_stdout_guard
+def bench(files: tuple[str, ...], input_format: str | None, box: str | None, no_download: bool,
           backend_list: str, mode: str, limit: int, time_limit: float | None, repeat: int,
-          warmup: int, jobs: int, out: str | None, resume: bool, baseline: str | None,
-          limit_puzzles: int | None, measure_setup: bool, **given: Any) -> None:
+          warmup: int, jobs: int, executor: str, scheduler: str | None, results: str | None,
+          resume: bool, out: str | None, baseline: str | None, first: int | None,
+          measure_setup: bool, **given: Any) -> None:
     """Time backends over puzzle sets (one set per file) and print the summary table.
 
     \b
-    Every timed answer is verified; a wrong one is counted, never timed. Imports and
-    one-off set-up are measured apart, in fresh interpreters, and kept out of the times.
-    PAR-2 needs --time-limit. Progress goes to stderr.
-    Exit: 0 every answer right (timeouts included), 1 a wrong answer or a backend error,
-    2 bad usage or input, 130 interrupted (resume with --resume).
+    Every timed answer is verified; a wrong one is counted, never timed. Imports
+    and one-off set-up are measured apart, in fresh interpreters, and kept out of
+    the times. PAR-2 needs --time-limit. Progress goes to stderr.
+    Exit: 0 every answer right (timeouts included), 1 a wrong answer or a backend
+    error, 2 bad usage or input, 130/143 interrupted (continue with --resume).
     """
-    import shlex
-    from pathlib import Path
+    from . import measure as measuring
+    from .render import render_setup_text, render_summary_text, summary_legend
+    from .results import ResultsLog, make_header
 
-    from . import bench as measuring
-    from .report import (ResultsWriter, load_results, render_setup_text, render_summary_text,
-                         results_format, summary_legend)
-    from .runner import BackendSpec, SolveSettings
-
-    names = _parse_backend_list(backend_list)
-    options = backend_options(names, given)
-    for name in names:  # an unavailable solver or a refused option fails here, before timing
-        get_backend(name, **options).close()
-    baseline = baseline or names[0]
-    if baseline not in names:
-        fail(f"--baseline {baseline} is not one of --backends {','.join(names)}")
-    if resume and not out:
-        fail("--resume needs --out FILE (the results file of the run to continue)")
-    specs = [BackendSpec(name, {key: value for key, value in options.items()
-                                if key in backend_class(name).option_names}) for name in names]
-    settings = SolveSettings(Mode(mode), limit, time_limit, warmup, repeat)
-    loaded = load_puzzles(files or ("-",), layout=Layout(input_format) if input_format else None,
-                          box=parse_box_option(box))
-    sets = measuring.puzzle_sets(loaded, limit_puzzles=limit_puzzles)
-    command = shlex.join(["sudoku-cp", *sys.argv[1:]])
-
-    def header(setup: dict[str, Any]) -> dict[str, Any]:
-        return measuring.environment(specs=specs, settings=settings, sets=sets, jobs=jobs,
-                                     baseline=baseline, command=command,
-                                     limit_puzzles=limit_puzzles, setup=setup)
-
-    previous = None
-    if out:
-        results_format(out)
-        target = Path(out)
-        if target.exists() and target.stat().st_size > 0:
-            if not resume:
-                fail(f"{out} already holds results: add --resume to continue it, or choose "
-                     f"another --out")
-            previous = load_results(out)
-            measuring.check_resumable(previous.header or header({}), header({}))
-    done = measuring.completed_keys(previous.records, repeat=repeat) if previous else set()
-    plan = measuring.plan_runs(sets, specs, mode=settings.mode, done=done)
-    setup = measuring.measure_setup(specs, sets, settings) if measure_setup and plan.total else {}
-    session = {**header(setup), **({"resumed": True} if previous else {})}
-    records = list(previous.records) if previous else []
-    writer = ResultsWriter(out, session) if out and plan.total else None
-    progress = Progress(plan.total, label="bench ")
-    runs = measuring.measure(plan, settings, jobs=jobs)
+    results = results or out
+    specs = _configurations([backend_list], _shorthands(given))
+    labels = [spec.label for spec in specs]
+    baseline = baseline or labels[0]
+    if baseline not in labels:
+        fail(f"--baseline {baseline} is not one of --backends {','.join(labels)}")
+    if resume and not results:
+        fail("--resume needs --results FILE (the results log of the run to continue)")
+    measuring.check_set_names(list(files) or ["-"])
+    settings = SolveSettings(Mode(mode), limit, time_limit, warmup, repeat, prime=True)
+    stream = _stream(files, input_format, box, no_download, first=first)
+    puzzles = list(stream)  # a benchmark reads its sets whole: broken data would mislead
+    _report_input_errors(stream, 0)
+    bad = next((record for record in puzzles if record.grid is None), None)
+    if stream.errors or bad is not None:
+        if bad is not None:
+            click.echo(f"Error: {bad.error}", err=True)
+        fail("the input must be clean puzzles to benchmark (see the errors above)")
+    runner = _executor(executor, jobs, scheduler)
+    settings_record = {**settings.to_dict(), "baseline": baseline, "first": first}
+    header = make_header(command="bench", settings=settings_record,
+                         backends=[spec.describe() for spec in specs],
+                         environment=measuring.environment(specs=specs, jobs=jobs,
+                                                           argv=_argv()),
+                         inputs=list(files) or ["-"])
+    log = ResultsLog.open(results, header, resume=resume) if results else None
+    runs: list[dict[str, Any]] = []
     try:
-        for puzzle in runs:
-            records.extend(puzzle)
-            if writer:
-                writer.write(puzzle)
-            for record in puzzle:
-                if record["status"] in (measuring.WRONG, measuring.ERROR):
-                    click.echo(f"{record['set']}:{record['index']}: {record['backend']} "
-                               f"{record['status']}: {record['reason']}", err=True)
-            progress.advance()
-    except KeyboardInterrupt:
+        todo = puzzles
+        if log is not None:
+            for record in log.previous():
+                runs.extend(_flat_runs(record))
+            todo = [record for record in puzzles if not log.is_done(record)]
+        setup = (measuring.measure_setup(specs, measuring.first_of_each_shape(todo), settings)
+                 if measure_setup and todo else {})
+        if log is not None and setup:
+            log.append({"kind": "header", "format": header["format"], "command": "bench",
+                        "settings": header["settings"], "setup": setup, "setup_of": "session"})
+        measuring.import_solvers(specs)
+        progress = Progress(len(todo), label="bench ")
+        outcomes = execute(todo, specs, settings, executor=runner,
+                           log=(lambda outcome: log.append(outcome.to_record()))
+                           if log is not None else None)
+        try:
+            for outcome in outcomes:
+                record = outcome.to_record()
+                runs.extend(_flat_runs(record))
+                for run in outcome.runs:
+                    if run.status in ("wrong", "error"):
+                        click.echo(f"{outcome.record.where}: {run.label} {run.status}: "
+                                   f"{run.reason}", err=True)
+                progress.advance()
+        except KeyboardInterrupt as error:
+            progress.close()
+            where = (f"the finished ones are in {results}: run the same command with --resume "
+                     f"to continue" if results else "pass --results FILE to be able to resume")
+            _quiet_echo(f"{'Terminated' if isinstance(error, Terminated) else 'Interrupted'} "
+                        f"after {progress.done} of {_plural(len(todo), 'puzzle')}; {where}.")
+            sys.exit(_interrupt_code(error))
+        finally:
+            outcomes.close()
         progress.close()
-        where = (f"the finished ones are in {out}: run the same command with --resume to "
-                 f"continue" if out else "pass --out FILE to be able to resume")
-        click.echo(f"Interrupted after {progress.done} of {plan.total} puzzles; {where}.",
-                   err=True)
-        sys.exit(EXIT_INTERRUPTED)
     finally:
-        runs.close()
-        if writer:
-            writer.close()
-    progress.close()
-    if previous:
-        puzzles = sum(len(puzzle_set.records) for puzzle_set in sets)
-        click.echo(f"Resumed {out}: {puzzles - plan.total} of {puzzles} puzzles were already "
-                   f"measured.", err=True)
-    rows = measuring.summarize(records, time_limit=time_limit, baseline=baseline)
+        if log is not None:
+            log.close()
+    if len(todo) < len(puzzles):
+        click.echo(f"Resumed {results}: {len(puzzles) - len(todo)} of "
+                   f"{_plural(len(puzzles), 'puzzle')} were already measured.", err=True)
+    rows = measuring.summarize(runs, time_limit=time_limit, baseline=baseline)
     click.echo(render_summary_text(rows, baseline=baseline))
     click.echo()
     click.echo(summary_legend(baseline=baseline, time_limit=time_limit, repeat=repeat))
@@ -483,110 +657,152 @@ def bench(files: tuple[str, ...], input_format: str | None, box: str | None,
         click.echo()
         click.echo("One-off set-up, not in the times above:")
         click.echo(render_setup_text(setup))
-    sys.exit(EXIT_UNSOLVED if measuring.has_failures(records) else EXIT_OK)
+    sys.exit(EXIT_UNSOLVED if measuring.has_failures(runs) else EXIT_OK)
 
 
-@main.command()
+def _flat_runs(record: dict[str, Any]) -> list[dict[str, Any]]:
+    base = {key: record.get(key) for key in ("set", "number", "index", "puzzle", "size",
+                                             "givens", "mode")}
+    return [{**base, **run} for run in record["runs"]]
+
+
+@main.command(epilog="""Examples:
+
+\b
+  sudoku-cp plot r.jsonl --kind cactus -o cactus.png
+  sudoku-cp plot r.jsonl --kind scatter --x-backend dfs --y-backend sat -o s.png""")
 @click.argument("results_files", metavar="RESULTS...", nargs=-1, required=True,
                 type=click.Path(dir_okay=False))
 @click.option("--kind", type=click.Choice(["cactus", "scatter", "scaling"]), default="cactus",
-              show_default=True, help="cactus: puzzles solved vs time, per set; scatter: two "
-              "backends per puzzle, log-log; scaling: time vs grid size or givens.")
+              help="cactus: puzzles solved vs time, per set; scatter: two backends per "
+                   "puzzle, log-log; scaling: time vs grid size or givens.")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
               help="Image file: .png, .svg or .pdf.")
-@click.option("--x", "x_backend", metavar="BACKEND",
-              help="scatter: backend on the x axis (default: the first in the results).")
-@click.option("--y", "y_backend", metavar="BACKEND",
-              help="scatter: backend on the y axis (default: the next one).")
-@click.option("--by", type=click.Choice(["size", "givens"]),
-              help="scaling: the x axis (default: size when the results hold several sizes).")
+@click.option("--x-backend", "--x", "x_backend", metavar="BACKEND", default=None,
+              show_default="the first", help="scatter: the x axis.")
+@click.option("--y-backend", "--y", "y_backend", metavar="BACKEND", default=None,
+              show_default="the next", help="scatter: the y axis.")
+@click.option("--by", type=click.Choice(["size", "givens"]), default=None,
+              show_default="size when there are several", help="scaling: the x axis.")
 @handle_errors
 def plot(results_files: tuple[str, ...], kind: str, output: str, x_backend: str | None,
          y_backend: str | None, by: str | None) -> None:
-    """Plot results files written by `sudoku-cp bench --out` (needs matplotlib).
+    """Plot results logs written by `bench` or `crosscheck --results` (needs matplotlib).
 
     Several files (one per mode, say) are plotted together, a line style per mode.
     """
-    from .report import check_plot_path, load_many, plot_figure, save_figure
+    from .plots import check_plot_path, plot_figure, save_figure
+    from .results import load_results
 
     check_plot_path(output)
-    results = load_many(results_files)
-    figure = plot_figure(results.records, kind, time_limit=results.time_limit, x=x_backend,
-                         y=y_backend, by=by)
+    results = load_results(*results_files)
+    figure = plot_figure(list(results.runs()), kind, time_limit=results.time_limit,
+                         x=x_backend, y=y_backend, by=by)
     save_figure(figure, output)
 
 
-@main.command()
+@main.command(epilog="""Examples:
+
+\b
+  sudoku-cp report r.jsonl -o report.md     # Markdown, with plots next to it
+  sudoku-cp report r.jsonl -o table.tex     # LaTeX (booktabs) summary table
+  sudoku-cp report r.jsonl -o summary.csv   # the summary as CSV""")
 @click.argument("results_files", metavar="RESULTS...", nargs=-1, required=True,
                 type=click.Path(dir_okay=False))
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
-              help="Markdown file; the plots go next to it as STEM-cactus.png, ...")
-@click.option("--baseline", metavar="BACKEND",
-              help="Backend of the ratio column (default: the one the results were run with).")
-@click.option("--plots/--no-plots", "with_plots", default=True, show_default=True,
-              help="Draw the plots (they need matplotlib).")
+              help="report.md (with plots STEM-cactus.png, ... next to it), .tex or .csv.")
+@click.option("--baseline", metavar="BACKEND", default=None, show_default="the run's",
+              help="Configuration of the ratio column.")
+@click.option("--plots/--no-plots", "with_plots", default=True,
+              help="Draw the plots of a Markdown report (they need matplotlib).")
 @handle_errors
 def report(results_files: tuple[str, ...], output: str, baseline: str | None,
            with_plots: bool) -> None:
-    """Write a Markdown report of results files: environment, tables and plots.
-
-    Several files (one per mode, say) make one report, with a mode column.
-    """
+    """Write a report of results logs: Markdown (environment, tables and plots), a LaTeX
+    table, or the summary as CSV. Several files (one per mode, say) make one report."""
     from pathlib import Path
 
-    from .report import (PLOT_KINDS, PlotUnavailableError, ResultsFileError, load_many,
-                         plot_figure, render_markdown_report, save_figure)
+    from .measure import summarize
+    from .render import render_summary_csv, render_summary_latex
+    from .report import render_markdown_report
+    from .results import load_results
 
-    results = load_many(results_files)
-    chosen = results.baseline(baseline)
+    results = load_results(*results_files)
+    chosen = _baseline(results, baseline)
     target = Path(output)
-    if target.suffix.lower() not in (".md", ".markdown"):
-        fail(f"{output}: the report is Markdown: name it .md")
+    suffix = target.suffix.lower()
+    if suffix not in (".md", ".markdown", ".tex", ".csv"):
+        fail(f"{output}: name the report .md (Markdown), .tex (LaTeX) or .csv")
+    if suffix in (".tex", ".csv"):
+        rows = summarize(results.runs(), time_limit=results.time_limit, baseline=chosen)
+        text = (render_summary_latex(rows, baseline=chosen) if suffix == ".tex"
+                else render_summary_csv(rows))
+    else:
+        plots = _report_plots(results, target) if with_plots else {}
+        text = render_markdown_report(results, plots, baseline=chosen)
+    with _output(output) as handle:
+        handle.write(text)
+
+
+def _baseline(results: Any, chosen: str | None) -> str | None:
+    labels = results.labels()
+    if chosen is not None:
+        if chosen not in labels:
+            fail(f"no results for baseline {chosen!r} (the results hold {', '.join(labels)})")
+        return chosen
+    named = results.settings.get("baseline")
+    return named if named in labels else (labels[0] if labels else None)
+
+
+def _report_plots(results: Any, target: Any) -> dict[str, str]:
+    from .plots import PLOT_KINDS, PlotUnavailableError, plot_figure, save_figure
+
     plots: dict[str, str] = {}
-    backends = {record["backend"] for record in results.records}
-    if with_plots:
-        try:
-            for kind in PLOT_KINDS:
-                if kind == "scatter" and len(backends) < 2:
-                    continue  # a scatter compares two backends
-                image = target.with_name(f"{target.stem}-{kind}.png")
-                save_figure(plot_figure(results.records, kind, time_limit=results.time_limit),
-                            image)
-                plots[kind] = image.name  # relative: the report and its images move together
-        except PlotUnavailableError as error:
-            click.echo(f"Warning: {error}; the report has no plots.", err=True)
-    text = render_markdown_report(results.records, results.combined_header(), plots,
-                                  baseline=chosen)
+    runs = list(results.runs())
     try:
-        target.write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise ResultsFileError(f"{output}: cannot write: {error.strerror or error}") from None
+        for kind in PLOT_KINDS:
+            if kind == "scatter" and len(results.labels()) < 2:
+                continue  # a scatter compares two backends
+            image = target.with_name(f"{target.stem}-{kind}.png")
+            save_figure(plot_figure(runs, kind, time_limit=results.time_limit), image)
+            plots[kind] = image.name  # relative: the report and its images move together
+    except PlotUnavailableError as error:
+        click.echo(f"Warning: {error}; the report has no plots.", err=True)
+    return plots
 
 
 # -- generate ------------------------------------------------------------------------------------
 
-@main.command(name="generate")
-@click.option("--size", type=int, default=9, show_default=True,
+def _kinds() -> list[str]:
+    from .generate import Kind
+    return [str(kind) for kind in Kind]
+
+
+@main.command(name="generate", epilog="""Examples:
+
+\b
+  sudoku-cp generate --size 9 --count 10 --kind unique -o unique9.txt
+  sudoku-cp generate --size 6 --box 2x3 --kind multi --seed 7""")
+@click.option("--size", type=click.IntRange(min=4), default=9,
               help="Grid size N: 4, 6, 9, 16, 25, ...")
-@click.option("--box", metavar="RxC",
-              help="Box shape, e.g. 2x3 for 6x6 (default: square, or the squarest rectangle).")
-@click.option("--count", type=int, default=1, show_default=True, help="How many puzzles.")
-@click.option("--givens", metavar="A..B",
-              help="Givens per puzzle, a target drawn from A..B (default: by size, e.g. 22..32 "
-                   "for 9x9); unique, unsat and adversarial may stop above it at a minimal "
-                   "puzzle.")
-@click.option("--kind", type=click.Choice(["unique", "multi", "unsat", "adversarial"]),
-              default="unique", show_default=True,
+@click.option("--box", metavar="RxC", default=None, show_default="square, else squarest",
+              help="Box shape, e.g. 2x3 for 6x6.")
+@click.option("--count", type=click.IntRange(min=1), default=1, help="How many puzzles.")
+@click.option("--givens", metavar="A..B", default=None, show_default="by size",
+              help="Givens per puzzle, a target drawn from A..B (e.g. 22..32 for 9x9); "
+                   "unique, unsat and adversarial may stop above it at a minimal puzzle.")
+@click.option("--kind", type=click.Choice(_kinds()), default="unique",
               help="unique: one completion; multi: two or more; unsat: none, with no repeated "
                    "given; adversarial: one, and costly for the naive row-major DFS.")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=int, default=0,
               help="Random seed: the same seed and version give the same puzzles.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-",
-              show_default=True, help="Where to write the puzzles.")
+              help="Where to write the puzzles.")
 @click.option("--format", "output_format", type=click.Choice(["line", "jsonl"]), default="line",
-              show_default=True, help="line: one puzzle per line after '#' comments with the "
-                                      "command and each puzzle's facts; jsonl: one object each.")
+              help="line: one puzzle per line after '#' comments with the command and each "
+                   "puzzle's facts; jsonl: one object each.")
 @handle_errors
+@_stdout_guard
 def generate_command(size: int, box: str | None, count: int, givens: str | None, kind: str,
                      seed: int, output: str, output_format: str) -> None:
     """Make puzzles from a seed: unique, multi, unsat or adversarial.
@@ -595,13 +811,11 @@ def generate_command(size: int, box: str | None, count: int, givens: str | None,
     """
     from . import generate as generation
 
-    if count < 1:
-        fail(f"--count must be at least 1, got {count}")
-    request = generation.make_request(kind, size=size, box=parse_box_option(box), givens=givens,
+    request = generation.make_request(kind, size=size, box=_box(box), givens=givens,
                                       seed=seed, count=count)
     progress = Progress(count if count > 1 else None, label=f"generate {kind} ")
     made: list[Any] = []
-    with click.open_file(output, "w") as handle:
+    with _output(output) as handle:
         if output_format == "line":
             handle.write("\n".join(generation.header_lines(request, version=__version__)) + "\n")
         try:
@@ -621,5 +835,16 @@ def generate_command(size: int, box: str | None, count: int, givens: str | None,
             handle.write(generation.summary_line(made, request) + "\n")
     outside = sum(1 for generated in made if generated.givens not in request.givens)
     if outside:
-        click.echo(f"Note: {outside} of {count} puzzles stopped at a minimal puzzle outside "
-                   f"--givens {request.givens}.", err=True)
+        click.echo(f"Note: {outside} of {_plural(count, 'puzzle')} stopped at a minimal puzzle "
+                   f"outside --givens {request.givens}.", err=True)
+
+
+def _add_data_commands() -> None:
+    try:
+        from .cli_data import data
+    except ImportError:  # pragma: no cover - shipped with the package
+        return
+    main.add_command(data)
+
+
+_add_data_commands()

@@ -54,3 +54,12 @@ class ResultsFileError(SudokuError, ValueError):
 
 class BackendFailure(SudokuError, RuntimeError):
     """The native solver misbehaved (an unknown status, a crash); never a wrong answer."""
+
+
+class ExecutorError(SudokuError, ValueError):
+    """An executor that cannot run: an unknown name, a missing extra, a scheduler gone."""
+
+
+class InputError(SudokuError, ValueError):
+    """Input that holds no puzzle to run: every source unreadable, or a bad line where a
+    benchmark needs clean data."""

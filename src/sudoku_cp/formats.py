@@ -15,14 +15,22 @@ batch: it becomes a record with an error, and the caller reports it and goes on.
 from __future__ import annotations
 
 import enum
+import errno
+import itertools
 import json
-from collections.abc import Iterable, Iterator
+import math
+import os
+import sys
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from .errors import GridParseError, GridShapeError, SudokuError
 from .grid import MAX_SIZE, SYMBOLS, Grid, Shape, default_box, symbol_value, value_symbol
 from .result import Mode, SolveResult, Status
+
+if TYPE_CHECKING:  # the engine imports this module
+    from .engine import Run
 
 
 class Layout(str, enum.Enum):
@@ -47,6 +55,8 @@ class PuzzleRecord:
     text: str           # the puzzle as written in the line layout (or the raw bad line)
     grid: Grid | None
     error: str | None = None
+    number: int = 0     # 0-based position in its source
+
 
     @property
     def where(self) -> str:
@@ -81,36 +91,55 @@ def _is_size(length: int) -> bool:
 
 
 def _is_square_of_size(length: int) -> bool:
-    root = round(length ** 0.5)
+    root = math.isqrt(length)
     return root * root == length and _is_size(root)
 
 
-def _content_lines(text: str) -> list[tuple[int, str]]:
+Line = tuple[int, str]  # (1-based line number, stripped content)
+
+
+def _content_lines(text: str) -> list[Line]:
     """(1-based line number, stripped line) for every line that is not blank or a comment."""
-    return [(number, line.strip()) for number, line in enumerate(text.splitlines(), start=1)
-            if line.strip() and not line.lstrip().startswith("#")]
+    return list(_content(enumerate(text.splitlines(), start=1)))
 
 
-def detect_layout(lines: list[tuple[int, str]]) -> Layout:
-    """Guess the layout from the first content line.
+def _content(lines: Iterable[tuple[int, str]]) -> Iterator[Line]:
+    for number, line in lines:
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            yield number, stripped
 
-    Several tokens: spaced. A length that is a grid size N (and not N*N of a size): grid. Otherwise
-    line. A 16-symbol first line could be a 4x4 puzzle or a 16x16 row: it is read as a grid when
-    every line has 16 symbols and their number is a multiple of 16. `--input-format` overrides.
+
+def _has_row_repeat(line: str) -> bool:
+    """Whether a row of symbols repeats a non-blank value (no row of a puzzle grid does)."""
+    values = [symbol_value(symbol) for symbol in line]
+    filled = [value for value in values if value]
+    return len(set(filled)) != len(filled)
+
+
+def detect_layout(lines: Sequence[Line]) -> Layout:
+    """Guess the layout from the first content lines (at least the first `len(first line)`).
+
+    Several tokens: spaced. A first line of length L that is a grid size N and not a square of
+    one: grid. A length L = k*k with k a size is a k x k puzzle per line, unless the first L lines
+    all have L symbols and form a plausible L x L block (no row repeats a value): then it is one
+    grid (or, for an unsupported L, an error that says so) - one square block is never split into
+    many puzzles. Otherwise line. `--input-format` overrides.
     """
     first = lines[0][1]
     if len(first.split()) > 1:
         return Layout.SPACED
     length = len(first)
-    if _is_size(length) and _is_square_of_size(length):
-        as_grid = len(lines) % length == 0 and all(len(line) == length for _, line in lines)
-        return Layout.GRID if as_grid else Layout.LINE
+    square_block = (len(lines) >= length and 2 <= length
+                    and all(len(line) == length for _, line in lines[:length]))
+    if _is_square_of_size(length):
+        plausible = square_block and not any(_has_row_repeat(line) for _, line in lines[:length])
+        return Layout.GRID if plausible else Layout.LINE
     if _is_size(length):
         return Layout.GRID
     # Neither a size nor a square of one: rows of a grid with no box shape (7 rows of 7 symbols)
     # read as a grid so that the error can say so; anything else as (bad) lines.
-    square_block = len(lines) >= length and all(len(line) == length for _, line in lines[:length])
-    return Layout.GRID if 2 <= length <= MAX_SIZE and square_block else Layout.LINE
+    return Layout.GRID if square_block else Layout.LINE
 
 
 def read_puzzles(text: str, *, source: str = "<stdin>", layout: Layout | None = None,
@@ -122,18 +151,40 @@ def read_puzzles(text: str, *, source: str = "<stdin>", layout: Layout | None = 
             layouts (a single bad row spoils its whole block). Bad lines of the line layout are
             returned as records with an `error` instead.
     """
-    lines = _content_lines(text)
-    if not lines:
+    chosen, records = _records(iter(_content_lines(text)), source=source, layout=layout, box=box,
+                               start_index=start_index)
+    return chosen, list(records)
+
+
+def _records(lines: Iterator[Line], *, source: str, layout: Layout | None, box: Shape | None,
+             start_index: int, first: int | None = None) -> tuple[Layout, Iterator[PuzzleRecord]]:
+    """The layout of a source and a lazy stream of its records.
+
+    Only as many lines are read ahead as layout detection needs (one grid block at most).
+
+    Raises:
+        GridParseError: for a source with no puzzle; the stream raises it for a bad grid row.
+    """
+    head = list(itertools.islice(lines, 1))
+    if not head:
         raise GridParseError("empty input: no puzzle found", source=source)
-    layout = layout or detect_layout(lines)
+    if layout is None:
+        length = len(head[0][1])
+        head += itertools.islice(lines, max(0, min(length, MAX_LOOKAHEAD) - 1))
+        layout = detect_layout(head)
+    every = itertools.chain(head, lines)
     if layout is Layout.LINE:
-        return layout, list(_read_lines(lines, source=source, box=box, start_index=start_index))
-    size = len(lines[0][1]) if layout is Layout.GRID else len(lines[0][1].split())
-    rows = [(number, _row_values(line, number, layout, source, size)) for number, line in lines]
-    return layout, list(_read_blocks(rows, source=source, box=box, start_index=start_index))
+        stream = _read_lines(every, source=source, box=box, start_index=start_index)
+    else:
+        stream = _read_blocks(every, layout=layout, source=source, box=box,
+                              start_index=start_index)
+    return layout, itertools.islice(stream, first) if first is not None else stream
 
 
-def _read_lines(lines: list[tuple[int, str]], *, source: str, box: Shape | None,
+MAX_LOOKAHEAD = 256  # lines read ahead to tell one big grid from many one-line puzzles
+
+
+def _read_lines(lines: Iterable[Line], *, source: str, box: Shape | None,
                 start_index: int) -> Iterator[PuzzleRecord]:
     for offset, (number, line) in enumerate(lines):
         index = start_index + offset
@@ -142,9 +193,10 @@ def _read_lines(lines: list[tuple[int, str]], *, source: str, box: Shape | None,
         except (GridParseError, GridShapeError) as error:
             located = GridParseError(getattr(error, "message", str(error)), source=source,
                                      line=number, column=getattr(error, "column", None))
-            yield PuzzleRecord(index, source, number, _shorten(line), None, located.located())
+            yield PuzzleRecord(index, source, number, _shorten(line), None, located.located(),
+                               number=offset)
         else:
-            yield PuzzleRecord(index, source, number, grid.to_line(), grid)
+            yield PuzzleRecord(index, source, number, grid.to_line(), grid, number=offset)
 
 
 def _row_values(line: str, number: int, layout: Layout, source: str, size: int) -> list[int]:
@@ -171,8 +223,8 @@ def _row_values(line: str, number: int, layout: Layout, source: str, size: int) 
         column = line.index(token, column - 1) + 1
         if token == ".":
             values.append(0)
-        elif token.isdigit() and len(token) <= 3:
-            values.append(int(token))
+        elif token.isascii() and token.isdigit() and len(token) <= 3:
+            values.append(int(token))  # isascii: '²' and '₀' pass isdigit but not int()
         else:
             raise GridParseError(f"expected a number, got {_shorten(token)}", source=source,
                                  line=number, column=column)
@@ -180,16 +232,21 @@ def _row_values(line: str, number: int, layout: Layout, source: str, size: int) 
     return values
 
 
-def _read_blocks(rows: list[tuple[int, list[int]]], *, source: str, box: Shape | None,
+def _read_blocks(lines: Iterable[Line], *, layout: Layout, source: str, box: Shape | None,
                  start_index: int) -> Iterator[PuzzleRecord]:
-    """Group rows into N-row puzzles; N is the length of the first row."""
-    size = len(rows[0][1])
-    if not _is_size(size) and box is None:
-        hint = " (it is prime)" if size > 3 and all(size % d for d in range(2, size)) else ""
-        raise GridParseError(f"no Sudoku has rows of {size} values{hint}: sizes are 4, 6, 8, 9, "
-                             f"10, 12, 16, 25, ... up to {MAX_SIZE}", source=source,
-                             line=rows[0][0])
-    for number, values in rows:
+    """Group rows into N-row puzzles; N is the number of values in the first row.
+
+    Raises:
+        GridParseError: at the first bad row (the puzzles before it have been yielded).
+    """
+    size = 0
+    block: list[tuple[int, list[int]]] = []
+    offset = 0
+    for number, line in lines:
+        if not size:
+            size = len(line) if layout is Layout.GRID else len(line.split())
+            _check_size(size, box, source=source, line=number)
+        values = _row_values(line, number, layout, source, size)
         if len(values) != size:
             raise GridParseError(f"expected {size} values in this row like the first, "
                                  f"got {len(values)}", source=source, line=number)
@@ -198,17 +255,28 @@ def _read_blocks(rows: list[tuple[int, list[int]]], *, source: str, box: Shape |
                 raise GridParseError(f"value {value} is above {size} (a {size}x{size} grid "
                                      f"holds 1-{size})", source=source, line=number,
                                      column=column)
-    if len(rows) % size:
-        first = rows[len(rows) - len(rows) % size][0]
+        block.append((number, values))
+        if len(block) == size:
+            try:
+                grid = Grid.from_values([v for _, row in block for v in row], box=box)
+            except GridShapeError as error:
+                raise GridParseError(str(error), source=source, line=block[0][0]) from None
+            yield PuzzleRecord(start_index + offset, source, block[0][0], grid.to_line(), grid,
+                               number=offset)
+            offset += 1
+            block = []
+    if block:
         raise GridParseError(f"expected {size} rows for a {size}x{size} puzzle, got "
-                             f"{len(rows) % size} from this line on", source=source, line=first)
-    for block in range(len(rows) // size):
-        chunk = rows[block * size:(block + 1) * size]
-        try:
-            grid = Grid.from_values([v for _, values in chunk for v in values], box=box)
-        except GridShapeError as error:
-            raise GridParseError(str(error), source=source, line=chunk[0][0]) from None
-        yield PuzzleRecord(start_index + block, source, chunk[0][0], grid.to_line(), grid)
+                             f"{len(block)} from this line on", source=source, line=block[0][0])
+
+
+def _check_size(size: int, box: Shape | None, *, source: str, line: int) -> None:
+    if _is_size(size) or box is not None:
+        return
+    hint = " (it is prime)" if size > 3 and all(size % d for d in range(2, size)) else ""
+    above = f" ({size} is above the largest size, {MAX_SIZE})" if size > MAX_SIZE else hint
+    raise GridParseError(f"no Sudoku has rows of {size} values{above}: sizes are 4, 6, 8, 9, "
+                         f"10, 12, 16, 25, ... up to {MAX_SIZE}", source=source, line=line)
 
 
 @dataclass
@@ -224,39 +292,120 @@ class Loaded:
         return next(iter(self.layouts.values()), Layout.LINE)
 
 
+class PuzzleStream:
+    """The puzzles of several sources ('-' is standard input), read lazily, numbered across all.
+
+    Iterate it once. Lines are read as they are needed, so the first answer of a slow pipe can
+    be printed before the input ends, and memory does not grow with the input. A source that
+    cannot be read, or a grid block that breaks off, is reported in `errors` (located) and its
+    remaining lines are skipped; `layouts` names the layout of each source opened so far.
+    """
+
+    def __init__(self, paths: Iterable[str], *, layout: Layout | None = None,
+                 box: Shape | None = None, stdin: Any = None, first: int | None = None) -> None:
+        self.paths = list(paths) or ["-"]
+        self.layout = layout
+        self.box = box
+        self.stdin = stdin
+        self.first = first
+        self.layouts: dict[str, Layout] = {}
+        self.errors: list[str] = []
+        self.read = 0          # records yielded so far
+        self.bad = 0           # of which are not puzzles
+
+    def __iter__(self) -> Iterator[PuzzleRecord]:
+        for path in self.paths:
+            source = "<stdin>" if path == "-" else path
+            try:
+                with _open_source(path, self.stdin) as handle:
+                    chosen, records = _records(
+                        _content(_decoded_lines(handle, source)), source=source,
+                        layout=self.layout, box=self.box, start_index=self.read,
+                        first=self.first)
+                    self.layouts[source] = chosen
+                    for record in records:
+                        self.read += 1
+                        self.bad += record.grid is None
+                        yield record
+            except GridParseError as error:
+                self.errors.append(error.located())
+
+    @property
+    def nothing_read(self) -> bool:
+        """Every source failed before its first puzzle."""
+        return bool(self.errors) and self.read == 0
+
+
+class _open_source:
+    """A context manager giving the binary stream of a path, or of standard input for '-'."""
+
+    def __init__(self, path: str, stdin: Any) -> None:
+        self.path = path
+        self.stdin = stdin
+        self.handle: BinaryIO | None = None
+
+    def __enter__(self) -> BinaryIO:
+        if self.path == "-":
+            stream: BinaryIO = self.stdin if self.stdin is not None else sys.stdin.buffer
+            return stream
+        try:
+            if os.path.isdir(self.path):
+                raise IsADirectoryError(errno.EISDIR, "is a directory")
+            self.handle = open(self.path, "rb")
+        except OSError as error:
+            raise GridParseError(f"cannot read: {error.strerror or error}",
+                                 source=self.path) from None
+        return self.handle
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self.handle is not None:
+            self.handle.close()
+
+
+def _decoded_lines(handle: BinaryIO, source: str) -> Iterator[tuple[int, str]]:
+    """(1-based number, text) of each line, refusing binary data where it is met.
+
+    Raises:
+        GridParseError: for a NUL byte or bytes that are not UTF-8, or a read error.
+    """
+    offset = 0
+    number = 0
+    while True:
+        try:
+            raw = handle.readline(MAX_LINE_BYTES)
+        except OSError as error:
+            raise GridParseError(f"cannot read: {error.strerror or error}",
+                                 source=source) from None
+        if not raw:
+            return
+        number += 1
+        yield number, _decode_line(raw, source=source, offset=offset, number=number)
+        offset += len(raw)
+
+
+MAX_LINE_BYTES = 1 << 24  # a longer "line" is cut there (and then fails as a puzzle)
+
+
+def _decode_line(raw: bytes, *, source: str, offset: int, number: int) -> str:
+    nul = raw.find(b"\0")
+    if nul >= 0:
+        raise GridParseError(f"binary data, not a puzzle (a NUL byte at offset {offset + nul})",
+                             source=source, line=number)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise GridParseError(
+            f"binary data, not a puzzle (byte 0x{raw[error.start]:02x} at offset "
+            f"{offset + error.start} is not UTF-8 text)", source=source, line=number) from None
+    return text.lstrip("\ufeff") if offset == 0 else text
+
+
 def load_puzzles(paths: Iterable[str], *, layout: Layout | None = None, box: Shape | None = None,
                  stdin: Any = None) -> Loaded:
-    """Read the puzzles of files ('-' is standard input), numbering them across all sources.
-
-    A source that cannot be read or parsed as a whole is recorded in `errors` and skipped, so one
-    bad file does not stop the others.
-    """
-    loaded = Loaded([], {}, [])
-    for path in paths:
-        source = "<stdin>" if path == "-" else path
-        try:
-            data = _read_bytes(path, stdin)
-            chosen, records = read_puzzles(decode_input(data, source=source), source=source,
-                                           layout=layout, box=box,
-                                           start_index=len(loaded.records))
-        except GridParseError as error:
-            loaded.errors.append(error.located())
-            continue
-        loaded.layouts[source] = chosen
-        loaded.records.extend(records)
-    return loaded
-
-
-def _read_bytes(path: str, stdin: Any) -> bytes:
-    if path == "-":
-        import sys
-        stream = stdin if stdin is not None else sys.stdin.buffer
-        return stream.read()
-    try:
-        with open(path, "rb") as handle:
-            return handle.read()
-    except OSError as error:
-        raise GridParseError(f"cannot read: {error.strerror or error}", source=path) from None
+    """Read every puzzle of files ('-' is standard input) into memory (see `PuzzleStream`)."""
+    stream = PuzzleStream(paths, layout=layout, box=box, stdin=stdin)
+    records = list(stream)
+    return Loaded(records, stream.layouts, stream.errors)
 
 
 def _shorten(text: str, limit: int = 40) -> str:
@@ -282,41 +431,53 @@ def format_count(result: SolveResult) -> str:
     return f"{result.count}+" if result.limit_reached else str(result.count)
 
 
-def format_answer(record: PuzzleRecord, result: SolveResult | None, layout: Layout | str) -> str:
-    """What stdout shows for one puzzle in a text layout: the solution, the count, or the status."""
-    if result is None:
-        return str(Status.INVALID) if record.grid is None else "error"
+def format_answer(record: PuzzleRecord, run: Run | None, layout: Layout | str) -> str:
+    """What stdout shows for one puzzle in a text layout: the solution, the count, or the status
+    ('invalid' for input that is not a puzzle; a wrong answer is shown as 'wrong', never as a
+    solution)."""
+    if record.grid is None:
+        return "invalid"
+    if run is None:
+        return "error"
+    result = run.result
+    if run.status in ("wrong", "error") or result is None:
+        return run.status
     if result.mode is Mode.COUNT and result.status is not Status.TIMEOUT:
         return format_count(result)
-    if result.status is Status.SOLVED and result.solution is not None:
+    if run.status == "solved" and result.solution is not None:
         return format_grid(result.solution, layout)
-    return str(result.status)
+    return run.status
 
 
-def result_record(record: PuzzleRecord, result: SolveResult | None, *,
-                  backend: str, mode: Mode, failure: str | None = None) -> dict[str, Any]:
-    """The JSON Lines object of one puzzle (also used by crosscheck and bench).
+def result_record(record: PuzzleRecord, run: Run | None, *, backend: str,
+                  mode: Mode) -> dict[str, Any]:
+    """The JSON Lines object of one puzzle for `solve --format jsonl`.
 
-    No result means the input was not a puzzle (status invalid) or, with `failure`, that the
-    backend broke on it (status error).
+    Input that is not a puzzle has status 'invalid input' and the reason; a wrong answer has
+    status 'wrong', the reason, and its grid under `answer` (never under `solution`).
     """
-    no_result = str(Status.INVALID) if record.grid is None else "error"
+    result = run.result if run is not None else None
+    status = ("invalid input" if record.grid is None else run.status if run is not None
+              else "error")
+    solution = result.solution.to_line() if result is not None and result.solution else None
     data: dict[str, Any] = {
         "index": record.index,
         "source": record.source,
         "line": record.line,
         "puzzle": record.text,
-        "status": str(result.status) if result else no_result,
-        "solution": result.solution.to_line() if result and result.solution else None,
+        "status": status,
+        "solution": solution if status == "solved" else None,
         "backend": backend,
         "mode": str(mode),
-        "seconds": round(result.seconds, 6) if result else 0.0,
-        "stats": dict(result.stats) if result else {},
+        "seconds": round(result.seconds, 6) if result is not None else None,
+        "stats": dict(result.stats) if result is not None else {},
     }
+    if status == "wrong" and solution is not None:
+        data["answer"] = solution  # the wrong grid, to audit
     if mode is Mode.COUNT:
-        data["count"] = result.count if result else None
-        data["limit_reached"] = result.limit_reached if result else False
-    reason = (record.error or failure) if result is None else result.reason
+        data["count"] = result.count if result is not None and status != "wrong" else None
+        data["limit_reached"] = result.limit_reached if result is not None else False
+    reason = record.error if record.grid is None else run.reason if run is not None else None
     if reason:
         data["reason"] = reason
     return data

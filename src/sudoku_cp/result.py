@@ -22,12 +22,12 @@ class Mode(str, enum.Enum):
 
 
 class Status(str, enum.Enum):
-    """The outcome of one puzzle. INVALID is for input that is not a puzzle at all."""
+    """A backend's outcome for one puzzle. Input that is not a puzzle is an input error
+    (`GridParseError`), never a status; `verify` adds `wrong` and `error` for runs."""
 
     SOLVED = "solved"
     UNSATISFIABLE = "unsatisfiable"
     TIMEOUT = "timeout"
-    INVALID = "invalid"
 
     def __str__(self) -> str:
         return self.value
@@ -51,7 +51,7 @@ class SolveResult:
     limit: int | None = None
     seconds: float = 0.0
     stats: Mapping[str, Any] = field(default_factory=dict)  # JSON-ready scalars
-    reason: str | None = None  # why UNSATISFIABLE / INVALID / TIMEOUT, when known
+    reason: str | None = None  # why UNSATISFIABLE / TIMEOUT, when known
 
     @property
     def limit_reached(self) -> bool:

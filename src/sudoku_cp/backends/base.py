@@ -8,6 +8,7 @@ Timing, the conflict check, the mapping to `SolveResult` and the deadline live h
 from __future__ import annotations
 
 import importlib.util
+import math
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
@@ -18,12 +19,32 @@ from ..grid import Grid
 from ..result import Mode, SolveResult, Status
 
 
+# Limits above this many seconds (about 31 years) are no limit: native solvers and thread
+# timeouts overflow on such values (time_t, int64 microseconds), and nobody waits that long.
+UNLIMITED_SECONDS = 1e9
+
+
+def normalize_time_limit(time_limit: float | None) -> float | None:
+    """The limit a backend should honour: None for no limit (None, inf, or above 1e9 s).
+
+    Raises:
+        ValueError: for NaN or a negative limit.
+    """
+    if time_limit is None:
+        return None
+    time_limit = float(time_limit)
+    if math.isnan(time_limit):
+        raise ValueError("time limit must be a number of seconds, got nan")
+    if time_limit < 0:
+        raise ValueError(f"time limit must be >= 0, got {time_limit}")
+    return None if time_limit > UNLIMITED_SECONDS else time_limit
+
+
 class Deadline:
-    """A per-puzzle time budget on the monotonic clock; `None` means no limit."""
+    """A per-puzzle time budget on the monotonic clock; `None` (or inf) means no limit."""
 
     def __init__(self, time_limit: float | None) -> None:
-        if time_limit is not None and time_limit < 0:
-            raise ValueError(f"time limit must be >= 0, got {time_limit}")
+        time_limit = normalize_time_limit(time_limit)
         self.time_limit = time_limit
         self.at = None if time_limit is None else time.perf_counter() + time_limit
 
@@ -86,6 +107,12 @@ class Backend(ABC):
         mode = Mode(mode)
         if limit < 1:
             raise ValueError(f"limit must be >= 1, got {limit}")
+        time_limit = normalize_time_limit(time_limit)
+        # One-off set-up (a solver import, a base model for this shape) before the clock starts:
+        # it is not this puzzle's cost, and must not eat its time limit.
+        setup_start = time.perf_counter()
+        prepared = self.prepare(grid)
+        setup_seconds = time.perf_counter() - setup_start
         start = time.perf_counter()
         deadline = Deadline(time_limit)
         conflicts = grid.conflicts()
@@ -95,12 +122,19 @@ class Backend(ABC):
         else:
             outcome = self._solve(grid, mode=mode, limit=limit, deadline=deadline)
         seconds = time.perf_counter() - start
+        if prepared:
+            outcome.stats["setup_seconds"] = round(setup_seconds, 6)
         solution = None if outcome.values is None else Grid(tuple(outcome.values), grid.box)
         return SolveResult(
             backend=self.name, mode=mode, status=outcome.status, solution=solution,
             count=outcome.count if mode is Mode.COUNT else None,
             limit=limit if mode is Mode.COUNT else None,
             seconds=seconds, stats=outcome.stats, reason=outcome.reason)
+
+    def prepare(self, grid: Grid) -> bool:
+        """Do the one-off set-up that solving this grid's shape needs (import the solver, build
+        the base model), outside the puzzle's clock; True when there was set-up to do."""
+        return False
 
     @abstractmethod
     def _solve(self, grid: Grid, *, mode: Mode, limit: int, deadline: Deadline) -> Outcome:

@@ -1,0 +1,451 @@
+"""The one results log of `crosscheck` and `bench` (and the Python API): JSON Lines, append-only.
+
+A log holds, per session, a header line (``"kind": "header"``: the command, the settings, the
+configurations, the environment) and then one record per puzzle (``"kind": "puzzle"``, see
+`engine.PuzzleResult.to_record`) with every run of every configuration, solutions included, so a
+log can always be re-verified. Guarantees:
+
+- One writer at a time: a run holds an exclusive `flock` on the file for its whole life; a second
+  run on the same file stops at once, naming the holder's pid. Nothing is ever rewritten through
+  a temporary file, so no writer can be left appending to a replaced file.
+- Every record is written in one call and flushed: a killed run leaves at most a torn last line,
+  which `--resume` cuts off (in place, under the lock) before appending.
+- `--resume` checks the settings (one line naming each difference), skips the puzzles already
+  done, and runs again those that ended in an error.
+- Only regular files: a FIFO, a terminal or a device is refused before anything is read.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import json
+import os
+import stat
+import zlib
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+from . import __version__
+from .errors import ResultsFileError
+from .formats import PuzzleRecord, to_json_line
+
+if TYPE_CHECKING:  # pandas is optional: only `Results.to_pandas` needs it
+    import pandas
+
+RESULTS_FORMAT = "sudoku-cp results"
+RESULTS_VERSION = 2
+Record = dict[str, Any]
+
+# Settings whose difference makes a log impossible to continue (the answers or times would mix).
+RESUME_KEYS = ("command", "mode", "limit", "time_limit", "repeat", "warmup", "backends")
+
+
+def make_header(*, command: str, settings: Mapping[str, Any], backends: Sequence[Mapping[str, Any]],
+                **extra: Any) -> Record:
+    """A session header: what was run, with which settings and configurations."""
+    return {"kind": "header", "format": RESULTS_FORMAT, "version": RESULTS_VERSION,
+            "command": command, "settings": {**settings, "backends": list(backends)},
+            "sudoku_cp": __version__,
+            "started": datetime.now(timezone.utc).isoformat(timespec="seconds"), **extra}
+
+
+def puzzle_key(source: str, number: int) -> tuple[str, int]:
+    return source, number
+
+
+class ResultsLog:
+    """An open, locked results log. Use `ResultsLog.open`; close it (or use `with`)."""
+
+    def __init__(self, path: Path, handle: IO[bytes], done: dict[tuple[str, int], tuple[int, bool]],
+                 previous_end: int, resumed: bool) -> None:
+        self.path = path
+        self.handle = handle
+        self._done = done               # (source, number) -> (crc of the puzzle, finished)
+        self._previous_end = previous_end
+        self.resumed = resumed
+        self.written = 0
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str], header: Mapping[str, Any], *,
+             resume: bool = False) -> ResultsLog:
+        """Lock and open a log for appending; with `resume`, continue the run it holds.
+
+        Raises:
+            ResultsFileError: (one line) for a path that is not a regular file or cannot be
+                written, a log held by another run, results present without `resume`, other
+                settings, or a line that is not a results record.
+        """
+        path = Path(path)
+        if path.suffix.lower() != ".jsonl":
+            raise ResultsFileError(f"{path}: results logs are JSON Lines: name the file .jsonl "
+                                   f"(for CSV, load it with sudoku_cp.load_results)")
+        _refuse_special(path)
+        try:
+            handle = open(path, "a+b")
+        except OSError as error:
+            raise ResultsFileError(f"{path}: cannot write: {error.strerror or error}") from None
+        try:
+            _lock(path, handle)
+            handle.seek(0)
+            size = os.fstat(handle.fileno()).st_size
+            if size and not resume:
+                raise ResultsFileError(
+                    f"{path} already holds results: pass --resume to continue that run, or "
+                    f"choose another results file")
+            done, good_end = _scan(path, handle, header) if size else ({}, 0)
+            if good_end < size:
+                handle.truncate(good_end)  # a torn last line: cut it, in place, under the lock
+            log = cls(path, handle, done, good_end, resumed=bool(size))
+            log.append({**header, **({"resumed": True} if size else {})})
+        except BaseException:
+            _unlock(path, handle)
+            handle.close()
+            raise
+        return log
+
+    def is_done(self, record: PuzzleRecord) -> bool:
+        """Whether an earlier session finished this puzzle (an error is not finished).
+
+        Raises:
+            ResultsFileError: when the log holds another puzzle at this place of the input.
+        """
+        found = self._done.get(puzzle_key(record.source, record.number))
+        if found is None:
+            return False
+        crc, finished = found
+        if crc != _crc(record.text):
+            raise ResultsFileError(
+                f"{self.path} comes from a different input: puzzle {record.number + 1} of "
+                f"{record.source} differs; resume with the same input, or choose another "
+                f"results file")
+        return finished
+
+    @property
+    def previous_count(self) -> int:
+        """Puzzles an earlier session finished."""
+        return sum(finished for _, finished in self._done.values())
+
+    def previous(self) -> Iterator[Record]:
+        """The finished puzzle records of earlier sessions, in file order (the last copy of a
+        puzzle wins), read back from the file."""
+        latest: dict[tuple[str, int], int] = {}
+        records: list[tuple[int, int]] = []  # (offset, length) of each kept line
+        offset = 0
+        with open(self.path, "rb") as reader:
+            for raw in reader:
+                if offset >= self._previous_end:
+                    break
+                record = _parse(raw)
+                if record is not None and record.get("kind") == "puzzle":
+                    key = puzzle_key(record["source"], int(record["number"]))
+                    if self._done.get(key, (0, False))[1]:
+                        latest[key] = len(records)
+                    records.append((offset, len(raw)))
+                offset += len(raw)
+            keep = sorted(latest.values())
+            for position in keep:
+                start, length = records[position]
+                reader.seek(start)
+                parsed = _parse(reader.read(length))
+                assert parsed is not None
+                yield parsed
+
+    def append(self, record: Mapping[str, Any]) -> None:
+        """Write one record in one call and flush it to the file.
+
+        Raises:
+            ResultsFileError: when the write fails (a full disk); what was written stays.
+        """
+        data = (to_json_line(dict(record)) + "\n").encode("utf-8")
+        try:
+            self.handle.write(data)
+            self.handle.flush()
+        except OSError as error:
+            raise ResultsFileError(f"{self.path}: cannot write: {error.strerror or error}; "
+                                   f"the results so far are kept: continue with --resume") \
+                from None
+        self.written += 1
+
+    def close(self) -> None:
+        if self.handle.closed:
+            return
+        try:
+            self.handle.flush()
+        except OSError:
+            pass  # a full disk: the records already flushed are what there is
+        _unlock(self.path, self.handle)
+        try:
+            self.handle.close()
+        except OSError:
+            pass
+
+    def __enter__(self) -> ResultsLog:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+def _refuse_special(path: Path) -> None:
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        if not path.parent.exists() and str(path.parent) not in ("", "."):
+            raise ResultsFileError(f"{path}: cannot write: No such file or directory") from None
+        return
+    except OSError as error:
+        raise ResultsFileError(f"{path}: cannot write: {error.strerror or error}") from None
+    if stat.S_ISDIR(mode):
+        raise ResultsFileError(f"{path}: cannot write: it is a directory")
+    if not stat.S_ISREG(mode):
+        raise ResultsFileError(f"{path}: not a regular file (a FIFO, terminal or device): "
+                               f"results logs must be files")
+
+
+def _pid_file(path: Path) -> Path:
+    return path.with_name(f".{path.name}.pid")
+
+
+def _lock(path: Path, handle: IO[bytes]) -> None:
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as error:
+        if error.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+            raise ResultsFileError(f"{path}: cannot lock: {error.strerror or error}") from None
+        try:
+            holder = _pid_file(path).read_text().strip() or "unknown"
+        except OSError:
+            holder = "unknown"
+        raise ResultsFileError(f"{path} is in use by another run (pid {holder}): wait for it "
+                               f"to finish, or choose another results file") from None
+    try:
+        _pid_file(path).write_text(f"{os.getpid()}\n")
+    except OSError:
+        pass  # the lock holds without it; only the message of a second run is poorer
+
+
+def _unlock(path: Path, handle: IO[bytes]) -> None:
+    try:
+        pid_file = _pid_file(path)
+        if pid_file.exists() and pid_file.read_text().strip() == str(os.getpid()):
+            pid_file.unlink()
+    except OSError:
+        pass
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+    except (OSError, ValueError):
+        pass
+
+
+def _crc(text: str) -> int:
+    return zlib.crc32(text.encode("utf-8"))
+
+
+def _parse(raw: bytes) -> Record | None:
+    """A line as a JSON object; None for a line that is not one."""
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _scan(path: Path, handle: IO[bytes], header: Mapping[str, Any]
+          ) -> tuple[dict[tuple[str, int], tuple[int, bool]], int]:
+    """Check an existing log against this run's header; returns what it finished and where its
+    last whole line ends (a torn last line is tolerated, a bad line before it is not)."""
+    done: dict[tuple[str, int], tuple[int, bool]] = {}
+    good_end = 0
+    first = True
+    lines = handle.read().split(b"\n")
+    for number, raw in enumerate(lines, start=1):
+        last = number == len(lines)
+        if last and not raw:
+            break
+        record = _parse(raw)
+        if record is None or last:  # `last`: no newline after it, so it may be torn
+            if last or all(not rest.strip() for rest in lines[number:]):
+                break  # a torn last line: dropped
+            raise ResultsFileError(f"{path}:{number}: not a results record (not a JSON "
+                                   f"object): choose another results file")
+        if first:
+            _check_header(path, record, header)
+            first = False
+        elif record.get("kind") == "puzzle":
+            try:
+                key = puzzle_key(str(record["source"]), int(record["number"]))
+                finished = all(run.get("status") != "error" for run in record["runs"])
+                done[key] = (_crc(str(record["puzzle"])), finished)
+            except (KeyError, TypeError, ValueError, AttributeError):
+                raise ResultsFileError(f"{path}:{number}: not a results record (a puzzle "
+                                       f"record without its fields)") from None
+        elif record.get("kind") != "header":
+            raise ResultsFileError(f"{path}:{number}: not a results record")
+        good_end += len(raw) + 1
+    if first and good_end == 0 and lines and lines[0].strip():
+        # Only a torn header: the run died before its first puzzle; start it afresh.
+        return {}, 0
+    return done, good_end
+
+
+def _check_header(path: Path, found: Mapping[str, Any], header: Mapping[str, Any]) -> None:
+    if found.get("kind") != "header" or found.get("format") != RESULTS_FORMAT:
+        raise ResultsFileError(f"{path} is not a sudoku-cp results log (its first line is not "
+                               f"a results header): choose another results file")
+    now = {"command": header.get("command"), **header.get("settings", {})}
+    then = {"command": found.get("command"), **found.get("settings", {})}
+    different = [f"{key} {_show(then.get(key))} in the file, {_show(now.get(key))} now"
+                 for key in RESUME_KEYS if then.get(key) != now.get(key)]
+    if different:
+        raise ResultsFileError(f"{path} was written with other settings ({'; '.join(different)}):"
+                               f" resume with the same settings, or choose another results file")
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, list):
+        return ",".join(item.get("label", str(item)) if isinstance(item, dict) else str(item)
+                        for item in value)
+    text = str(value)
+    return text if len(text) <= 60 else text[:60] + "..."
+
+
+# -- reading logs back -----------------------------------------------------------------------------
+
+RUN_COLUMNS = ("set", "number", "index", "source", "line", "puzzle", "size", "givens", "mode",
+               "verdict", "backend", "repeat", "status", "seconds", "cpu_seconds",
+               "build_seconds", "solve_seconds", "count", "reason", "solution")
+
+
+@dataclass
+class Results:
+    """A results log read back: its session headers and its puzzle records (one per puzzle,
+    the last written winning: a resumed error is replaced by its re-run)."""
+
+    headers: list[Record] = field(default_factory=list)
+    records: list[Record] = field(default_factory=list)
+    paths: list[str] = field(default_factory=list)
+    header_paths: list[str] = field(default_factory=list)  # the file of each header
+
+    @property
+    def header(self) -> Record:
+        """The first session's header (empty when there is none)."""
+        return self.headers[0] if self.headers else {}
+
+    @property
+    def settings(self) -> Mapping[str, Any]:
+        settings: Mapping[str, Any] = self.header.get("settings", {})
+        return settings
+
+    @property
+    def time_limit(self) -> float | None:
+        value = self.settings.get("time_limit")
+        return None if value is None else float(value)
+
+    @property
+    def repeat(self) -> int:
+        return int(self.settings.get("repeat") or 1)
+
+    def labels(self) -> list[str]:
+        """The configurations, in the order of the first header (then as met)."""
+        named = [str(item["label"]) for header in self.headers
+                 for item in header.get("settings", {}).get("backends", [])
+                 if isinstance(item, dict) and "label" in item]
+        met = [run["backend"] for record in self.records for run in record["runs"]]
+        return list(dict.fromkeys(named + met))
+
+    def runs(self) -> Iterator[Record]:
+        """One flat row per run: the puzzle's fields and the run's (stats left nested)."""
+        for record in self.records:
+            base = {key: record.get(key) for key in ("set", "number", "index", "source", "line",
+                                                     "puzzle", "box", "size", "givens", "mode",
+                                                     "verdict")}
+            for run in record["runs"]:
+                yield {**base, **run}
+
+    def to_pandas(self) -> pandas.DataFrame:
+        """One row per run; puzzles and solutions stay strings (leading zeros kept).
+
+        Raises:
+            ImportError: when pandas is not installed.
+        """
+        import pandas
+
+        frame = pandas.DataFrame.from_records(list(self.runs()))
+        for column in ("puzzle", "solution", "set", "source", "backend", "status", "verdict",
+                       "reason", "box", "mode"):
+            if column in frame:
+                frame[column] = frame[column].astype("string")
+        frame.attrs["headers"] = self.headers
+        return frame
+
+
+def load_results(*paths: str | os.PathLike[str]) -> Results:
+    """Read one or more results logs (one per mode, say) as one.
+
+    Raises:
+        ResultsFileError: for a file that cannot be read, is not a results log, holds no
+            puzzle record, or (several files) was measured with another time limit.
+    """
+    merged = Results()
+    for path in paths:
+        results = _load_one(Path(path))
+        if merged.headers and results.time_limit != merged.time_limit:
+            raise ResultsFileError(f"{path}: measured with a time limit of "
+                                   f"{_limit_text(results.time_limit)}, not "
+                                   f"{_limit_text(merged.time_limit)} like {paths[0]}")
+        merged.headers += results.headers
+        merged.header_paths += results.header_paths
+        merged.records += results.records
+        merged.paths.append(str(path))
+    return merged
+
+
+def _limit_text(limit: float | None) -> str:
+    return "none" if limit is None else f"{limit:g} s"
+
+
+def _load_one(path: Path) -> Results:
+    try:
+        mode = os.stat(path).st_mode
+        if not stat.S_ISREG(mode):
+            raise ResultsFileError(f"{path}: not a regular file")
+        data = path.read_bytes()
+    except OSError as error:
+        raise ResultsFileError(f"{path}: cannot read: {error.strerror or error}") from None
+    results = Results()
+    latest: dict[tuple[str, int, str], Record] = {}
+    lines = data.split(b"\n")
+    for number, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        record = _parse(raw)
+        if record is None:
+            if number == len(lines):
+                continue  # a torn last line
+            raise ResultsFileError(f"{path}:{number}: not a results record (not a JSON object)")
+        if record.get("kind") == "header":
+            if record.get("format") != RESULTS_FORMAT:
+                raise ResultsFileError(f"{path}: not a sudoku-cp results log (written by another "
+                                       f"version?): run it again with this version")
+            results.headers.append(record)
+            results.header_paths.append(str(path))
+        elif record.get("kind") == "puzzle" and isinstance(record.get("runs"), list):
+            latest[(str(record.get("source")), int(record.get("number") or 0),
+                    str(record.get("mode")))] = record
+        else:
+            raise ResultsFileError(f"{path}:{number}: not a results record; write one with "
+                                   f"sudoku-cp crosscheck or bench --results")
+    if not results.headers:
+        raise ResultsFileError(f"{path}: not a sudoku-cp results log (no header line)")
+    if not latest:
+        raise ResultsFileError(f"{path}: no puzzle records")
+    results.records = list(latest.values())
+    return results
+
+
+__all__ = ["RESULTS_FORMAT", "RUN_COLUMNS", "Results", "ResultsLog", "load_results",
+           "make_header"]

@@ -1,0 +1,168 @@
+"""Cross-validation: several configurations on the same puzzles, every answer verified, compared.
+
+The checks and comparisons are `verify`'s (the one checker); the engine runs them. This module
+tallies the puzzle records - fresh ones, or read back from the results log on resume - into a
+`Summary`, in constant memory per puzzle: only the records worth showing (wrong answers,
+disagreements, errors, the first timeouts) are kept. Rendering is in `render.py`.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .result import Mode
+from .verify import (AGREE, ANSWERED, DISAGREE, ERROR, PROBLEMS, SOLVED, TIMEOUT, UNSATISFIABLE,
+                     VERDICTS, WRONG)
+
+TIMEOUTS_SHOWN = 20
+
+
+@dataclass
+class BackendSummary:
+    """One configuration's tallies over a run."""
+
+    name: str
+    solved: int = 0
+    unsatisfiable: int = 0
+    timeouts: int = 0
+    wrong: int = 0
+    disagreements: int = 0
+    errors: int = 0
+    total_seconds: float = 0.0
+    median_seconds: float | None = None
+
+
+@dataclass
+class Summary:
+    """What a crosscheck run found, over old (resumed) and new records together."""
+
+    mode: Mode
+    backends: list[BackendSummary]
+    verdicts: dict[str, int]       # verdict -> puzzles
+    puzzles: int
+    resumed: int = 0               # records read back from the results log
+    wall_seconds: float | None = None  # this session only: older sessions' time is not known
+    interrupted: bool = False
+    bad_input: int = 0             # input lines that are not puzzles (reported, not run)
+
+    @property
+    def agreements(self) -> int:
+        return self.verdicts.get(AGREE, 0)
+
+    @property
+    def problems(self) -> int:
+        """Puzzles with a wrong answer, a disagreement or a crash."""
+        return sum(self.verdicts.get(verdict, 0) for verdict in PROBLEMS)
+
+    @property
+    def session_puzzles(self) -> int:
+        return self.puzzles - self.resumed
+
+    @property
+    def puzzles_per_second(self) -> float | None:
+        """This session's throughput (wall clock), None when unknown."""
+        if not self.wall_seconds or not self.session_puzzles:
+            return None
+        return self.session_puzzles / self.wall_seconds
+
+    def share(self, name: str) -> float | None:
+        """The fraction of all configurations' solve time that this one took."""
+        total = sum(backend.total_seconds for backend in self.backends)
+        mine = next(backend.total_seconds for backend in self.backends if backend.name == name)
+        return mine / total if total > 0 else None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (scripts and benchmarks read it)."""
+        return {
+            "mode": str(self.mode), "puzzles": self.puzzles, "resumed": self.resumed,
+            "verdicts": dict(self.verdicts), "agreements": self.agreements,
+            "wall_seconds": self.wall_seconds, "puzzles_per_second": self.puzzles_per_second,
+            "interrupted": self.interrupted, "bad_input": self.bad_input,
+            "backends": [dict(vars(backend), share=self.share(backend.name))
+                         for backend in self.backends],
+        }
+
+
+_STATUS_FIELD = {SOLVED: "solved", UNSATISFIABLE: "unsatisfiable", TIMEOUT: "timeouts",
+                 WRONG: "wrong", ERROR: "errors"}
+
+
+@dataclass
+class Tally:
+    """Puzzle records added one by one; `summary()` at any time. Memory: the seconds of each
+    run (for the medians) and the records worth showing, not every record."""
+
+    labels: Sequence[str]
+    mode: Mode
+    timeouts_shown: int = TIMEOUTS_SHOWN
+    verdicts: dict[str, int] = field(default_factory=lambda: {verdict: 0 for verdict in VERDICTS})
+    shown: list[Mapping[str, Any]] = field(default_factory=list)
+    hidden_timeouts: int = 0
+    puzzles: int = 0
+    resumed: int = 0
+    bad_input: int = 0
+
+    def __post_init__(self) -> None:
+        self.backends = {label: BackendSummary(label) for label in self.labels}
+        self.seconds: dict[str, list[float]] = {label: [] for label in self.labels}
+
+    def add(self, record: Mapping[str, Any], *, resumed: bool = False) -> None:
+        verdict = str(record["verdict"])
+        self.puzzles += 1
+        self.resumed += resumed
+        self.verdicts[verdict] = self.verdicts.get(verdict, 0) + 1
+        for run in record["runs"]:
+            tally = self.backends.get(run["backend"])
+            if tally is None or run.get("repeat", 0):
+                continue
+            attribute = _STATUS_FIELD.get(run["status"])
+            if attribute:
+                setattr(tally, attribute, getattr(tally, attribute) + 1)
+            tally.disagreements += bool(run.get("disagrees"))
+            if run.get("seconds") is not None:
+                self.seconds[run["backend"]].append(float(run["seconds"]))
+        if verdict == AGREE:
+            return
+        timeouts = sum(1 for kept in self.shown if kept["verdict"] == TIMEOUT)
+        if verdict == TIMEOUT and timeouts >= self.timeouts_shown:
+            self.hidden_timeouts += 1
+        else:
+            self.shown.append(record)
+
+    def note(self) -> str:
+        """The progress line's tail: disagreements so far, and other findings once there are."""
+        parts = [f"{self.verdicts.get(verdict, 0)} {verdict}"
+                 for verdict in (WRONG, DISAGREE, ERROR, TIMEOUT)
+                 if self.verdicts.get(verdict) or verdict == WRONG]
+        return ", ".join(parts)
+
+    def summary(self, *, wall_seconds: float | None = None,
+                interrupted: bool = False) -> Summary:
+        for label, tally in self.backends.items():
+            tally.total_seconds = sum(self.seconds[label])
+            tally.median_seconds = (statistics.median(self.seconds[label])
+                                    if self.seconds[label] else None)
+        return Summary(self.mode, list(self.backends.values()), dict(self.verdicts),
+                       self.puzzles, self.resumed, wall_seconds, interrupted, self.bad_input)
+
+
+def summarize(records: Iterable[Mapping[str, Any]], *, backends: Sequence[str], mode: Mode,
+              resumed: int = 0, wall_seconds: float | None = None, interrupted: bool = False,
+              bad_input: int = 0) -> Summary:
+    """Tally puzzle records per configuration and per verdict."""
+    tally = Tally(backends, mode)
+    for number, record in enumerate(records):
+        tally.add(record, resumed=number < resumed)
+    tally.bad_input = bad_input
+    return tally.summary(wall_seconds=wall_seconds, interrupted=interrupted)
+
+
+def answered(status: str) -> bool:
+    return status in ANSWERED
+
+
+__all__ = ["AGREE", "DISAGREE", "ERROR", "TIMEOUT", "VERDICTS", "WRONG", "BackendSummary",
+           "Summary", "Tally", "summarize"]

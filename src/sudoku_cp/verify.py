@@ -1,0 +1,275 @@
+"""The one definition of a correct answer, used by solve, crosscheck, bench and the Python API.
+
+Two steps, one vocabulary:
+
+1. `check_completion` / `check_result`: is one answer right *on its own*? A completion must keep
+   every given, leave no blank and repeat no value in a row, column or box; the violations are
+   structured (`Violation`: which rule, which cells) with a one-line `describe()`. A count must lie
+   in 0..limit and fit the status.
+2. `compare`: answers that pass on their own are compared, per mode. A valid completion *proves*
+   an `unsatisfiable` answer wrong, and in lexmin mode proves every larger completion is not the
+   lex-min (no completion is smaller than the lex-min), so the wrong side is named, not guessed.
+   Counts cannot be proved here: differing counts are a `disagree`, with the most common count as
+   the reference (on a tie every backend disagrees).
+
+A run's status is one of `RUN_STATUSES`: the backend's own `solved`, `unsatisfiable`, `timeout`,
+or `wrong` (it failed a check: the reason says which) or `error` (the backend raised or its worker
+died). A puzzle's verdict over several runs is the worst of `VERDICTS`.
+"""
+
+from __future__ import annotations
+
+import collections
+import enum
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from .grid import BLANK, Grid, value_symbol
+from .result import Mode, SolveResult, Status
+
+SOLVED: Final = str(Status.SOLVED)
+UNSATISFIABLE: Final = str(Status.UNSATISFIABLE)
+TIMEOUT: Final = str(Status.TIMEOUT)
+WRONG: Final = "wrong"
+ERROR: Final = "error"
+RUN_STATUSES: Final = (SOLVED, UNSATISFIABLE, TIMEOUT, WRONG, ERROR)
+ANSWERED: Final = frozenset({SOLVED, UNSATISFIABLE})
+
+# A puzzle's verdict, worst first: `wrong` (an answer failed a check), `disagree` (counts that
+# differ, which no check can settle), `error`, `timeout` (reported, never held against), `agree`.
+AGREE: Final = "agree"
+DISAGREE: Final = "disagree"
+VERDICTS: Final = (WRONG, DISAGREE, ERROR, TIMEOUT, AGREE)
+PROBLEMS: Final = frozenset({WRONG, DISAGREE, ERROR})  # what makes a run exit 1
+
+
+class Rule(str, enum.Enum):
+    """The rules a completion can break."""
+
+    SHAPE = "shape"                  # not even a grid of the puzzle's size and box shape
+    GIVEN_CHANGED = "given changed"
+    BLANK_LEFT = "blank left"
+    ROW_REPEAT = "row repeat"
+    COLUMN_REPEAT = "column repeat"
+    BOX_REPEAT = "box repeat"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One broken rule: which rule, the cells involved, the value, and the unit (1-based)."""
+
+    rule: Rule
+    cells: tuple[int, ...] = ()
+    value: int | None = None
+    unit: int | None = None      # the row, column or box number, 1-based
+    size: int = 0                # to name cells as row/column
+
+    def describe(self) -> str:
+        """One line, such as 'changes the given 5 at row 1, column 3'."""
+        if self.rule is Rule.SHAPE:
+            return f"not a {self.size}x{self.size} grid of the puzzle's box shape"
+        if self.rule is Rule.GIVEN_CHANGED:
+            return f"changes the given {_symbol(self.value)} at {self._cell(self.cells[0])}"
+        if self.rule is Rule.BLANK_LEFT:
+            more = f" (and {len(self.cells) - 1} more blanks)" if len(self.cells) > 1 else ""
+            return f"leaves {self._cell(self.cells[0])} blank{more}"
+        kind = self.rule.value.split()[0]
+        counts = {2: "two", 3: "three", 4: "four"}
+        return (f"{kind} {self.unit} has {counts.get(len(self.cells), str(len(self.cells)))} "
+                f"{_symbol(self.value)}s")
+
+    def _cell(self, cell: int) -> str:
+        return f"row {cell // self.size + 1}, column {cell % self.size + 1}"
+
+
+def _symbol(value: int | None) -> str:
+    return "?" if value is None else value_symbol(value)
+
+
+@dataclass(frozen=True)
+class Check:
+    """What the checker found in one answer: no violation means a correct completion."""
+
+    violations: tuple[Violation, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return not self.violations
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+    def describe(self) -> str:
+        """One line: the first violation, and how many more there are."""
+        if not self.violations:
+            return "a correct completion"
+        first = self.violations[0].describe()
+        more = len(self.violations) - 1
+        return f"{first} (and {more} more violation{'s' if more > 1 else ''})" if more else first
+
+
+def check_completion(puzzle: Grid, answer: Grid) -> Check:
+    """Every rule `answer` breaks as a completion of `puzzle`: givens, blanks, repeats."""
+    size = puzzle.size
+    if answer.size != size or answer.box != puzzle.box:
+        return Check((Violation(Rule.SHAPE, size=size),))
+    violations = [Violation(Rule.GIVEN_CHANGED, (cell,), value, size=size)
+                  for cell, value in enumerate(puzzle.values)
+                  if value != BLANK and answer.values[cell] != value]
+    blanks = tuple(cell for cell, value in enumerate(answer.values) if value == BLANK)
+    if blanks:
+        violations.append(Violation(Rule.BLANK_LEFT, blanks, size=size))
+    geo = answer.geometry
+    rules = (Rule.ROW_REPEAT, Rule.COLUMN_REPEAT, Rule.BOX_REPEAT)
+    for unit_index, unit in enumerate(geo.units):
+        values = [answer.values[cell] for cell in unit if answer.values[cell] != BLANK]
+        if len(set(values)) == len(values):
+            continue  # the common case: one set per unit, no detailed scan
+        seen: dict[int, list[int]] = {}
+        for cell in unit:
+            if answer.values[cell] != BLANK:
+                seen.setdefault(answer.values[cell], []).append(cell)
+        kind, number = divmod(unit_index, size)
+        for value, cells in seen.items():
+            if len(cells) > 1:
+                violations.append(Violation(rules[kind], tuple(cells), value, number + 1, size))
+    return Check(tuple(violations))
+
+
+def check_result(puzzle: Grid, result: SolveResult) -> str | None:
+    """Why one backend's answer is wrong on its own, or None when it passes every check."""
+    if result.mode is Mode.COUNT and result.status is not Status.TIMEOUT:
+        count, limit = result.count, result.limit
+        if count is None or count < 0 or (limit is not None and count > limit):
+            return f"count {count} is outside 0..{limit}"
+        if (count > 0) != (result.status is Status.SOLVED):
+            return f"count {count} does not fit the status {result.status}"
+    if result.status is not Status.SOLVED:
+        return None
+    if result.solution is None:
+        return None if result.mode is Mode.COUNT else "reported solved without a completion"
+    check = check_completion(puzzle, result.solution)
+    if check.ok:
+        return None
+    return (f"its first completion {check.describe()}" if result.mode is Mode.COUNT
+            else check.describe())
+
+
+@dataclass(frozen=True)
+class Judged:
+    """One run after the checks: its status in the run vocabulary and why, when not plain."""
+
+    status: str
+    reason: str | None = None
+    disagrees: bool = False  # count mode: its count differs from the reference count
+
+
+def compare(results: Mapping[str, SolveResult | None], puzzle: Grid, mode: Mode,
+            errors: Mapping[str, str] | None = None) -> tuple[dict[str, Judged], list[str], str]:
+    """Check every run on its own, then against each other.
+
+    `results` maps a run's name (a backend label, with a repeat suffix when repeated) to its
+    result, None when the backend failed (`errors` says why). Returns each run's judged status,
+    the findings (one line each, worst first), and the puzzle's verdict.
+    """
+    errors = errors or {}
+    judged: dict[str, Judged] = {}
+    checked: dict[Grid, str | None] = {}  # runs that agree share one check of their grid
+    for name, result in results.items():
+        if result is None:
+            judged[name] = Judged(ERROR, errors.get(name, "no result"))
+            continue
+        if result.solution is not None and result.solution not in checked:
+            checked[result.solution] = check_result(puzzle, result)
+        own = (checked[result.solution] if result.solution is not None
+               else check_result(puzzle, result))
+        judged[name] = Judged(WRONG, own) if own else Judged(str(result.status), result.reason)
+    findings = [f"{name}: wrong: {entry.reason}" for name, entry in judged.items()
+                if entry.status == WRONG]
+    valid = {name: result for name, result in results.items()
+             if result is not None and judged[name].status in ANSWERED}
+    if mode is Mode.COUNT:
+        findings += _compare_counts(valid, judged)
+    else:
+        findings += _compare_answers(valid, judged, mode)
+    findings += [f"{name}: error: {entry.reason}" for name, entry in judged.items()
+                 if entry.status == ERROR]
+    findings += [f"{name}: timeout" + (f" ({entry.reason})" if entry.reason else "")
+                 for name, entry in judged.items() if entry.status == TIMEOUT]
+    statuses = {entry.status for entry in judged.values()}
+    if WRONG in statuses:
+        verdict = WRONG
+    elif any(entry.disagrees for entry in judged.values()):
+        verdict = DISAGREE
+    elif ERROR in statuses:
+        verdict = ERROR
+    elif TIMEOUT in statuses:
+        verdict = TIMEOUT
+    else:
+        verdict = AGREE
+    return judged, findings, verdict
+
+
+def _compare_answers(valid: Mapping[str, SolveResult], judged: dict[str, Judged],
+                     mode: Mode) -> list[str]:
+    """A valid completion proves `unsatisfiable` wrong and, in lexmin, every larger one."""
+    solved = {name: result for name, result in valid.items()
+              if result.status is Status.SOLVED and result.solution is not None}
+    if not solved:
+        return []
+    best_name = min(solved, key=lambda name: _values(solved[name])) if mode is Mode.LEXMIN \
+        else next(iter(solved))
+    best = _values(solved[best_name])
+    findings = []
+    for name, result in valid.items():
+        if result.status is Status.UNSATISFIABLE:
+            reason = f"says unsatisfiable, but {best_name}'s completion is valid"
+        elif mode is Mode.LEXMIN and _values(result) != best:
+            reason = (f"not the lex-min: {best_name}'s completion is smaller (first difference "
+                      f"at {_first_difference(_values(result), best, result)})")
+        else:
+            continue
+        judged[name] = Judged(WRONG, reason)
+        findings.append(f"{name}: wrong: {reason}")
+    return findings
+
+
+def _values(result: SolveResult) -> tuple[int, ...]:
+    assert result.solution is not None
+    return result.solution.values
+
+
+def _first_difference(values: Sequence[int], other: Sequence[int], result: SolveResult) -> str:
+    assert result.solution is not None
+    size = result.solution.size
+    cell = next(cell for cell, (a, b) in enumerate(zip(values, other)) if a != b)
+    return f"row {cell // size + 1}, column {cell % size + 1}"
+
+
+def _compare_counts(valid: Mapping[str, SolveResult], judged: dict[str, Judged]) -> list[str]:
+    counts = {name: result.count or 0 for name, result in valid.items()}
+    tally = collections.Counter(counts.values()).most_common()
+    if len(tally) <= 1:
+        return []
+    reference = tally[0][0] if tally[0][1] > tally[1][1] else None
+    for name, count in counts.items():
+        if count != reference:
+            judged[name] = Judged(judged[name].status, judged[name].reason, disagrees=True)
+    shown = ", ".join(f"{name} {count}{'+' if valid[name].limit_reached else ''}"
+                      for name, count in counts.items())
+    return [f"counts differ: {shown}"]
+
+
+def worst(statuses: Sequence[str]) -> str:
+    """The worst of several run statuses (a puzzle's outcome over its repeats)."""
+    order = (WRONG, ERROR, TIMEOUT, UNSATISFIABLE, SOLVED)
+    return min(statuses, key=lambda status: order.index(status) if status in order else 0)
+
+
+__all__ = ["AGREE", "ANSWERED", "DISAGREE", "ERROR", "PROBLEMS", "RUN_STATUSES", "SOLVED",
+           "TIMEOUT", "UNSATISFIABLE", "VERDICTS", "WRONG", "Check", "Judged", "Rule",
+           "Violation", "check_completion", "check_result", "compare", "worst"]
