@@ -116,7 +116,7 @@ def rebuilt_upstream(dataset: DataSet, folder: Path = SHARED_DATA) -> bytes | No
     return None
 
 
-# -- a public set for any test ---------------------------------------------------------------------
+# -- a public set for any test -----------------------------------------------------------------
 
 class _Sets:
     """One mirror and one temporary cache for the whole test session, started on first use."""
@@ -139,7 +139,7 @@ class _Sets:
         try:  # no ../shared: the developer's SUDOKU_CP_DATA or cache, never the internet
             return datasets.fetch(dataset, download=False)
         except DataSetError as error:
-            pytest.skip(f"need the puzzle set {name}: {error}")
+            pytest.skip(str(error))
 
     def _started(self) -> tuple[Mirror, Path]:
         if self.mirror is None or self.cache is None:

@@ -17,12 +17,14 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
 from sudoku_cp import datasets
-from sudoku_cp.cli_data import data
+from sudoku_cp.cli_data import data, no_download_option, resolve_files
 from sudoku_cp.datasets import DataConfig, DataSet, DataSetError, Normalisation
+from sudoku_cp.errors import SudokuError
 
 from .conftest import ANTI_BACKTRACK, BAEKJOON_2239, G17
 from .http_mirror import SHARED_DATA, Mirror, rebuilt_upstream
@@ -410,3 +412,25 @@ def test_data_fetch_wants_names_or_all() -> None:
         result = CliRunner().invoke(data, arguments)
         assert (result.exit_code, result.output) == (
             2, "Error: name the sets to fetch, or give --all (not both)\n")
+
+
+@click.command()
+@click.argument("files", nargs=-1)
+@no_download_option
+def echo_sources(files: tuple[str, ...]) -> None:
+    """What cli.py's commands do with FILES: names resolved, --no-download honoured."""
+    try:
+        click.echo(" ".join(resolve_files(files)))
+    except SudokuError as error:
+        raise click.ClickException(str(error)) from None
+
+
+def test_files_of_a_command_take_set_names_and_no_download(tiny_registered: Mirror,
+                                                           tmp_path: Path) -> None:
+    refused = CliRunner().invoke(echo_sources, ["-", "--no-download", "tiny"])
+    assert refused.exit_code == 1
+    assert refused.output.startswith("Error: tiny: not downloaded yet")
+    assert tiny_registered.requests_for(TINY) == 0
+    result = CliRunner().invoke(echo_sources, ["-", "tiny"])
+    assert result.output == f"- {os.path.join(os.environ[datasets.ENV_CACHE], 'tiny.txt')}\n"
+    assert tiny_registered.requests_for(TINY) == 1

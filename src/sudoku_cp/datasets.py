@@ -5,7 +5,8 @@ to the sha256 of our normalised file (one puzzle per line, `0` for blank, `\\n` 
 file is looked for, in order:
 
 1. in the folder `SUDOKU_CP_DATA` names (normalised files, like ../shared/data), hash-checked;
-2. in the user cache (`platformdirs.user_cache_dir("sudoku-cp")`, or `SUDOKU_CP_CACHE`), hash-checked;
+2. in the user cache (`platformdirs.user_cache_dir("sudoku-cp")`, or `SUDOKU_CP_CACHE`),
+   hash-checked;
 3. else the upstream file is downloaded by pooch (retries, a temporary file moved into place only
    when its sha256 matches), from GitHub or from the mirror `SUDOKU_CP_DATA_URL`, normalised, its
    sha256 checked again, and written atomically: a torn download is never taken for a good file.
@@ -112,7 +113,7 @@ class DataSet:
         return base_url.rstrip("/") + self.url[len(GITHUB_RAW):]
 
 
-# -- the registry: facts copied from ../shared/data/upstream.json and SOURCES.md --------------------
+# -- the registry: facts copied from ../shared/data/upstream.json and SOURCES.md ----------------
 
 PYTUDES = "414fe258a4181c2a819959d9a29bfcbe4c4b19c7"  # norvig/pytudes
 KYLEGOUGH = "cd15960a534a5e780324efd2762a766f5c6a37b6"  # KyleGough/sudoku
@@ -414,7 +415,7 @@ def resolve_source(arg: str, *, download: bool = True, progress: bool = True) ->
 
 
 def upstream_path(dataset: DataSet, cache: Path) -> Path:
-    """Where the verified upstream file is kept, so a damaged normalised file is rebuilt offline."""
+    """Where the verified upstream file is kept: a damaged normalised file is rebuilt offline."""
     return cache / "upstream" / dataset.name / PurePosixPath(dataset.path).name
 
 
@@ -442,7 +443,7 @@ def _upstream_file(dataset: DataSet, cache: Path, *, config: DataConfig, downloa
 
 def _download(dataset: DataSet, raw: Path, *, url: str, progress: bool) -> None:
     """pooch fetches `url` into `raw`: a temporary file, moved there only if its sha256 matches."""
-    import pooch  # type: ignore[import-untyped]  # only when a set is downloaded
+    import pooch  # only when a set is downloaded (untyped: see [tool.mypy] in pyproject.toml)
     import requests
 
     bar = DownloadProgress(f"{dataset.name} ") if progress else None
