@@ -17,16 +17,14 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-import click
 import pytest
 from click.testing import CliRunner
 
 from sudoku_cp import datasets
-from sudoku_cp.cli_data import data, no_download_option, resolve_files
+from sudoku_cp.cli_data import data
 from sudoku_cp.datasets import DataConfig, DataSet, DataSetError, Normalisation
-from sudoku_cp.errors import SudokuError
 
-from .conftest import ANTI_BACKTRACK, BAEKJOON_2239, G17
+from .conftest import ANTI_BACKTRACK, BAEKJOON_2239, BAEKJOON_2239_ANSWER, G17
 from .http_mirror import SHARED_DATA, Mirror, rebuilt_upstream
 
 needs_shared = pytest.mark.skipif(not SHARED_DATA.is_dir(), reason="needs ../shared/data")
@@ -414,23 +412,23 @@ def test_data_fetch_wants_names_or_all() -> None:
             2, "Error: name the sets to fetch, or give --all (not both)\n")
 
 
-@click.command()
-@click.argument("files", nargs=-1)
-@no_download_option
-def echo_sources(files: tuple[str, ...]) -> None:
-    """What cli.py's commands do with FILES: names resolved, --no-download honoured."""
-    try:
-        click.echo(" ".join(resolve_files(files)))
-    except SudokuError as error:
-        raise click.ClickException(str(error)) from None
+
+def test_sudoku_cp_has_the_data_commands() -> None:
+    from sudoku_cp.cli import main
+
+    result = CliRunner().invoke(main, ["data", "list"])
+    assert result.exit_code == 0, result.output
+    assert [line.split()[0] for line in result.output.splitlines()
+            if line and not line.startswith(" ")][1:12] == datasets.names()
 
 
-def test_files_of_a_command_take_set_names_and_no_download(tiny_registered: Mirror,
-                                                           tmp_path: Path) -> None:
-    refused = CliRunner().invoke(echo_sources, ["-", "--no-download", "tiny"])
-    assert refused.exit_code == 1
-    assert refused.output.startswith("Error: tiny: not downloaded yet")
-    assert tiny_registered.requests_for(TINY) == 0
-    result = CliRunner().invoke(echo_sources, ["-", "tiny"])
-    assert result.output == f"- {os.path.join(os.environ[datasets.ENV_CACHE], 'tiny.txt')}\n"
+def test_a_command_reading_puzzles_takes_a_set_name(tiny_registered: Mirror) -> None:
+    from sudoku_cp.cli import main
+
+    refused = CliRunner().invoke(main, ["solve", "--no-download", "tiny"])
+    assert refused.exit_code == 2
+    assert refused.stderr.startswith("Error: tiny: not downloaded yet and downloads are off")
+    solved = CliRunner().invoke(main, ["solve", "tiny"])
+    assert solved.exit_code == 0, solved.output
+    assert solved.stdout.splitlines()[0] == BAEKJOON_2239_ANSWER
     assert tiny_registered.requests_for(TINY) == 1

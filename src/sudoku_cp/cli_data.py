@@ -109,36 +109,5 @@ def path(name: str | None, no_download: bool) -> None:
         raise DataCommandError(str(error)) from None
 
 
-NO_DOWNLOAD_KEY = "sudoku_cp.no_download"
-
-
-def _remember_no_download(context: click.Context, parameter: click.Parameter,
-                          value: bool) -> None:
-    if value:
-        context.meta[NO_DOWNLOAD_KEY] = True
-
-
-# For the FILES of cli.py's commands: kept in the click context, so no command signature changes.
-no_download_option = click.option(
-    "--no-download", is_flag=True, expose_value=False, callback=_remember_no_download,
-    help=f"A puzzle set named instead of a file is never downloaded: fail and say what is "
-         f"missing (also: {datasets.ENV_NO_DOWNLOAD}=1).")
-
-
-def resolve_files(files: tuple[str, ...], *, no_download: bool | None = None) -> tuple[str, ...]:
-    """Puzzle sources as given on the command line, each set name replaced by its file's path.
-
-    A set is fetched on first use (a progress bar on a terminal) unless `no_download`, which
-    defaults to whether `--no-download` was given to the current command.
-
-    Raises:
-        DataSetError: an argument that is neither a file nor a set, or a set that cannot be had.
-            cli.py's `handle_errors` turns it into 'Error: ...' and exit 2, before any solving.
-    """
-    if no_download is None:
-        context = click.get_current_context(silent=True)
-        no_download = bool(context and context.find_root().meta.get(NO_DOWNLOAD_KEY))
-    return tuple(datasets.resolve_source(file, download=not no_download) for file in files)
-
 def _size(count: int) -> str:
     return f"{count / 1e6:.1f} MB" if count >= 1e6 else f"{max(1, round(count / 1e3))} kB"
