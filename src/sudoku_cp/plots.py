@@ -12,8 +12,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .bench import PuzzleOutcome, percentile, puzzle_outcomes
 from .errors import ResultsFileError, SudokuError
+from .measure import PuzzleOutcome, percentile, puzzle_outcomes
 
 if TYPE_CHECKING:  # annotations only: matplotlib is optional and imported when a plot is drawn
     from matplotlib.figure import Figure
@@ -58,6 +58,18 @@ def _series_styles(keys: Iterable[tuple[str, str, str]]) -> dict[tuple[str, str]
     } for _, mode, backend in keys}
 
 
+def _legend_columns(labels: Sequence[str], width_inches: float) -> int:
+    """Columns for a legend row across the figure: up to 6, as many as fit the figure's width.
+
+    Constrained layout makes room above or beside the axes for a legend, but never narrows
+    one, so a row of configuration labels (sat[solver=cadical195], ...) wider than the figure
+    ran off both edges. An entry is about 0.65 em per character plus 4 em for the handle and
+    the gaps, at the legend's default 10 pt.
+    """
+    entry_points = 10 * (0.65 * max((len(label) for label in labels), default=1) + 4)
+    return max(1, min(len(labels), 6, int(width_inches * 72 // entry_points)))
+
+
 def _with_mode(name: str, mode: str, several_modes: bool) -> str:
     return f"{name} ({mode})" if several_modes else name
 
@@ -85,8 +97,8 @@ def cactus_figure(records: Iterable[Mapping[str, Any]], *,
         slowest = max((times[-1] for times in solved_times.values() if times), default=1.0)
         everything_solved = all(len(times) == puzzles for times in solved_times.values())
         # Stretch the axis to the time limit only when something missed it: it is the story then.
-        show_limit = time_limit is not None and not everything_solved
-        right = time_limit if show_limit else slowest * 1.5
+        shown_limit = None if everything_solved else time_limit
+        right = shown_limit if shown_limit is not None else slowest * 1.5
         for key, times in solved_times.items():
             # Rise from 0 at the first time and run on to the right edge, so that even a
             # backend with one solved puzzle draws a visible step.
@@ -96,8 +108,8 @@ def cactus_figure(records: Iterable[Mapping[str, Any]], *,
                       **styles[key])
         axes.axhline(puzzles, color="grey", linestyle=":", linewidth=0.8, label="_puzzles")
         axes.set_ylim(0, puzzles * 1.05)
-        if show_limit:
-            axes.axvline(time_limit, color="grey", linestyle="--", linewidth=0.8,
+        if shown_limit is not None:
+            axes.axvline(shown_limit, color="grey", linestyle="--", linewidth=0.8,
                          label="_time limit")
         axes.set_xscale("log")
         axes.set_xlabel("time per puzzle (s)")
@@ -112,7 +124,7 @@ def cactus_figure(records: Iterable[Mapping[str, Any]], *,
         for handle, label in zip(*axes.get_legend_handles_labels()):
             legend.setdefault(label, handle)
     figure.legend(list(legend.values()), list(legend), loc="outside upper center",
-                  ncols=min(len(legend), 6))
+                  ncols=_legend_columns(list(legend), figure.get_figwidth()))
     return figure
 
 
@@ -160,7 +172,11 @@ def scatter_figure(records: Iterable[Mapping[str, Any]], *, x: str | None = None
     every_time = [value for points in pairs.values() for point in points for value in point]
     every_time += [value for point in one_sided for value in point if value is not None]
     penalty = 2 * time_limit if time_limit is not None else 2 * max(every_time, default=1.0)
-    figure = _figure_class()(figsize=(8.0, 6.0), layout="constrained")
+    # "compressed": the constrained layout made for fixed-aspect axes. The plain one sized the
+    # margins for the axes before its equal aspect shrank it, and with a wide legend (the
+    # penalty series appears when a backend timed out) it pushed the y tick labels, the y
+    # label and the legend past the edges of the canvas.
+    figure = _figure_class()(figsize=(8.0, 6.0), layout="compressed")
     axes = figure.subplots()
     for (name, mode), points in pairs.items():
         # A colour per set, a marker per mode.
@@ -183,10 +199,14 @@ def scatter_figure(records: Iterable[Mapping[str, Any]], *, x: str | None = None
     axes.set_aspect("equal")
     axes.set_xlabel(f"{x}: time per puzzle (s)")
     axes.set_ylabel(f"{y}: time per puzzle (s)")
-    axes.set_title(f"{y} vs {x} (below the diagonal: {y} faster)")
+    # Two lines: configuration labels such as sat[solver=cadical195] make one line too wide.
+    axes.set_title(f"{y} vs {x}\n(below the diagonal: {y} faster)")
     axes.grid(True, which="major", alpha=0.3)
     if pairs or one_sided:
-        axes.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize="small")
+        # A figure legend placed "outside": the layout makes room for it, which it did not
+        # for an axes legend anchored past the axes' edge.
+        figure.legend(*axes.get_legend_handles_labels(), loc="outside right upper",
+                      fontsize="small")
     return figure
 
 
@@ -198,33 +218,46 @@ def scaling_figure(records: Iterable[Mapping[str, Any]], *, by: str | None = Non
     """Time against grid size or number of givens: per backend, the median line and a p10-p90
     band over the puzzles solved at each x (all sets pooled).
 
-    `by` defaults to 'size' when the results hold several sizes, else 'givens'.
+    By givens, each size has its own line (a colour per backend, a marker per size): 30 givens
+    on a 9x9 and on a 16x16 grid are different puzzles, and one line through both would zigzag
+    between sizes. `by` defaults to 'size' when the results hold several sizes, else 'givens'.
 
     Raises:
         PlotError: for an axis other than 'size' or 'givens'.
     """
     outcomes = puzzle_outcomes(records)
+    sizes = sorted({outcome.size for by_puzzle in outcomes.values()
+                    for outcome in by_puzzle.values()})
     if by is None:
-        sizes = {outcome.size for by_puzzle in outcomes.values() for outcome in by_puzzle.values()}
         by = "size" if len(sizes) > 1 else "givens"
     if by not in SCALING_AXES:
         raise PlotError(f"scaling by {by!r}: choose size or givens")
     styles = _series_styles(outcomes)
-    series: dict[tuple[str, str], dict[int, list[float]]] = {}
+    per_size = by == "givens" and len(sizes) > 1
+    # (backend, mode, size or None) -> x -> the times of the puzzles solved at that x
+    series: dict[tuple[str, str, int | None], dict[int, list[float]]] = {}
     for (_, mode, backend), by_puzzle in outcomes.items():
-        points = series.setdefault((backend, mode), {})
         for outcome in by_puzzle.values():
             if outcome.answered and outcome.seconds is not None:
-                points.setdefault(getattr(outcome, by), []).append(outcome.seconds)
+                key = (backend, mode, outcome.size if per_size else None)
+                x = outcome.givens if by == "givens" else outcome.size
+                series.setdefault(key, {}).setdefault(x, []).append(outcome.seconds)
     figure = _figure_class()(figsize=(7.0, 4.6), layout="constrained")
     axes = figure.subplots()
-    for key, points in series.items():
+    order = list(styles)
+    for key in sorted(series, key=lambda key: (order.index(key[:2]), key[2] or 0)):
+        backend, mode, size = key
+        points = series[key]
+        style = dict(styles[(backend, mode)])
+        if size is not None:
+            style["label"] = f"{style['label']}, {size}x{size}"
+            style["marker"] = MARKERS[sizes.index(size) % len(MARKERS)]
         xs = sorted(points)
         medians = [statistics.median(points[value]) for value in xs]
-        axes.plot(xs, medians, marker="o", markersize=3, **styles[key])
+        axes.plot(xs, medians, **{"marker": "o", "markersize": 3, **style})
         axes.fill_between(xs, [percentile(points[value], 10) for value in xs],
                           [percentile(points[value], 90) for value in xs],
-                          color=styles[key]["color"], alpha=0.1, linewidth=0)
+                          color=style["color"], alpha=0.1, linewidth=0)
     axes.set_yscale("log")
     axes.set_xlabel("grid size N" if by == "size" else "number of givens")
     axes.set_ylabel("time per puzzle (s): median, p10-p90")
@@ -232,7 +265,11 @@ def scaling_figure(records: Iterable[Mapping[str, Any]], *, by: str | None = Non
     if by == "size":
         axes.set_xticks(sorted({value for points in series.values() for value in points}))
     axes.grid(True, which="major", alpha=0.3)
-    axes.legend()
+    if series:
+        # Outside the axes, as in the other plots: with a line per backend and size, a legend
+        # inside would hide the lines it names.
+        figure.legend(*axes.get_legend_handles_labels(), loc="outside right upper",
+                      fontsize="small")
     return figure
 
 
@@ -267,7 +304,8 @@ def check_plot_path(path: str | Path) -> None:
 
 
 def save_figure(figure: Figure, path: str | Path) -> None:
-    """Write a figure with the Agg canvas (PNG at 150 dpi; SVG and PDF as vectors).
+    """Write a figure with the Agg canvas (PNG at 150 dpi; SVG and PDF as vectors), cropped
+    to what is drawn.
 
     Raises:
         PlotError: for an unsupported suffix.
@@ -278,6 +316,9 @@ def save_figure(figure: Figure, path: str | Path) -> None:
 
     FigureCanvasAgg(figure)  # never a GUI canvas, whatever MPLBACKEND says
     try:
-        figure.savefig(path, dpi=150)
+        # The layout keeps every text inside the canvas; "tight" is the safety net for a
+        # layout that gives up (constrained layout does when the axes would shrink to nothing)
+        # and trims the blank margin around a fixed-aspect scatter.
+        figure.savefig(path, dpi=150, bbox_inches="tight")
     except OSError as error:
         raise ResultsFileError(f"{path}: cannot write: {error.strerror or error}") from None

@@ -1,0 +1,214 @@
+"""plots.py: every text of every plot inside the figure, scaling lines per size when by givens,
+configuration labels as backend names, saving."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import pytest
+
+from sudoku_cp.plots import (MATPLOTLIB_MISSING, PLOT_KINDS, PlotError, PlotUnavailableError,
+                             cactus_figure, plot_figure, save_figure, scaling_figure,
+                             scatter_figure)
+
+
+def run_record(set_name: str, index: int, backend: str, status: str, seconds: float, *,
+               mode: str = "lexmin", size: int = 9, givens: int = 30) -> dict[str, Any]:
+    """One run as `Results.runs()` yields it: the puzzle's fields and the run's."""
+    return {"set": set_name, "number": index + 1, "index": index, "source": f"{set_name}.txt",
+            "line": index + 1, "puzzle": f"p{index}", "size": size, "givens": givens,
+            "mode": mode, "verdict": None, "backend": backend, "repeat": 0, "status": status,
+            "seconds": seconds, "cpu_seconds": None, "build_seconds": None,
+            "solve_seconds": None, "count": None, "reason": None, "solution": None}
+
+# Two configurations of one backend, as `--backends "sat[solver=...]"` will label them.
+GLUCOSE = "sat[solver=glucose3]"
+CADICAL = "sat[solver=cadical195]"
+
+
+@pytest.fixture
+def matplotlib() -> Any:
+    return pytest.importorskip("matplotlib")
+
+
+def with_timeouts() -> list[dict[str, Any]]:
+    """The records of `sudoku-cp bench data/generated/unique-25x25.txt --mode any --time-limit 1
+    --backends dfs,sat`, as measured: both time out on puzzles 0 and 4, only sat solves 1."""
+    runs = [(0, "dfs", "timeout", 1.001), (0, "sat", "timeout", 1.102),
+            (1, "dfs", "timeout", 1.035), (1, "sat", "solved", 0.618),
+            (2, "dfs", "solved", 0.0169), (2, "sat", "solved", 0.0090),
+            (3, "dfs", "solved", 0.682), (3, "sat", "solved", 0.0390),
+            (4, "dfs", "timeout", 1.027), (4, "sat", "timeout", 1.074)]
+    return [run_record("unique-25x25", index, backend, status, seconds, mode="any", size=25,
+                       givens=300 + index) for index, backend, status, seconds in runs]
+
+
+def two_sizes_by_givens() -> list[dict[str, Any]]:
+    """Sets of 9x9 and 16x16 puzzles whose givens overlap (30 and 32 are in both)."""
+    records = []
+    for set_name, size, givens in (("nine", 9, (28, 30, 32)), ("sixteen", 16, (30, 32, 90))):
+        for index, count in enumerate(givens):
+            for number, backend in enumerate(("dfs", "sat")):
+                records.append(run_record(set_name, index, backend, "solved",
+                                          0.001 * (number + 1) * size * (index + 1),
+                                          size=size, givens=count))
+    return records
+
+
+def configurations() -> list[dict[str, Any]]:
+    """with_timeouts() with the two backends renamed to two configuration labels."""
+    rename = {"dfs": GLUCOSE, "sat": CADICAL}
+    return [{**record, "backend": rename[record["backend"]]} for record in with_timeouts()]
+
+
+def six_configurations() -> list[dict[str, Any]]:
+    """sat's runs of with_timeouts() under six configuration labels, each a little slower."""
+    solvers = ("glucose3", "cadical195", "minisat22", "lingeling", "maplechrono", "glucose4")
+    return [{**record, "backend": f"sat[solver={solver}]", "seconds": record["seconds"] * (1 + n / 5)}
+            for n, solver in enumerate(solvers)
+            for record in with_timeouts() if record["backend"] == "sat"]
+
+
+def drawn_extents(figure: Any) -> list[tuple[str, Any]]:
+    """Draw the figure on an Agg canvas, as save_figure does, and return the window extent of
+    every text and legend actually drawn (tick labels outside the view limits are not)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.legend import Legend
+    from matplotlib.text import Text
+
+    extents: list[tuple[str, Any]] = []
+    draw_text, draw_legend = Text.draw, Legend.draw
+
+    def text_spy(text: Text, renderer: Any) -> None:
+        draw_text(text, renderer)
+        if text.get_visible() and text.get_text():
+            extents.append((text.get_text(), text.get_window_extent(renderer)))
+
+    def legend_spy(legend: Legend, renderer: Any) -> None:
+        draw_legend(legend, renderer)
+        if legend.get_visible():
+            extents.append(("legend", legend.get_window_extent(renderer)))
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Text, "draw", text_spy)
+        patch.setattr(Legend, "draw", legend_spy)
+        FigureCanvasAgg(figure)
+        figure.canvas.draw()
+    return extents
+
+
+def outside(figure: Any) -> list[str]:
+    """Every text and legend drawn that reaches past the figure's edges (1 px slack)."""
+    extents = drawn_extents(figure)
+    assert len(extents) > 8  # title, axis labels, ticks, legend: the check has work to do
+    renderer = figure.canvas.get_renderer()
+    width, height = renderer.width, renderer.height
+    return [f"{name!r} at x {box.x0:.0f}..{box.x1:.0f} of {width:.0f}, "
+            f"y {box.y0:.0f}..{box.y1:.0f} of {height:.0f}"
+            for name, box in extents
+            if box.x0 < -1 or box.y0 < -1 or box.x1 > width + 1 or box.y1 > height + 1]
+
+
+def line_labels(axes: Any) -> list[str]:
+    return [line.get_label() for line in axes.get_lines() if not line.get_label().startswith("_")]
+
+
+# -- every text inside the figure ------------------------------------------------------------------
+
+@pytest.mark.parametrize("kind", PLOT_KINDS)
+@pytest.mark.parametrize("records", [with_timeouts, configurations, six_configurations,
+                                     two_sizes_by_givens])
+def test_every_text_lies_inside_the_figure(matplotlib, kind, records):
+    assert outside(plot_figure(records(), kind, time_limit=1.0)) == []
+
+
+def test_the_scatter_with_timeouts_keeps_its_labels_and_legend(matplotlib):
+    figure = scatter_figure(with_timeouts(), time_limit=1.0)
+    assert outside(figure) == []
+    (axes,) = [axes for axes in figure.axes if axes.get_visible()]
+    assert axes.get_xlabel() == "dfs: time per puzzle (s)"
+    assert axes.get_ylabel() == "sat: time per puzzle (s)"
+    one_sided = [c for c in axes.collections if c.get_label().startswith("solved by one only")]
+    # Puzzle 1: sat in 0.618 s, dfs timed out, drawn at the penalty 2 x 1 s.
+    assert [list(point) for point in one_sided[0].get_offsets()] == [[2.0, 0.618]]
+    legend = axes.get_legend() or figure.legends[0]
+    assert [text.get_text() for text in legend.get_texts()] == [
+        "unique-25x25", "solved by one only (other at penalty)"]
+
+
+# -- scaling by givens: one line per size ------------------------------------------------------------
+
+def test_scaling_by_givens_draws_one_line_per_backend_and_size(matplotlib):
+    (axes,) = scaling_figure(two_sizes_by_givens(), by="givens").axes
+    lines = {line.get_label(): list(line.get_xdata()) for line in axes.get_lines()
+             if not line.get_label().startswith("_")}
+    assert lines == {"dfs, 9x9": [28, 30, 32], "sat, 9x9": [28, 30, 32],
+                     "dfs, 16x16": [30, 32, 90], "sat, 16x16": [30, 32, 90]}
+    assert len(axes.collections) == 4  # a p10-p90 band per line
+    by_size = {line.get_label(): line for line in axes.get_lines()}
+    # One colour per backend, one marker per size: a backend reads the same across sizes.
+    assert by_size["dfs, 9x9"].get_color() == by_size["dfs, 16x16"].get_color()
+    assert by_size["dfs, 9x9"].get_marker() != by_size["dfs, 16x16"].get_marker()
+    # The medians stay with their size: 9x9 dfs at 30 givens took 2 x 9 ms, 16x16 2 x 16 ms.
+    assert list(by_size["dfs, 9x9"].get_ydata()) == pytest.approx([0.009, 0.018, 0.027])
+    assert list(by_size["dfs, 16x16"].get_ydata()) == pytest.approx([0.016, 0.032, 0.048])
+
+
+def test_scaling_by_givens_of_one_size_keeps_the_backend_labels(matplotlib):
+    nine = [record for record in two_sizes_by_givens() if record["size"] == 9]
+    (axes,) = scaling_figure(nine).axes  # one size: by givens is the default
+    assert line_labels(axes) == ["dfs", "sat"]
+    assert list(axes.get_lines()[0].get_xdata()) == [28, 30, 32]
+
+
+def test_scaling_by_size_pools_the_givens(matplotlib):
+    (axes,) = scaling_figure(two_sizes_by_givens()).axes  # two sizes: by size is the default
+    assert line_labels(axes) == ["dfs", "sat"]
+    assert [list(line.get_xdata()) for line in axes.get_lines()] == [[9, 16], [9, 16]]
+    with pytest.raises(PlotError, match="choose size or givens"):
+        scaling_figure(two_sizes_by_givens(), by="cells")
+
+
+# -- configuration labels as backend names ---------------------------------------------------------
+
+def test_configuration_labels_name_the_series(matplotlib):
+    records = configurations()
+    cactus = cactus_figure(records, time_limit=1.0)
+    assert [text.get_text() for text in cactus.legends[0].get_texts()] == [GLUCOSE, CADICAL]
+    (axes,) = scatter_figure(records, x=CADICAL, y=GLUCOSE).axes
+    assert axes.get_xlabel() == f"{CADICAL}: time per puzzle (s)"
+    assert axes.get_ylabel() == f"{GLUCOSE}: time per puzzle (s)"
+    (axes,) = scaling_figure(records).axes
+    assert line_labels(axes) == [GLUCOSE, CADICAL]
+    with pytest.raises(PlotError, match=r"no results for backend 'sat' \(the results hold "
+                                        r"sat\[solver=glucose3\], sat\[solver=cadical195\]\)"):
+        scatter_figure(records, x="sat")
+
+
+# -- plot_figure and saving ------------------------------------------------------------------------
+
+def test_plot_figure_refuses_an_unknown_kind(matplotlib):
+    with pytest.raises(PlotError, match=r"unknown plot kind 'pie' \(choose from cactus, "
+                                        r"scatter, scaling\)"):
+        plot_figure(with_timeouts(), "pie")
+
+
+@pytest.mark.parametrize("suffix, magic", [(".png", b"\x89PNG"), (".svg", b"<?xml"),
+                                           (".pdf", b"%PDF")])
+def test_save_figure_writes_each_format(matplotlib, tmp_path, suffix, magic):
+    path = tmp_path / f"scatter{suffix}"
+    save_figure(scatter_figure(with_timeouts(), time_limit=1.0), path)
+    assert path.read_bytes().lstrip()[:len(magic)] == magic
+
+
+def test_save_figure_refuses_other_suffixes(matplotlib, tmp_path):
+    with pytest.raises(PlotError, match=r"plots are written as .png, .svg or .pdf, not .txt"):
+        save_figure(scatter_figure(with_timeouts()), tmp_path / "plot.txt")
+
+
+def test_missing_matplotlib_is_one_clear_error(monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)  # makes the import fail
+    with pytest.raises(PlotUnavailableError) as raised:
+        plot_figure(with_timeouts(), "cactus")
+    assert str(raised.value) == MATPLOTLIB_MISSING
