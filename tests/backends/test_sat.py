@@ -298,6 +298,40 @@ def test_watchdog_interrupts_at_the_deadline_and_never_after_disarm():
     assert not cancelled.interrupted.wait(0.2) and not long.interrupted.is_set()
 
 
+@pytest.fixture
+def thread_errors(monkeypatch):
+    """Every exception a thread does not catch (what would print 'Exception in thread ...')."""
+    caught = []
+    monkeypatch.setattr(threading, "excepthook", caught.append)
+    return caught
+
+
+@pytest.mark.parametrize("far", [1e10, 1e30, float("inf")])
+def test_watchdog_survives_a_deadline_too_far_for_the_clock(far, thread_errors):
+    watchdog = sat._Watchdog()
+    never, soon = FakeSession(), FakeSession()
+    watchdog.arm(never, time.perf_counter() + far)
+    time.sleep(0.1)  # the thread is now asleep on the far deadline (or dead, before the fix)
+    watchdog.arm(soon, time.perf_counter() + 0.05)
+    assert soon.interrupted.wait(1.0)
+    assert not never.interrupted.is_set()
+    assert [error.exc_type for error in thread_errors] == []
+
+
+@pytest.mark.parametrize("time_limit", [float("inf"), 1e10, 1e30])
+def test_non_finite_or_huge_time_limits_mean_no_limit(backend, time_limit, thread_errors):
+    puzzle = Grid.parse(G17)
+    for mode in Mode:
+        solution_of(backend.solve(puzzle, mode=mode, time_limit=time_limit), puzzle)
+    time.sleep(0.05)
+    assert [error.exc_type for error in thread_errors] == []
+
+
+def test_nan_time_limit_is_refused(backend):
+    with pytest.raises(ValueError, match="nan"):
+        backend.solve(Grid.parse(G17), time_limit=float("nan"))
+
+
 def test_zero_time_limit_is_a_timeout_that_keeps_the_clean_solver(backend):
     backend.solve(Grid.empty(9))
     result = backend.solve(Grid.empty(9), time_limit=0)

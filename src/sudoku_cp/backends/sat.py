@@ -35,6 +35,8 @@ from __future__ import annotations
 import functools
 import importlib.metadata
 import itertools
+import logging
+import math
 import threading
 import time
 from collections.abc import Mapping, Sequence
@@ -45,6 +47,8 @@ from ..errors import BackendFailure, BackendOptionError
 from ..grid import BLANK, Geometry, Grid, Shape, geometry
 from ..result import Mode, Status
 from .base import Backend, Deadline, Outcome
+
+logger = logging.getLogger(__name__)
 
 ENCODINGS = ("extended", "minimal")
 
@@ -334,6 +338,10 @@ class _Watchdog:
     """
 
     IDLE_SECONDS = 2.0
+    # The longest single sleep. Condition.wait() raises OverflowError ("timestamp out of range for
+    # platform time_t") past threading.TIMEOUT_MAX (~9.2e9 s), which a limit of 1e10 s or inf
+    # used to reach; a far deadline is waited for in steps instead.
+    LONGEST_WAIT = 3600.0
 
     def __init__(self) -> None:
         self._condition = threading.Condition()
@@ -342,8 +350,12 @@ class _Watchdog:
         self._waking_at: float | None = None  # when the thread wakes next (None: on notify)
 
     def arm(self, session: _Session, at: float) -> None:
-        """Interrupt this session's solver when the monotonic clock reaches `at`."""
+        """Interrupt this session's solver when the monotonic clock reaches `at` (never, for a
+        deadline that is not a finite number)."""
         with self._condition:
+            if not math.isfinite(at):
+                self._armed = None
+                return
             self._armed = (session, at)
             if self._thread is None:
                 self._thread = threading.Thread(target=self._watch, name="sat-watchdog",
@@ -360,6 +372,14 @@ class _Watchdog:
             self._armed = None
 
     def _watch(self) -> None:
+        try:
+            self._watch_until_idle()
+        except Exception as error:  # never a thread traceback; the next arm() starts a new thread
+            logger.warning("the SAT watchdog stopped: %s", error)
+            with self._condition:
+                self._thread = None
+
+    def _watch_until_idle(self) -> None:
         with self._condition:
             while True:
                 if self._armed is None:
@@ -372,7 +392,7 @@ class _Watchdog:
                 remaining = at - time.perf_counter()
                 if remaining > 0:
                     self._waking_at = at
-                    self._condition.wait(remaining)
+                    self._condition.wait(min(remaining, self.LONGEST_WAIT))
                     continue
                 session.interrupt()
                 self._armed = None
