@@ -22,8 +22,8 @@ from sudoku_cp.grid import Grid  # noqa: E402
 from sudoku_cp.result import Mode, Status  # noqa: E402
 
 from ..conftest import (BAEKJOON_2239, BAEKJOON_2239_ANSWER, EMPTY_4_LEXMIN,  # noqa: E402
-                        EMPTY_9_LEXMIN, G17, UNSOLVABLE_4, brute_force_count, naive_lexmin,
-                        random_multi_solution)
+                        EMPTY_9_LEXMIN, G17, UNSOLVABLE_4, brute_force_count, full_grid,
+                        naive_lexmin, random_multi_solution)
 
 EMPTY_16_ROW_2 = (5, 6, 7, 8, 1, 2, 3, 4, 13, 14, 15, 16, 9, 10, 11, 12)
 
@@ -237,6 +237,72 @@ def test_close_drops_the_solvers_and_the_backend_still_works():
     backend.close()
     result = backend.solve(Grid.empty(4))
     assert result.stats["reused"] is False and result.solution.to_line() == EMPTY_4_LEXMIN
+
+
+def one_blank(size: int) -> Grid:
+    """A full grid of this size with its last cell blank: one SAT call solves it."""
+    full = full_grid(size, random.Random(size))
+    return full.with_values({size * size - 1: 0})
+
+
+def test_a_heavy_kept_solver_is_rebuilt_before_the_next_puzzle():
+    with SatBackend() as backend:
+        light = backend.solve(Grid.empty(9))
+        assert light.stats["conflicts"] > 0  # the empty 9x9 lex-min is not all propagation
+        assert backend.solve(Grid.parse(G17)).stats["reused"] is True  # under the default
+        backend.heavy_conflicts = 0
+        backend.solve(Grid.empty(9))
+        (heavy,) = backend._solvers.values()
+        assert heavy.retired == "heavy"
+        result = backend.solve(Grid.parse(G17))
+        (kept,) = backend._solvers.values()
+    assert kept is not heavy and result.solution.is_solution_of(Grid.parse(G17))
+    assert result.stats["rebuilt"] == "heavy" and result.stats["reused"] is False
+    assert result.stats["setup_seconds"] > 0 and result.stats["build_seconds"] > 0
+
+
+def test_never_rebuilt_for_heaviness_when_the_bound_is_off():
+    with SatBackend() as backend:
+        backend.heavy_conflicts = None
+        backend.solve(Grid.empty(9))
+        again = backend.solve(Grid.empty(9))
+    assert again.stats["reused"] is True and "rebuilt" not in again.stats
+
+
+@pytest.mark.parametrize("size", [16, 25])
+def test_the_first_build_of_a_shape_is_set_up_outside_the_time_limit(size):
+    # Loading the 16x16 CNF takes ~50 ms and the 25x25 one ~0.35 s, both over the 0.02 s limit.
+    puzzle = one_blank(size)
+    with SatBackend() as backend:
+        result = backend.solve(puzzle, time_limit=0.02)
+    solution_of(result, puzzle)
+    assert result.stats["setup_seconds"] > 0 and result.stats["reused"] is False
+    assert "rebuilt" not in result.stats
+
+
+def test_after_a_timeout_the_solver_is_rebuilt_outside_the_next_time_limit():
+    # The empty 25x25 lex-min needs seconds (13,157 conflicts), so 0.3 s interrupts a SAT call.
+    with SatBackend() as backend:
+        timed_out = backend.solve(Grid.empty(25), time_limit=0.3)
+        assert timed_out.status is Status.TIMEOUT
+        (interrupted,) = backend._solvers.values()
+        assert interrupted.retired == "interrupted"
+        puzzle = one_blank(25)
+        result = backend.solve(puzzle, time_limit=0.02)
+        (kept,) = backend._solvers.values()
+    solution_of(result, puzzle)
+    assert kept is not interrupted and kept.retired is None
+    assert result.stats["rebuilt"] == "interrupted" and result.stats["setup_seconds"] > 0
+
+
+def test_a_puzzle_without_prepare_still_gets_a_solver():
+    # Backend.solve always prepares; a direct _solve call builds on the clock instead.
+    from sudoku_cp.backends.base import Deadline
+
+    with SatBackend() as backend:
+        outcome = backend._solve(Grid.empty(4), mode=Mode.LEXMIN, limit=2, deadline=Deadline(None))
+    assert outcome.values == tuple(int(c) for c in EMPTY_4_LEXMIN)
+    assert outcome.stats["reused"] is False
 
 
 # -- time limits -----------------------------------------------------------------------------------

@@ -24,10 +24,16 @@ every smaller value sits in a fixed peer.
 Time limits use the solver's interrupt: a watchdog thread calls `interrupt()` when the puzzle's
 budget runs out (CaDiCaL, which has no interrupt() in python-sat, runs in conflict-budget slices
 instead); the interrupted call returns None and the puzzle is a TIMEOUT. A solver that was
-interrupted or raised is thrown away and never asked again. Ctrl-C inside a kept solver has left it
-giving wrong answers (../shared/reference/lexmin-methods.md); `interrupt()` did not here (glucose3
-and glucose4 each answered 800 checks right after 200+ interrupts), but a rebuild costs only ~6 ms
-on a 9x9 and ~0.35 s on a 25x25, so doubt wins.
+interrupted or raised is never asked again. Ctrl-C inside a kept solver has left it giving wrong
+answers (../shared/reference/lexmin-methods.md); `interrupt()` did not here (glucose3 and glucose4
+each answered 800 checks right after 200+ interrupts), but a rebuild costs only ~6 ms on a 9x9 and
+~0.35 s on a 25x25, so doubt wins.
+
+Set-up is not solving: the pysat import, the base CNF and loading it into a solver happen in
+`prepare()`, before the puzzle's clock starts (`Backend.solve`), so a time limit below the build
+time still solves an easy puzzle of a new shape. A kept solver that must go (interrupted, or
+"heavy": more than `HEAVY_CONFLICTS` conflicts since it was built) is only marked after its
+puzzle; the next puzzle of that shape rebuilds it in `prepare()` and says so in stats["rebuilt"].
 """
 
 from __future__ import annotations
@@ -285,6 +291,20 @@ BUDGETED_SOLVERS = frozenset({"cadical103", "cadical153", "cadical195", "cadical
 CONFLICTS_PER_SLICE = 1000
 
 
+# A kept solver that has run more conflicts than this since it was built is rebuilt before the
+# next puzzle of its shape. Why: what a kept solver carries over (learnt clauses, activities,
+# saved phases) can send the next search far off. Measured (glucose3, empty 25x25 lex-min, which
+# takes 13,157 conflicts on a fresh solver): after the five puzzles of
+# data/generated/unique-25x25.txt (17,529 conflicts) it took 3.47 M conflicts (341.7 s, the
+# issue); after puzzles 2-5 (3,726 conflicts) 205,679; after puzzles 1-2 (15,037) 325,511; after
+# puzzles 2-4 (769) 11,644 and after puzzle 2 alone (712) 17,201, like a fresh one. The effect is
+# erratic (after puzzle 1 alone, 14,325 conflicts, it was fine), so this is a bound on how much
+# history a solver carries, not a cure: 2,000 conflicts are about 0.4 s of 25x25 search, the
+# order of a 25x25 rebuild (~0.35 s, done outside the clock), while a 9x9 lex-min averages ~1.4
+# conflicts, so 9x9 solvers are rebuilt about once per thousand puzzles (~5 ms each).
+HEAVY_CONFLICTS = 2000
+
+
 class _TimeUp(Exception):
     """The puzzle's time budget ran out during (or before) a solver call."""
 
@@ -308,6 +328,7 @@ class _KeptSolver:
         self.solver = Solver(name=_constructor_name(solver_name))
         self.solver.append_formula(cnf.clauses)
         self.top = cnf.variables  # activation literals are numbered above everything else
+        self.retired: str | None = None  # why the next puzzle must have a new solver instead
 
     def fresh_activation(self) -> int:
         """A variable no clause has used yet, to guard one puzzle's clauses."""
@@ -470,13 +491,25 @@ class _Session:
         self.solver.add_clause(clause)
 
     def model(self) -> list[int]:
-        model = self.solver.get_model()
+        model: list[int] | None = self.solver.get_model()
         if model is None:
             raise BackendFailure("the SAT solver answered SAT without a model")
         return model
 
 
 # -- the backend ----------------------------------------------------------------------------------
+
+_SolverKey = tuple[int, Shape, str, str, str]  # size, box, encoding, at-most-one, solver name
+
+
+@dataclass(frozen=True)
+class _Setup:
+    """A solver build done for the next puzzle: which solver, how long, and what it replaced."""
+
+    key: _SolverKey
+    seconds: float
+    rebuilt: str | None  # the retired solver's reason, None for a shape's first solver
+
 
 class SatBackend(Backend):
     """CNF + python-sat: a kept incremental solver, lex-min by iterative tightening."""
@@ -492,8 +525,11 @@ class SatBackend(Backend):
         self.sat_solver = check_solver(sat_solver)
         self.encoding = encoding
         self.amo = amo
-        self._solvers: dict[tuple[int, Shape, str, str, str], _KeptSolver] = {}
+        # Rebuild a kept solver once it has run more conflicts than this (None: never).
+        self.heavy_conflicts: int | None = HEAVY_CONFLICTS
+        self._solvers: dict[_SolverKey, _KeptSolver] = {}
         self._watchdog = _Watchdog()
+        self._setup: _Setup | None = None  # what prepare() did for the puzzle about to run
 
     @classmethod
     def versions(cls) -> Mapping[str, str]:
@@ -505,19 +541,46 @@ class SatBackend(Backend):
         for kept in self._solvers.values():
             kept.delete()
         self._solvers.clear()
+        self._setup = None
+
+    def _key(self, grid: Grid) -> _SolverKey:
+        return (grid.size, grid.box, self.encoding, self.amo, self.sat_solver)
+
+    def prepare(self, grid: Grid) -> bool:
+        """Build this shape's solver, or rebuild a retired one, before the puzzle's clock starts
+        (the pysat import, the base CNF and loading it into the solver are set-up, not solving)."""
+        key = self._key(grid)
+        kept = self._solvers.get(key)
+        self._setup = None
+        if kept is not None and kept.retired is None:
+            return False
+        self._setup = self._build(key)
+        return True
+
+    def _build(self, key: _SolverKey) -> _Setup:
+        """A new kept solver for this key, replacing a retired one."""
+        start = time.perf_counter()
+        retired = self._solvers.pop(key, None)
+        reason = None
+        if retired is not None:
+            reason = retired.retired
+            retired.delete()
+        size, box, encoding, amo, solver_name = key
+        self._solvers[key] = _KeptSolver(base_cnf(size, box, encoding, amo), solver_name)
+        return _Setup(key, time.perf_counter() - start, reason)
 
     # -- one puzzle ------------------------------------------------------------------------------
 
     def _solve(self, grid: Grid, *, mode: Mode, limit: int, deadline: Deadline) -> Outcome:
-        key = (grid.size, grid.box, self.encoding, self.amo, self.sat_solver)
-        build_start = time.perf_counter()
+        key = self._key(grid)
+        setup, self._setup = self._setup, None
+        if setup is not None and setup.key != key:
+            setup = None
         kept = self._solvers.get(key)
-        reused = kept is not None
-        if kept is None:
-            kept = _KeptSolver(base_cnf(grid.size, grid.box, self.encoding, self.amo),
-                               self.sat_solver)
-            self._solvers[key] = kept
-        build_seconds = 0.0 if reused else time.perf_counter() - build_start
+        if kept is None or kept.retired is not None:
+            # Only when prepare() was skipped (a subclass, a direct call): built on the clock.
+            setup = self._build(key)
+            kept = self._solvers[key]
 
         before = kept.statistics()
         solve_start = time.perf_counter()
@@ -538,37 +601,45 @@ class SatBackend(Backend):
             raise
         solve_seconds = time.perf_counter() - solve_start
 
-        outcome.stats = self._stats(kept, before, session, reused=reused,
-                                    build_seconds=build_seconds, solve_seconds=solve_seconds)
+        after = kept.statistics()
+        outcome.stats = self._stats(kept, before, after, session, setup=setup,
+                                    solve_seconds=solve_seconds)
         if session.suspect:
             # Only answers of calls that finished were used; the solver itself is not trusted
             # again (the watchdog firing, even between calls, counts as an interrupt).
-            self._discard(key)
+            kept.retired = "interrupted"
+        elif self.heavy_conflicts is not None and \
+                after.get("conflicts", 0) > self.heavy_conflicts:
+            kept.retired = "heavy"
         return outcome
 
-    def _discard(self, key: tuple[int, Shape, str, str, str]) -> None:
+    def _discard(self, key: _SolverKey) -> None:
         kept = self._solvers.pop(key, None)
         if kept is not None:
             kept.delete()
 
-    def _stats(self, kept: _KeptSolver, before: dict[str, int], session: _Session, *,
-               reused: bool, build_seconds: float,
+    def _stats(self, kept: _KeptSolver, before: dict[str, int], after: dict[str, int],
+               session: _Session, *, setup: _Setup | None,
                solve_seconds: float) -> dict[str, Any]:
-        after = kept.statistics()
-        counters = {name: after[name] - before.get(name, 0)
-                    for name in ("conflicts", "decisions", "propagations") if name in after}
-        return {
+        counters: dict[str, int] = {
+            name: after[name] - before.get(name, 0)
+            for name in ("conflicts", "decisions", "propagations") if name in after}
+        stats: dict[str, Any] = {
             "variables": kept.cnf.variables,
             "clauses": len(kept.cnf.clauses) + session.clauses_added,
             "sat_calls": session.calls,
             **counters,
-            "build_seconds": build_seconds,
+            "build_seconds": 0.0 if setup is None else setup.seconds,
             "solve_seconds": solve_seconds,
             "solver": self.sat_solver,
             "encoding": self.encoding,
             "amo": self.amo,
-            "reused": reused,
+            "reused": setup is None,
         }
+        if setup is not None and setup.rebuilt is not None:
+            stats["rebuilt"] = setup.rebuilt  # "interrupted" or "heavy": why the last one went
+        return stats
+
 
 
 def _given_assumptions(grid: Grid) -> list[int]:
