@@ -1,66 +1,109 @@
-"""Deliberately wrong backends and hand-made records for the bench and report tests."""
+"""Hand-made results for the bench, report and results-log tests: flat runs for the statistics,
+puzzle records and headers for results logs, and the registration of deliberately wrong backends
+(tests/wrong_backends.py) for one test."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
-from sudoku_cp.backends.base import Outcome
-from sudoku_cp.backends.dfs import DfsBackend
-from sudoku_cp.result import Status
+import pytest
+from click.testing import CliRunner, Result
+
+from sudoku_cp import backends as backend_registry
+from sudoku_cp.cli import main
+from sudoku_cp.results import ResultsLog, make_header
+
+from .wrong_backends import WRONG_BACKENDS
+
+Record = dict[str, Any]
+
+ENVIRONMENT = {"tool": "sudoku-cp 0.1.0", "date": "2026-01-01T00:00:00+00:00",
+               "argv": "sudoku-cp bench x", "python": "3.11.7 (CPython)",
+               "platform": "Linux-test", "cpu": "Test CPU", "cores": 2, "usable_cores": 2,
+               "jobs": 1, "load_average": [0.5, 0.25, 0.1],
+               "versions": {"ortools": "9.15.6755", "python-sat": "1.9.dev24"}}
 
 
-class BrokenCellBackend(DfsBackend):
-    """Solves like dfs, then changes the first blank cell: a completion that is not one."""
-
-    name = "broken"
-    description = "test only: a completion with one wrong cell"
-
-    def _solve(self, grid, **options):
-        outcome = super()._solve(grid, **options)
-        if outcome.values is not None and grid.blanks():
-            values = list(outcome.values)
-            cell = grid.blanks()[0]
-            values[cell] = values[cell] % grid.size + 1
-            outcome.values = tuple(values)
-        return outcome
+def register_wrong(monkeypatch: pytest.MonkeyPatch, *names: str) -> None:
+    """Put deliberately wrong backends of tests/wrong_backends.py in the registry for one test
+    (monkeypatch restores it; forked workers and set-up children find the module too)."""
+    for name in names:
+        class_name = WRONG_BACKENDS.get(name, name)
+        monkeypatch.setitem(backend_registry._REGISTRY, name, ("tests.wrong_backends", class_name))
 
 
-class SwappedBackend(DfsBackend):
-    """On a puzzle with no givens, the lex-min with values 1 and 2 swapped: valid, not lex-min."""
-
-    name = "swapped"
-    description = "test only: a valid completion that is not the lex-min"
-
-    def _solve(self, grid, **options):
-        outcome = super()._solve(grid, **options)
-        if outcome.values is not None and not grid.givens():
-            swap = {1: 2, 2: 1}
-            outcome.values = tuple(swap.get(value, value) for value in outcome.values)
-        return outcome
+def run_row(set_name: str, index: int, backend: str, status: str, seconds: float | None, *,
+            repeat: int = 0, mode: str = "lexmin", size: int = 9, givens: int = 30,
+            **extra: Any) -> Record:
+    """One flat run, as `Results.runs()` gives them to the statistics of `measure`."""
+    row: Record = {"set": set_name, "number": index, "index": index, "source": f"{set_name}.txt",
+                   "line": index + 1, "puzzle": f"p{index}", "size": size, "givens": givens,
+                   "mode": mode, "backend": backend, "repeat": repeat, "status": status,
+                   "seconds": seconds, "solution": None, "stats": {}}
+    row.update(extra)
+    return row
 
 
-class NoCompletionBackend(DfsBackend):
-    """Claims every puzzle is unsatisfiable."""
+def bench_header(*, backends: Sequence[str] = ("a", "b"), time_limit: float | None = 10.0,
+                 mode: str = "lexmin", repeat: int = 1, baseline: str | None = "a",
+                 environment: Mapping[str, Any] | None = None, **extra: Any) -> Record:
+    """A bench session header as `sudoku-cp bench` writes it."""
+    settings = {"mode": mode, "limit": None, "time_limit": time_limit, "repeat": repeat,
+                "warmup": 0, "baseline": baseline, "first": None}
+    return make_header(command="bench", settings=settings,
+                       backends=[{"label": name, "backend": name, "options": {}}
+                                 for name in backends],
+                       environment=dict(environment or ENVIRONMENT), inputs=["top.txt"],
+                       **extra)
 
-    name = "nothing"
-    description = "test only: always unsatisfiable"
 
-    def _solve(self, grid, **options):
-        return Outcome(Status.UNSATISFIABLE, reason="says so")
+def puzzle_record(set_name: str, number: int, runs: Iterable[Mapping[str, Any]], *,
+                  mode: str = "lexmin", puzzle: str | None = None, size: int = 9,
+                  givens: int = 30) -> Record:
+    """One puzzle's record of a results log, with its runs."""
+    return {"kind": "puzzle", "index": number, "set": set_name, "number": number,
+            "source": f"{set_name}.txt", "line": number + 1,
+            "puzzle": puzzle or f"{number:0{size * size}d}", "size": size, "givens": givens,
+            "mode": mode, "verdict": "agree", "findings": [],
+            "runs": [{"repeat": 0, "cpu_seconds": None, "build_seconds": None,
+                      "solve_seconds": None, "solution": None, "stats": {}, **run}
+                     for run in runs]}
 
 
-TEST_BACKENDS = {"broken": "BrokenCellBackend", "swapped": "SwappedBackend",
-                 "nothing": "NoCompletionBackend"}
+def hand_made(mode: str = "lexmin") -> list[Record]:
+    """Set 'top': a solves 2 of 3 (4 ms at most, a timeout at 10 s), b all 3 (500 ms at most)."""
+    times = [(("solved", 0.001), ("solved", 0.002)),
+             (("solved", 0.004), ("solved", 0.001)),
+             (("timeout", 10.0), ("solved", 0.5))]
+    return [puzzle_record("top", number,
+                          [{"backend": backend, "status": status, "seconds": seconds}
+                           for backend, (status, seconds) in zip(("a", "b"), pair)], mode=mode)
+            for number, pair in enumerate(times)]
 
 
-def run_record(set_name: str, index: int, backend: str, status: str, seconds: float | None, *,
-               repeat: int = 0, mode: str = "lexmin", size: int = 9,
-               givens: int = 30, **extra: Any) -> dict[str, Any]:
-    """A hand-made run record with every field of `bench.RUN_COLUMNS`."""
-    record = {"set": set_name, "index": index, "line": index + 1, "puzzle": f"p{index}",
-              "size": size, "givens": givens, "backend": backend, "mode": mode,
-              "repeat": repeat, "status": status, "seconds": seconds, "build_seconds": None,
-              "solve_seconds": None, "count": None, "reason": None, "solution": None,
-              "stats": {}}
-    record.update(extra)
-    return record
+def hand_made_rows(mode: str = "lexmin") -> list[Record]:
+    """The runs of `hand_made` as flat rows."""
+    return [run_row("top", record["number"], run["backend"], run["status"], run["seconds"],
+                    mode=mode)
+            for record in hand_made(mode) for run in record["runs"]]
+
+
+def write_log(path: Path, header: Mapping[str, Any], records: Iterable[Mapping[str, Any]]
+              ) -> Path:
+    """A results log written through `ResultsLog`, as bench writes one."""
+    with ResultsLog.open(path, header) as log:
+        for record in records:
+            log.append(record)
+    return path
+
+
+def lines_of(path: Path) -> list[Record]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def invoke(*args: object) -> Result:
+    """`sudoku-cp ARGS` in process; stdout and stderr apart."""
+    return CliRunner().invoke(main, [str(arg) for arg in args])

@@ -1,78 +1,70 @@
-"""bench.py: the statistics on hand-made records, verification of every timed run, resuming,
-set-up measurement, and `sudoku-cp bench` end to end."""
+"""Benchmarks: the statistics of measure.py on hand-made runs, timed runs through the engine
+(every one verified, a wrong one counted and never timed), set-up measured apart, and
+`sudoku-cp bench` end to end (results log, resume, refusals, exit codes)."""
+
+from __future__ import annotations
 
 import json
 import math
+import sys
+from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
+import sudoku_cp
 from sudoku_cp import backends as backend_registry
-from sudoku_cp import bench
-from sudoku_cp.backends import register_backend
-from sudoku_cp.bench import (RUN_COLUMNS, BenchError, PuzzleOutcome, completed_keys,
-                             geometric_mean_ratio, measure, par2, percentile, plan_runs,
-                             puzzle_outcomes, puzzle_sets, summarize)
-from sudoku_cp.cli import main
-from sudoku_cp.formats import Layout, Loaded, load_puzzles, read_puzzles
-from sudoku_cp.result import Mode
-from sudoku_cp.runner import BackendSpec, SolveSettings
+from sudoku_cp.engine import BackendSpec, SolveSettings
+from sudoku_cp.formats import PuzzleStream
+from sudoku_cp.grid import Grid
+from sudoku_cp.measure import (BenchError, PuzzleOutcome, check_set_names, environment,
+                               first_of_each_shape, geometric_mean_ratio, has_failures,
+                               measure_setup, par2, percentile, puzzle_outcomes, summarize)
+from sudoku_cp.results import Record, Results, load_results
+from sudoku_cp.verify import check_completion
 
-from .bench_helpers import TEST_BACKENDS, run_record
-from .conftest import BAEKJOON_2239, DATA
+from .bench_helpers import hand_made_rows, invoke, lines_of, register_wrong, run_row
+from .conftest import BAEKJOON_2239, BAEKJOON_2239_ANSWER, DATA, EMPTY_4_LEXMIN
+from .wrong_backends import InterruptingBackend
 
 EXAMPLES = DATA / "examples"
 EMPTY_4 = "0" * 16
 
 
-@pytest.fixture
-def test_backends():
-    """The deliberately wrong backends, registered for one test and removed after it."""
-    saved = dict(backend_registry._REGISTRY)
-    for name, class_name in TEST_BACKENDS.items():
-        register_backend(name, "tests.bench_helpers", class_name)
-    yield
-    backend_registry._REGISTRY.clear()
-    backend_registry._REGISTRY.update(saved)
+def timed(lines: list[str], backends: list[str], *, mode: str = "lexmin", repeat: int = 1,
+          time_limit: float | None = None) -> list[Record]:
+    """Every run of `sudoku_cp.bench` on these puzzles, flat (what the statistics read)."""
+    return list(sudoku_cp.bench("\n".join(lines) + "\n", backends=backends, mode=mode,
+                                repeat=repeat, time_limit=time_limit).runs())
 
 
-def tiny_sets(lines, name="tiny"):
-    _, records = read_puzzles("\n".join(lines) + "\n", source=f"{name}.txt")
-    return puzzle_sets(Loaded(records, {f"{name}.txt": Layout.LINE}, []))
+def of(runs: list[Record], backend: str) -> list[Record]:
+    return [run for run in runs if run["backend"] == backend]
 
 
-def measured(lines, backends, *, mode="lexmin", repeat=1, warmup=0, time_limit=None):
-    plan = plan_runs(tiny_sets(lines), [BackendSpec(name) for name in backends],
-                     mode=Mode(mode))
-    settings = SolveSettings(Mode(mode), 2, time_limit, warmup, repeat)
-    return [record for puzzle in measure(plan, settings) for record in puzzle]
+# -- statistics on hand-made runs ------------------------------------------------------------------
 
-
-def by_backend(records, backend):
-    return [record for record in records if record["backend"] == backend]
-
-
-# -- statistics on hand-made records ---------------------------------------------------------------
-
-def test_percentile_is_nearest_rank():
-    values = list(range(10, 0, -1))  # unsorted on purpose
+def test_percentile_is_nearest_rank() -> None:
+    values = [float(value) for value in range(10, 0, -1)]  # unsorted on purpose
     assert [percentile(values, p) for p in (10, 50, 90, 99, 100)] == [1, 5, 9, 10, 10]
     assert percentile([5.0, 1.0, 3.0], 90) == 5.0  # rank ceil(2.7) = 3
     assert percentile([4.0], 99) == 4.0
     # 0.07 * 100 is 7.000000000000001 in floating point: the rank must still be 7, not 8.
-    assert percentile(list(range(1, 101)), 7) == 7
+    assert percentile([float(value) for value in range(1, 101)], 7) == 7
     with pytest.raises(ValueError):
         percentile([], 50)
+    with pytest.raises(ValueError):
+        percentile([1.0], 0)
 
 
-def test_par2_counts_twice_the_limit_for_every_unsolved_puzzle():
+def test_par2_counts_twice_the_limit_for_every_unsolved_puzzle() -> None:
     outcomes = [PuzzleOutcome("solved", 1.0, 9, 30), PuzzleOutcome("timeout", None, 9, 30),
-                PuzzleOutcome("wrong", None, 9, 30), PuzzleOutcome("unsatisfiable", 3.0, 9, 30)]
-    assert par2(outcomes, time_limit=10.0) == pytest.approx((1 + 20 + 20 + 3) / 4)
+                PuzzleOutcome("wrong", None, 9, 30), PuzzleOutcome("error", None, 9, 30),
+                PuzzleOutcome("unsatisfiable", 3.0, 9, 30)]
+    assert par2(outcomes, time_limit=10.0) == pytest.approx((1 + 20 + 20 + 20 + 3) / 5)
     assert par2(outcomes, time_limit=None) is None  # no limit, no penalty: refused, not guessed
 
 
-def test_geometric_mean_ratio_over_puzzles_both_solved():
+def test_geometric_mean_ratio_over_puzzles_both_solved() -> None:
     mine = {0: PuzzleOutcome("solved", 2.0, 9, 30), 1: PuzzleOutcome("solved", 8.0, 9, 30),
             2: PuzzleOutcome("solved", 1.0, 9, 30), 3: PuzzleOutcome("solved", 5.0, 9, 30),
             4: PuzzleOutcome("timeout", None, 9, 30)}
@@ -82,17 +74,13 @@ def test_geometric_mean_ratio_over_puzzles_both_solved():
     ratio, puzzles = geometric_mean_ratio(mine, base)
     assert puzzles == 3  # puzzles 3 and 4 were not solved by both
     assert ratio == pytest.approx((2 * 4 * 0.25) ** (1 / 3))
+    assert geometric_mean_ratio(mine, {}) == (None, 0)
 
 
-def test_summary_by_hand():
-    records = [
-        run_record("top", 0, "a", "solved", 0.001), run_record("top", 1, "a", "solved", 0.004),
-        run_record("top", 2, "a", "timeout", 10.0),
-        run_record("top", 0, "b", "solved", 0.002), run_record("top", 1, "b", "solved", 0.001),
-        run_record("top", 2, "b", "solved", 0.5),
-    ]
-    a, b = summarize(records, time_limit=10.0, baseline="a")
-    assert (a.backend, a.puzzles, a.solved, a.timeouts, a.wrong, a.errors) == ("a", 3, 2, 1, 0, 0)
+def test_summary_by_hand() -> None:
+    a, b = summarize(hand_made_rows(), time_limit=10.0, baseline="a")
+    assert (a.set, a.mode, a.backend) == ("top", "lexmin", "a")
+    assert (a.puzzles, a.solved, a.timeouts, a.wrong, a.errors) == (3, 2, 1, 0, 0)
     assert a.par2 == pytest.approx((0.001 + 0.004 + 20) / 3)
     assert (a.mean, a.median, a.p90, a.p99, a.max) == pytest.approx((0.0025, 0.0025, 0.004,
                                                                       0.004, 0.004))
@@ -100,290 +88,417 @@ def test_summary_by_hand():
     assert b.par2 == pytest.approx((0.002 + 0.001 + 0.5) / 3) == b.mean
     assert (b.median, b.p90, b.p99, b.max) == pytest.approx((0.002, 0.5, 0.5, 0.5))
     assert b.ratio == pytest.approx(math.sqrt(2 * 0.25))  # only puzzles 0 and 1: a timed out on 2
+    assert b.ratio_puzzles == 2
 
 
-def test_repeats_median_time_and_worst_status():
-    records = [run_record("s", 0, "a", "solved", seconds, repeat=repeat)
-               for repeat, seconds in enumerate([0.3, 0.1, 0.2])]
-    records += [run_record("s", 1, "a", "solved", 0.1, repeat=0),
-                run_record("s", 1, "a", "timeout", 1.0, repeat=1),
-                run_record("s", 1, "a", "solved", 0.1, repeat=2)]
-    outcomes = puzzle_outcomes(records)[("s", "lexmin", "a")]
+def test_repeats_median_time_and_worst_status() -> None:
+    runs = [run_row("s", 0, "a", "solved", seconds, repeat=repeat)
+            for repeat, seconds in enumerate([0.3, 0.1, 0.2])]
+    runs += [run_row("s", 1, "a", "solved", 0.1, repeat=0),
+             run_row("s", 1, "a", "timeout", 1.0, repeat=1),
+             run_row("s", 1, "a", "solved", 0.1, repeat=2)]
+    runs += [run_row("s", 2, "a", "error", None, repeat=0),
+             run_row("s", 2, "a", "wrong", 0.1, repeat=1)]
+    outcomes = puzzle_outcomes(runs)[("s", "lexmin", "a")]
     assert outcomes[0] == PuzzleOutcome("solved", 0.2, 9, 30)
     assert outcomes[1] == PuzzleOutcome("timeout", None, 9, 30)
+    assert outcomes[2] == PuzzleOutcome("wrong", None, 9, 30)  # wrong is worse than error
 
 
-def test_records_written_twice_count_once_last_wins():
-    records = [run_record("s", 0, "a", "timeout", 1.0), run_record("s", 0, "a", "solved", 0.5)]
-    (row,) = summarize(records, time_limit=1.0, baseline=None)
-    assert (row.puzzles, row.solved, row.mean) == (1, 1, 0.5)
+def test_runs_written_twice_count_once_last_wins() -> None:
+    runs = [run_row("s", 0, "a", "timeout", 1.0), run_row("s", 0, "a", "solved", 0.5)]
+    (row,) = summarize(runs, time_limit=1.0, baseline=None)
+    assert (row.puzzles, row.solved, row.timeouts, row.mean) == (1, 1, 0, 0.5)
 
 
-def test_rows_follow_sets_then_backends_in_order_of_appearance():
-    records = [run_record("s2", 0, "b", "solved", 0.1), run_record("s1", 0, "a", "solved", 0.1),
-               run_record("s2", 0, "a", "solved", 0.1), run_record("s1", 0, "b", "solved", 0.1)]
-    rows = summarize(records, time_limit=None, baseline="a")
-    assert [(row.set, row.backend) for row in rows] == [("s2", "b"), ("s2", "a"), ("s1", "a"),
-                                                         ("s1", "b")]
+def test_rows_follow_sets_then_modes_then_backends_in_order_of_appearance() -> None:
+    runs = [run_row("s2", 0, "b", "solved", 0.1), run_row("s1", 0, "a", "solved", 0.1),
+            run_row("s2", 0, "a", "solved", 0.1), run_row("s1", 0, "b", "solved", 0.1),
+            run_row("s2", 0, "a", "solved", 0.1, mode="any")]
+    rows = summarize(runs, time_limit=None, baseline="a")
+    assert [(row.set, row.mode, row.backend) for row in rows] == [
+        ("s2", "lexmin", "b"), ("s2", "lexmin", "a"), ("s2", "any", "a"),
+        ("s1", "lexmin", "a"), ("s1", "lexmin", "b")]
     assert all(row.par2 is None for row in rows)
 
 
-# -- measuring: verified, never silently timed -----------------------------------------------------
+def test_wrong_and_error_runs_are_failures_timeouts_are_not() -> None:
+    assert not has_failures([run_row("s", 0, "a", "solved", 0.1),
+                             run_row("s", 1, "a", "timeout", 1.0)])
+    assert has_failures([run_row("s", 0, "a", "wrong", 0.1)])
+    assert has_failures([run_row("s", 0, "a", "error", None)])
 
-def test_record_schema_and_puzzle_facts():
-    records = measured([BAEKJOON_2239, EMPTY_4], ["dfs", "sat"], repeat=2)
-    assert all(tuple(record) == RUN_COLUMNS for record in records)
-    assert [(r["index"], r["backend"], r["repeat"]) for r in records] == [
+
+def test_two_inputs_that_would_be_one_set_are_refused(tmp_path: Path) -> None:
+    check_set_names([str(tmp_path / "one.txt"), str(tmp_path / "two.txt"), "-"])
+    with pytest.raises(BenchError, match="would both be set 'bad': rename one of them"):
+        check_set_names([str(tmp_path / "bad.txt"), str(tmp_path / "a" / "bad.txt")])
+
+
+# -- timed runs through the engine: verified, never silently timed ----------------------------------
+
+def test_run_records_keep_repeats_puzzle_facts_and_the_build_solve_split() -> None:
+    runs = timed([BAEKJOON_2239, EMPTY_4], ["dfs", "sat"], repeat=2)
+    assert [(run["index"], run["backend"], run["repeat"]) for run in runs] == [
         (0, "dfs", 0), (0, "dfs", 1), (0, "sat", 0), (0, "sat", 1),
         (1, "dfs", 0), (1, "dfs", 1), (1, "sat", 0), (1, "sat", 1)]
-    first = records[0]
-    assert (first["set"], first["line"], first["puzzle"], first["size"], first["givens"]) == (
-        "tiny", 1, BAEKJOON_2239, 9, 30)
-    assert {r["status"] for r in records} == {"solved"}
-    assert records[4]["size"] == 4 and records[4]["givens"] == 0
-    sat = by_backend(records, "sat")[0]
-    # The backend's build/solve split is lifted out of its stats into columns.
+    first = runs[0]
+    assert (first["line"], first["puzzle"], first["size"], first["givens"]) == (
+        1, BAEKJOON_2239, 9, 30)
+    assert {run["status"] for run in runs} == {"solved"}
+    assert runs[4]["size"] == 4 and runs[4]["givens"] == 0
+    assert runs[0]["solution"] == BAEKJOON_2239_ANSWER and runs[4]["solution"] == EMPTY_4_LEXMIN
+    sat = of(runs, "sat")[0]
+    # The backend's build/solve split is lifted out of its stats into fields of the run.
     assert sat["build_seconds"] is not None and sat["solve_seconds"] is not None
     assert "build_seconds" not in sat["stats"] and "sat_calls" in sat["stats"]
     assert first["build_seconds"] is None and "nodes" in first["stats"]
-    json.dumps(records)  # JSON-ready
+    assert all(run["seconds"] > 0 and run["cpu_seconds"] is not None for run in runs)
+    json.dumps(runs)  # JSON-ready
 
 
-def test_priming_keeps_one_off_set_up_out_of_the_first_timed_run():
-    records = measured([EMPTY_4, BAEKJOON_2239], ["sat"])
+def test_priming_keeps_one_off_set_up_out_of_the_first_timed_run() -> None:
+    runs = timed([EMPTY_4, BAEKJOON_2239], ["sat"])
     # The sat backend builds its solver once per grid shape: the untimed priming run did it.
-    assert [record["stats"]["reused"] for record in records] == [True, True]
-    assert [record["build_seconds"] for record in records] == [0.0, 0.0]
+    assert [run["stats"]["reused"] for run in runs] == [True, True]
+    assert [run["build_seconds"] for run in runs] == [0.0, 0.0]
 
 
-def test_a_wrong_completion_is_counted_and_not_timed(test_backends):
-    records = measured([BAEKJOON_2239, EMPTY_4], ["dfs", "broken"], time_limit=1.0)
-    broken = by_backend(records, "broken")
-    assert [record["status"] for record in broken] == ["wrong", "wrong"]
-    assert broken[0]["reason"].startswith("not a completion: ")
+def test_a_broken_completion_is_counted_and_not_timed(monkeypatch: pytest.MonkeyPatch) -> None:
+    register_wrong(monkeypatch, "rulebreaker")
+    runs = timed([BAEKJOON_2239, EMPTY_4], ["dfs", "rulebreaker"], time_limit=1.0)
+    broken = of(runs, "rulebreaker")
+    # rulebreaker breaks only puzzles with givens: the empty 4x4 is solved right.
+    assert [run["status"] for run in broken] == ["wrong", "solved"]
+    assert broken[0]["reason"].startswith("column ")
     assert broken[0]["solution"] is not None  # kept to audit the wrong answer
-    assert by_backend(records, "dfs")[0]["solution"] is None
-    dfs_row, broken_row = summarize(records, time_limit=1.0, baseline="dfs")
-    assert (broken_row.solved, broken_row.wrong, broken_row.mean, broken_row.ratio) == (
-        0, 2, None, None)
-    assert broken_row.par2 == 2.0 and dfs_row.solved == 2
-    assert bench.has_failures(records)
+    assert broken[0]["seconds"] is not None  # recorded, yet no statistic uses it
+    dfs_row, broken_row = summarize(runs, time_limit=1.0, baseline="dfs")
+    assert (broken_row.solved, broken_row.wrong, broken_row.ratio_puzzles) == (1, 1, 1)
+    assert broken_row.mean == broken_row.max == pytest.approx(broken[1]["seconds"])
+    assert broken_row.par2 == pytest.approx((2.0 + broken[1]["seconds"]) / 2)
+    assert dfs_row.solved == 2 and has_failures(runs)
 
 
-def test_an_unsatisfiable_claim_is_wrong_when_another_backend_found_a_completion(test_backends):
-    records = measured([BAEKJOON_2239], ["nothing", "dfs"])
-    assert by_backend(records, "nothing")[0]["status"] == "wrong"
-    assert by_backend(records, "nothing")[0]["reason"] == (
-        "claims no completion, but dfs found one")
-    alone = measured([BAEKJOON_2239], ["nothing"])
-    assert alone[0]["status"] == "unsatisfiable"  # nothing to contradict it: an answer
+def test_an_unsatisfiable_claim_is_wrong_when_another_backend_found_a_completion(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    register_wrong(monkeypatch, "nosolution")
+    runs = timed([BAEKJOON_2239], ["nosolution", "dfs"])
+    assert of(runs, "nosolution")[0]["status"] == "wrong"
+    assert of(runs, "nosolution")[0]["reason"] == (
+        "says unsatisfiable, but dfs's completion is valid")
+    (row, _) = summarize(runs, time_limit=None, baseline=None)
+    assert (row.solved, row.wrong, row.mean) == (0, 1, None)
+    alone = timed([BAEKJOON_2239], ["nosolution"])
+    assert alone[0]["status"] == "unsatisfiable"  # nothing contradicts it: an answer
+    assert summarize(alone, time_limit=None, baseline=None)[0].solved == 1
 
 
-def test_a_larger_completion_is_not_the_lexmin(test_backends):
-    records = measured([EMPTY_4], ["swapped", "dfs"])
-    assert by_backend(records, "swapped")[0]["status"] == "wrong"
-    assert by_backend(records, "swapped")[0]["reason"] == (
-        "not the lex-min: dfs found a smaller completion")
-    assert by_backend(measured([EMPTY_4], ["swapped", "dfs"], mode="any"),
-                      "swapped")[0]["status"] == "solved"
+def test_a_larger_completion_is_not_the_lexmin(monkeypatch: pytest.MonkeyPatch) -> None:
+    register_wrong(monkeypatch, "notlexmin")
+    runs = timed([EMPTY_4], ["notlexmin", "dfs"])
+    assert of(runs, "notlexmin")[0]["status"] == "wrong"
+    assert of(runs, "notlexmin")[0]["reason"].startswith(
+        "not the lex-min: dfs's completion is smaller (first difference at row ")
+    any_mode = timed([EMPTY_4], ["notlexmin", "dfs"], mode="any")
+    assert of(any_mode, "notlexmin")[0]["status"] == "solved"
 
 
-def test_a_timeout_is_recorded_as_such():
-    records = measured(["0" * 625], ["dfs"], time_limit=0.05)
-    assert records[0]["status"] == "timeout" and records[0]["seconds"] >= 0.05
+def test_a_timeout_is_recorded_as_such(monkeypatch: pytest.MonkeyPatch) -> None:
+    register_wrong(monkeypatch, "sleepy")  # times out on puzzles whose first cell is blank
+    runs = timed([BAEKJOON_2239, EMPTY_4], ["sleepy"], time_limit=2.0)
+    assert [run["status"] for run in runs] == ["solved", "timeout"]
+    (row,) = summarize(runs, time_limit=2.0, baseline=None)
+    assert (row.solved, row.timeouts, row.wrong) == (1, 1, 0)
+    assert row.par2 == pytest.approx((runs[0]["seconds"] + 4.0) / 2)
+    assert not has_failures(runs)
 
 
-# -- puzzle sets, resuming, set-up, header ---------------------------------------------------------
-
-def test_sets_are_named_after_file_stems_and_limited(tmp_path):
-    first, second = tmp_path / "one.txt", tmp_path / "two.txt"
-    first.write_text(f"{BAEKJOON_2239}\n{EMPTY_4}\n{EMPTY_4}\n")
-    second.write_text(f"{EMPTY_4}\n")
-    sets = puzzle_sets(load_puzzles([str(first), str(second)]), limit_puzzles=2)
-    assert [(s.name, len(s.records)) for s in sets] == [("one", 2), ("two", 1)]
-    assert bench.set_index(sets[1], sets[1].records[0]) == 0  # not 3, its number in the run
+def test_count_mode_records_the_count_up_to_the_limit() -> None:
+    runs = timed([EMPTY_4, BAEKJOON_2239], ["dfs"], mode="count")
+    assert [(run["count"], run["limit_reached"]) for run in runs] == [(2, True), (1, False)]
+    records = sudoku_cp.bench(EMPTY_4 + "\n", backends=["dfs"], mode="count", limit=5).records
+    assert records[0]["runs"][0]["count"] == 5
 
 
-def test_bad_input_and_clashing_names_are_refused(tmp_path):
-    bad = tmp_path / "bad.txt"
-    bad.write_text(f"{EMPTY_4}\n{'x' * 16}\n")
-    with pytest.raises(BenchError, match=r"bad.txt:2:1: unknown symbol 'x'"):
-        puzzle_sets(load_puzzles([str(bad)]))
-    (tmp_path / "a").mkdir()
-    (tmp_path / "a" / "bad.txt").write_text(f"{EMPTY_4}\n")
-    bad.write_text(f"{EMPTY_4}\n")
-    with pytest.raises(BenchError, match="would both be set 'bad'"):
-        puzzle_sets(load_puzzles([str(bad), str(tmp_path / "a" / "bad.txt")]))
+# -- set-up and environment ------------------------------------------------------------------------
+
+def stream(tmp_path: Path, lines: list[str], name: str = "tiny") -> PuzzleStream:
+    path = tmp_path / f"{name}.txt"
+    path.write_text("\n".join(lines) + "\n")
+    return PuzzleStream([str(path)])
 
 
-def test_resume_plans_only_what_is_missing():
-    sets = tiny_sets([BAEKJOON_2239, EMPTY_4])
-    specs = [BackendSpec("dfs"), BackendSpec("sat")]
-    done_records = [run_record("tiny", 0, "dfs", "solved", 0.1, puzzle=BAEKJOON_2239),
-                    run_record("tiny", 0, "dfs", "solved", 0.1, puzzle=BAEKJOON_2239, repeat=1),
-                    run_record("tiny", 1, "dfs", "error", None, puzzle=EMPTY_4),
-                    run_record("tiny", 1, "sat", "solved", 0.1, puzzle=EMPTY_4, repeat=0)]
-    done = completed_keys(done_records, repeat=2)  # sat has one repeat of two: not done
-    plan = plan_runs(sets, specs, mode=Mode.LEXMIN, done=done)
-    assert [([spec.name for spec in group], [p.index for p in puzzles])
-            for group, puzzles in plan.groups] == [(["sat"], [0, 1])]
-    assert plan.total == 2
-    assert plan_runs(sets, specs, mode=Mode.ANY, done=done).total == 2  # another mode: all
+def test_setup_is_measured_on_the_first_puzzle_of_each_shape(tmp_path: Path) -> None:
+    records = list(stream(tmp_path, [BAEKJOON_2239, EMPTY_4, "0" * 81, "0" * 36]))
+    assert [(name, puzzle, box) for name, puzzle, box in first_of_each_shape(records)] == [
+        ("tiny", BAEKJOON_2239, (3, 3)), ("tiny", EMPTY_4, (2, 2)), ("tiny", "0" * 36, (2, 3))]
 
 
-def test_resume_refuses_other_settings():
-    header = {"settings": {"mode": "lexmin", "limit": 2, "time_limit": 5.0, "warmup": 0,
-                           "repeat": 1, "backends": {"sat": {"sat_solver": "glucose4"}}}}
-    same = json.loads(json.dumps(header))
-    bench.check_resumable(header, same)
-    other = json.loads(json.dumps(header))
-    other["settings"]["time_limit"] = 2.0
-    with pytest.raises(BenchError, match="measured with time_limit 5.0, not 2.0"):
-        bench.check_resumable(header, other)
-    other = json.loads(json.dumps(header))
-    other["settings"]["backends"] = {"sat": {"sat_solver": "cadical195"}}
-    with pytest.raises(BenchError, match="backend sat was measured with options"):
-        bench.check_resumable(header, other)
-
-
-def test_setup_is_measured_in_a_fresh_interpreter(test_backends):
-    sets = tiny_sets([BAEKJOON_2239, EMPTY_4, BAEKJOON_2239])
-    setup = bench.measure_setup([BackendSpec("dfs"), BackendSpec("broken")], sets,
-                                SolveSettings())
-    for backend in ("dfs", "broken"):  # broken lives in tests/: the child finds it too
-        assert setup[backend]["import_seconds"] is None  # pure Python: nothing to import
-        assert [shape["size"] for shape in setup[backend]["shapes"]] == [9, 4]
+def test_setup_is_measured_in_a_fresh_interpreter(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    register_wrong(monkeypatch, "rulebreaker")
+    puzzles = first_of_each_shape(stream(tmp_path, [BAEKJOON_2239, EMPTY_4, BAEKJOON_2239]))
+    setup = measure_setup([BackendSpec("dfs"), BackendSpec("rulebreaker", label="rb")], puzzles,
+                          SolveSettings())
+    assert list(setup) == ["dfs", "rb"]
+    for measured in setup.values():  # rulebreaker lives in tests/: the child finds it too
+        assert measured["import_seconds"] is None  # pure Python: nothing to import
+        assert measured["create_seconds"] >= 0
+        assert [shape["size"] for shape in measured["shapes"]] == [9, 4]
+        assert [shape["set"] for shape in measured["shapes"]] == ["tiny", "tiny"]
         assert all(shape["first_seconds"] > 0 and shape["warm_seconds"] > 0
-                   for shape in setup[backend]["shapes"])
+                   for shape in measured["shapes"])
 
 
-def test_header_records_the_environment():
-    sets = tiny_sets([EMPTY_4])
-    header = bench.environment(specs=[BackendSpec("dfs")], settings=SolveSettings(time_limit=3),
-                               sets=sets, jobs=1, baseline="dfs", command="sudoku-cp bench x")
-    assert header["kind"] == "header"
-    assert {"date", "python", "cpu", "cores", "load_average", "versions", "command"} <= set(header)
-    assert set(header["versions"]) >= {"ortools", "python-sat"}
-    assert header["settings"]["time_limit"] == 3
-    assert header["sets"] == {"tiny": {"path": "tiny.txt", "puzzles": 1}}
+def test_a_failing_setup_is_an_error_entry_not_a_crash(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    register_wrong(monkeypatch, "crasher")  # raises on puzzles whose first cell is blank
+    puzzles = first_of_each_shape(stream(tmp_path, [EMPTY_4]))
+    setup = measure_setup([BackendSpec("crasher")], puzzles, SolveSettings())
+    assert setup["crasher"]["error"] == "RuntimeError: boom"
+
+
+def test_environment_records_machine_versions_and_command() -> None:
+    found = environment(specs=[BackendSpec("dfs")], jobs=1, argv="sudoku-cp bench x")
+    assert {"tool", "date", "argv", "python", "platform", "cpu", "cores", "usable_cores",
+            "jobs", "load_average", "versions"} <= set(found)
+    assert found["argv"] == "sudoku-cp bench x" and found["jobs"] == 1
+    assert set(found["versions"]) >= {"ortools", "python-sat"}
 
 
 # -- the command line ------------------------------------------------------------------------------
-
-def invoke(*args):
-    return CliRunner().invoke(main, [str(arg) for arg in args])
-
 
 TINY = [EXAMPLES / "baekjoon2239.txt", EXAMPLES / "empty4.txt", EXAMPLES / "empty9.txt"]
 TABLE_COLUMNS = ["set", "backend", "puzzles", "solved", "timeout", "wrong", "error", "PAR-2",
                  "mean", "median", "p90", "p99", "max", "t/dfs"]
 
 
-def lines_of(path):
-    return [json.loads(line) for line in path.read_text().splitlines()]
+def puzzles_of(path: Path) -> list[Record]:
+    return [line for line in lines_of(path) if line["kind"] == "puzzle"]
 
 
-def test_cli_bench_out_resume_and_refusals(tmp_path):
-    out = tmp_path / "results.jsonl"
-    result = invoke("bench", *TINY, "--backends", "dfs", "--time-limit", 5, "--out", out,
+def test_cli_bench_writes_a_log_of_header_and_puzzle_records(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    log = tmp_path / "results.jsonl"
+    monkeypatch.setattr(sys, "argv", ["/usr/bin/sudoku-cp", "bench", "my set.txt"])
+    result = invoke("bench", *TINY, "--backends", "dfs", "--time-limit", 5, "--results", log,
                     "--no-setup")
-    assert result.exit_code == 0, result.output
+    assert (result.exit_code, result.stderr) == (0, ""), result.output
     table = result.stdout.splitlines()
     assert table[0].split() == TABLE_COLUMNS
     assert [line.split()[:4] for line in table[1:4]] == [
         ["baekjoon2239", "dfs", "1", "1"], ["empty4", "dfs", "1", "1"], ["empty9", "dfs", "1", "1"]]
     assert table[4] == "" and table[5].startswith("Times in ms per puzzle")
-    written = lines_of(out)
-    assert written[0]["kind"] == "header" and len(written) == 4
-
-    again = invoke("bench", *TINY, "--backends", "dfs", "--time-limit", 5, "--out", out)
-    assert again.exit_code == 2
-    assert again.stderr == (f"Error: {out} already holds results: add --resume to continue it, "
-                            f"or choose another --out\n")
-
-    other = invoke("bench", *TINY, "--backends", "dfs", "--time-limit", 2, "--out", out,
-                   "--resume")
-    assert other.exit_code == 2
-    assert other.stderr == ("Error: cannot resume: the results were measured with time_limit "
-                            "5.0, not 2.0\n")
-
-    more = invoke("bench", *TINY, "--backends", "dfs,sat", "--time-limit", 5, "--out", out,
-                  "--resume", "--no-setup")
-    assert more.exit_code == 0, more.output
-    assert "Resumed" in more.stderr and "0 of 3 puzzles were already measured" in more.stderr
-    written = lines_of(out)
-    assert [line.get("kind") for line in written].count("header") == 2
-    assert written[4]["resumed"] is True
-    assert [line["backend"] for line in written[5:]] == ["sat"] * 3  # dfs was not run again
-    assert len(more.stdout.splitlines()[1:7]) == 6  # the summary covers the whole file
-
-    done = invoke("bench", *TINY, "--backends", "dfs,sat", "--time-limit", 5, "--out", out,
-                  "--resume")
-    assert done.exit_code == 0 and len(lines_of(out)) == len(written)  # nothing left to do
+    assert "2 x 5 s" in table[5]
+    header, *records = lines_of(log)
+    assert header["kind"] == "header" and header["command"] == "bench"
+    assert header["settings"]["time_limit"] == 5.0 and header["settings"]["baseline"] == "dfs"
+    assert header["environment"]["argv"] == "sudoku-cp bench 'my set.txt'"  # the command line
+    assert header["inputs"] == [str(path) for path in TINY]
+    assert [(r["kind"], r["set"], r["number"]) for r in records] == [
+        ("puzzle", "baekjoon2239", 0), ("puzzle", "empty4", 0), ("puzzle", "empty9", 0)]
+    assert records[0]["runs"][0]["solution"] == BAEKJOON_2239_ANSWER
 
 
-def test_cli_bench_interrupted_then_resumed(tmp_path, monkeypatch):
-    out = tmp_path / "results.csv"
-    real = bench.puzzle_records
-    calls = []
+def test_cli_bench_out_is_a_hidden_alias_of_results(tmp_path: Path) -> None:
+    log = tmp_path / "results.jsonl"
+    result = invoke("bench", TINY[1], "--backends", "dfs", "--out", log, "--no-setup")
+    assert result.exit_code == 0, result.output
+    assert len(puzzles_of(log)) == 1
+    assert "--out" not in invoke("bench", "--help").stdout
 
-    def interrupt_second(*args, **kwargs):
-        calls.append(1)
-        if len(calls) == 2:
-            raise KeyboardInterrupt
-        return real(*args, **kwargs)
 
-    monkeypatch.setattr(bench, "puzzle_records", interrupt_second)
-    result = invoke("bench", *TINY, "--backends", "dfs", "--out", out, "--no-setup")
-    assert result.exit_code == 130
-    assert result.stderr == (f"Interrupted after 1 of 3 puzzles; the finished ones are in {out}: "
-                             f"run the same command with --resume to continue.\n")
-    monkeypatch.setattr(bench, "puzzle_records", real)
-    resumed = invoke("bench", *TINY, "--backends", "dfs", "--out", out, "--resume", "--no-setup")
+def test_cli_bench_first_k_puzzles_of_each_file(tmp_path: Path) -> None:
+    one, two = tmp_path / "one.txt", tmp_path / "two.txt"
+    one.write_text(f"{BAEKJOON_2239}\n{EMPTY_4}\n{EMPTY_4}\n")
+    two.write_text(f"{EMPTY_4}\n{EMPTY_4}\n")
+    for option in ("--first", "--limit-puzzles"):
+        result = invoke("bench", one, two, "--backends", "dfs", option, 2, "--no-setup")
+        assert result.exit_code == 0, result.output
+        assert [line.split()[:3] for line in result.stdout.splitlines()[1:3]] == [
+            ["one", "dfs", "2"], ["two", "dfs", "2"]]
+
+
+def test_cli_bench_count_limit(tmp_path: Path) -> None:
+    log = tmp_path / "count.jsonl"
+    result = invoke("bench", TINY[1], "--backends", "dfs", "--mode", "count", "--count-limit", 3,
+                    "--results", log, "--no-setup")
+    assert result.exit_code == 0, result.output
+    (record,) = puzzles_of(log)
+    assert (record["mode"], record["runs"][0]["count"], record["runs"][0]["limit_reached"]) == (
+        "count", 3, True)
+    assert lines_of(log)[0]["settings"]["limit"] == 3
+
+
+def test_cli_bench_refuses_a_used_log_and_other_settings_then_resumes(tmp_path: Path) -> None:
+    log = tmp_path / "results.jsonl"
+    args = ["bench", *TINY, "--backends", "dfs", "--results", log, "--no-setup"]
+    assert invoke(*args, "--time-limit", 5).exit_code == 0
+    written = log.read_text()
+
+    again = invoke(*args, "--time-limit", 5)
+    assert (again.exit_code, again.stderr) == (
+        2, f"Error: {log} already holds results: pass --resume to continue that run, or choose "
+           f"another results file\n")
+
+    other = invoke(*args, "--time-limit", 2, "--resume")
+    assert (other.exit_code, other.stderr) == (
+        2, f"Error: {log} was written with other settings (time_limit 5.0 in the file, 2.0 now):"
+           f" resume with the same settings, or choose another results file\n")
+    more = invoke("bench", *TINY, "--backends", "dfs,sat", "--results", log, "--no-setup",
+                  "--time-limit", 5, "--resume")
+    assert more.exit_code == 2
+    assert "(backends dfs in the file, dfs,sat now)" in more.stderr
+    assert more.stderr.count("\n") == 1
+    assert log.read_text() == written  # a refused resume leaves the log as it was
+
+    done = invoke(*args, "--time-limit", 5, "--resume")
+    assert done.exit_code == 0, done.output
+    assert done.stderr == f"Resumed {log}: 3 of 3 puzzles were already measured.\n"
+    assert len(done.stdout.splitlines()[1:4]) == 3  # the summary covers the whole log
+    assert done.stdout.splitlines()[1].split()[:4] == ["baekjoon2239", "dfs", "1", "1"]
+    kinds = [line["kind"] for line in lines_of(log)]
+    assert kinds == ["header", "puzzle", "puzzle", "puzzle", "header"]  # nothing run again
+    assert lines_of(log)[4]["resumed"] is True
+
+
+def test_cli_bench_resume_retries_the_puzzles_that_ended_in_an_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    log = tmp_path / "results.jsonl"
+    args = ["bench", *TINY, "--backends", "dfs,flaky", "--results", log, "--no-setup"]
+    monkeypatch.setitem(backend_registry._REGISTRY, "flaky",
+                        ("tests.wrong_backends", "CrashingBackend"))  # raises on a blank first cell
+    first = invoke(*args)
+    assert first.exit_code == 1  # a backend error
+    assert first.stderr.splitlines()[0] == f"{TINY[1]}:1: flaky error: RuntimeError: boom"
+    assert [[run["status"] for run in record["runs"]] for record in puzzles_of(log)] == [
+        ["solved", "solved"], ["solved", "error"], ["solved", "error"]]
+
+    monkeypatch.setitem(backend_registry._REGISTRY, "flaky",
+                        ("sudoku_cp.backends.dfs", "DfsBackend"))  # fixed
+    resumed = invoke(*args, "--resume")
     assert resumed.exit_code == 0, resumed.output
-    assert "1 of 3 puzzles were already measured" in resumed.stderr
-    rows = [line for line in out.read_text().splitlines() if not line.startswith("#")]
-    assert rows[0] == ",".join(RUN_COLUMNS) and len(rows) == 4
+    assert resumed.stderr == f"Resumed {log}: 1 of 3 puzzles were already measured.\n"
+    numbers = [(line["kind"], line.get("set")) for line in lines_of(log)]
+    assert numbers[4:] == [("header", None), ("puzzle", "empty4"), ("puzzle", "empty9")]
+    flaky = [line.split() for line in resumed.stdout.splitlines() if " flaky " in line]
+    assert [row[:7] for row in flaky] == [[name, "flaky", "1", "1", "0", "0", "0"]
+                                          for name in ("baekjoon2239", "empty4", "empty9")]
+    loaded = load_results(log)  # the re-run replaces the error
+    assert [[run["status"] for run in record["runs"]] for record in loaded.records] == [
+        ["solved", "solved"]] * 3
 
 
-def test_cli_bench_wrong_answer_exits_1(tmp_path, test_backends):
+def test_cli_bench_interrupted_then_resumed(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    log = tmp_path / "results.jsonl"
+    register_wrong(monkeypatch, "interrupting")
+    # Solves: the untimed priming and the timed run of puzzle 1, then Ctrl-C in puzzle 2.
+    monkeypatch.setattr(InterruptingBackend, "solves_before_interrupt", 2)
+    args = ["bench", *TINY, "--backends", "interrupting", "--results", log, "--no-setup"]
+    result = invoke(*args)
+    assert result.exit_code == 130
+    assert result.stderr == (f"Interrupted after 1 of 3 puzzles; the finished ones are in {log}: "
+                             f"run the same command with --resume to continue.\n")
+    assert [record["set"] for record in puzzles_of(log)] == ["baekjoon2239"]
+
+    resumed = invoke(*args, "--resume")
+    assert resumed.exit_code == 0, resumed.output
+    assert resumed.stderr == f"Resumed {log}: 1 of 3 puzzles were already measured.\n"
+    assert [record["set"] for record in puzzles_of(log)] == ["baekjoon2239", "empty4", "empty9"]
+    assert len(resumed.stdout.splitlines()[1:4]) == 3
+
+
+def test_cli_bench_torn_last_line_is_cut_on_resume(tmp_path: Path) -> None:
+    log = tmp_path / "results.jsonl"
+    args = ["bench", *TINY[:2], "--backends", "dfs", "--results", log, "--no-setup"]
+    assert invoke(*args).exit_code == 0
+    whole = log.read_text().splitlines(keepends=True)
+    log.write_text("".join(whole[:2]) + whole[2][:40])  # killed while writing puzzle 2
+    result = invoke(*args, "--resume")
+    assert result.exit_code == 0, result.output
+    assert result.stderr == f"Resumed {log}: 1 of 2 puzzles were already measured.\n"
+    assert [line["kind"] for line in lines_of(log)] == ["header", "puzzle", "header", "puzzle"]
+
+
+def test_cli_bench_wrong_answer_is_counted_never_timed_exit_1(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    register_wrong(monkeypatch, "givenchanger")
     puzzles = tmp_path / "two.txt"
-    puzzles.write_text(f"{BAEKJOON_2239}\n{EMPTY_4}\n")
-    result = invoke("bench", puzzles, "--backends", "dfs,broken", "--no-setup")
+    puzzles.write_text(f"{BAEKJOON_2239}\n{BAEKJOON_2239}\n")
+    result = invoke("bench", puzzles, "--backends", "dfs,givenchanger", "--no-setup")
     assert result.exit_code == 1
-    assert result.stderr.splitlines()[0].startswith("two:0: broken wrong: not a completion: ")
-    broken = [line.split() for line in result.stdout.splitlines() if " broken " in line]
-    assert [row[:7] for row in broken] == [["two", "broken", "2", "0", "0", "2", "0"]]
-    assert broken[0][7] == "-"  # no PAR-2 without a time limit
+    assert result.stderr.splitlines() == [
+        f"{puzzles}:{line}: givenchanger wrong: changes the given 1 at row 1, column 1 (and 3 "
+        f"more violations)" for line in (1, 2)]
+    rows = [line.split() for line in result.stdout.splitlines()[1:3]]
+    assert [row[:7] for row in rows] == [["two", "dfs", "2", "2", "0", "0", "0"],
+                                         ["two", "givenchanger", "2", "0", "0", "2", "0"]]
+    assert rows[1][7:] == ["-"] * 7  # no PAR-2 without a limit, no time, no ratio
     assert "PAR-2: '-', since without --time-limit" in result.stdout
 
 
-def test_cli_bench_measures_setup_by_default():
-    result = invoke("bench", EXAMPLES / "empty4.txt", "--backends", "dfs")
+def test_cli_bench_measures_setup_by_default_and_logs_it(tmp_path: Path) -> None:
+    log = tmp_path / "results.jsonl"
+    result = invoke("bench", TINY[1], "--backends", "dfs", "--results", log)
     assert result.exit_code == 0, result.output
     tail = result.stdout.splitlines()[-2:]
     assert tail[0] == "One-off set-up, not in the times above:"
     assert tail[1].startswith("dfs: create ") and "empty4 first solve" in tail[1]
+    setup = [line for line in lines_of(log) if "setup" in line]
+    assert len(setup) == 1 and setup[0]["kind"] == "header"
+    assert [shape["set"] for shape in setup[0]["setup"]["dfs"]["shapes"]] == ["empty4"]
 
 
 @pytest.mark.parametrize("args, message", [
     (["--backends", "dfs", "--baseline", "sat"], "--baseline sat is not one of --backends dfs"),
-    (["--backends", "dfs", "--resume"], "--resume needs --out FILE (the results file of the run "
-                                        "to continue)"),
-    (["--backends", "dfs", "--out", "results.txt"], "results.txt: results files end in .jsonl "
-                                                    "or .csv, not .txt"),
-    (["--backends", "dfs,nope"], "unknown backend 'nope' in --backends (choose from dfs, cpsat, "
-                                 "sat)"),
+    (["--backends", "dfs", "--resume"],
+     "--resume needs --results FILE (the results log of the run to continue)"),
+    (["--backends", "dfs,nope"], "unknown backend 'nope' (choose from dfs, cpsat, sat)"),
 ])
-def test_cli_bench_bad_usage_is_one_line_exit_2(args, message):
-    result = invoke("bench", EXAMPLES / "empty4.txt", *args)
+def test_cli_bench_bad_usage_is_one_line_exit_2(args: list[str], message: str) -> None:
+    result = invoke("bench", TINY[1], *args)
     assert (result.exit_code, result.stderr) == (2, f"Error: {message}\n")
 
 
-def test_cli_bench_bad_puzzle_is_one_line_exit_2(tmp_path):
+def test_cli_bench_refuses_a_csv_results_file_in_one_line(tmp_path: Path) -> None:
+    csv = tmp_path / "results.csv"
+    result = invoke("bench", TINY[1], "--backends", "dfs", "--results", csv, "--no-setup")
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"Error: {csv}: results logs are JSON Lines: name the file "
+                                    f".jsonl")
+    assert result.stderr.count("\n") == 1 and not csv.exists()
+
+
+def test_cli_bench_bad_puzzle_is_refused_exit_2(tmp_path: Path) -> None:
     bad = tmp_path / "bad.txt"
     bad.write_text(f"{EMPTY_4}\n{'x' * 16}\n")
     result = invoke("bench", bad, "--backends", "dfs")
     assert result.exit_code == 2
-    assert result.stderr == (f"Error: {bad}:2:1: unknown symbol 'x' (a 4x4 puzzle uses 0 or . "
-                             f"for blank and 1-4)\n")
+    assert result.stderr.startswith(f"Error: {bad}:2:1: unknown symbol 'x' (a 4x4 puzzle uses 0 "
+                                    f"or . for blank and 1-4)")
+    assert result.stderr.count("\n") == 1 and result.stdout == ""
+
+
+def test_cli_bench_two_files_named_alike_exit_2(tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir()
+    first, second = tmp_path / "bad.txt", tmp_path / "a" / "bad.txt"
+    for path in (first, second):
+        path.write_text(f"{EMPTY_4}\n")
+    result = invoke("bench", first, second, "--backends", "dfs")
+    assert (result.exit_code, result.stderr) == (
+        2, f"Error: {first} and {second} would both be set 'bad': rename one of them\n")
+
+
+def test_api_bench_returns_results_and_writes_the_same_log(tmp_path: Path) -> None:
+    log = tmp_path / "api.jsonl"
+    results = sudoku_cp.bench([str(TINY[0]), str(TINY[1])], backends=["dfs", "sat"],
+                              time_limit=5, results=log)
+    assert isinstance(results, Results)
+    assert results.labels() == ["dfs", "sat"] and results.time_limit == 5.0
+    assert load_results(log).records == results.records
+    for record in results.records:  # solutions are kept: the log can be checked again
+        puzzle = Grid.parse(record["puzzle"])
+        for run in record["runs"]:
+            assert check_completion(puzzle, Grid.parse(run["solution"])).ok
