@@ -1,43 +1,71 @@
-"""Deliberately wrong backends for the crosscheck tests, built on the dfs backend.
+"""Deliberately wrong backends for the crosscheck and engine tests, built on the dfs backend.
 
-`WRONG_BACKENDS` maps registry names to class names; the tests add them to the registry for the
-length of one test (worker processes are forked, so they inherit it).
+They use only the public backend contract (`Backend._solve` returning an `Outcome`), never the
+internals of the dfs search. `WRONG_BACKENDS` maps registry names to class names; the
+`wrong_backends` fixture puts them in the registry for the length of one test, through the one
+public way to do so, `sudoku_cp.backends.registered` (forked workers inherit the registry).
+
+The backends that end their process (`ProcessKillerBackend`, `KillOnceBackend`) only do so in a
+worker: in the test process itself they raise instead, so a test run inline cannot kill pytest.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections.abc import Iterator
+from typing import ClassVar
 
+import pytest
+
+from sudoku_cp.backends import registered
 from sudoku_cp.backends.base import Deadline, Outcome
+from sudoku_cp.backends.dfs import DfsBackend
 from sudoku_cp.errors import BackendFailure
-from sudoku_cp.backends.dfs import DfsBackend, _Search, _values
 from sudoku_cp.grid import BLANK, Grid
 from sudoku_cp.result import Mode, Status
 
-COMPLETIONS_LOOKED_AT = 20
+TEST_PROCESS = os.getpid()  # forked workers inherit the value, so they can tell they are not it
+
+
+def _die(code: int) -> None:
+    """End this worker process at once, as a native solver aborting would."""
+    if os.getpid() == TEST_PROCESS:
+        raise RuntimeError("refusing to end the test process itself (run me in a worker)")
+    os._exit(code)
 
 
 class NotLexminBackend(DfsBackend):
-    """Lexmin answers another valid completion: the largest of the first few found by count."""
+    """Lexmin answers another valid completion: the next one after the lex-min, in row-major
+    order (so, on a puzzle with one completion, the right answer)."""
 
     name = "notlexmin"
 
     def _solve(self, grid: Grid, *, mode: Mode, limit: int, deadline: Deadline) -> Outcome:
-        if mode is not Mode.LEXMIN:
-            return super()._solve(grid, mode=mode, limit=limit, deadline=deadline)
-        search = _Search(grid, deadline)
-        candidates = search.initial_candidates()
-        found = [] if candidates is None else [
-            _values(solution) for _, solution in zip(range(COMPLETIONS_LOOKED_AT),
-                                                     search.completions(candidates))]
-        if not found:
-            return Outcome(Status.UNSATISFIABLE)
-        return Outcome(Status.SOLVED, max(found))
+        outcome = super()._solve(grid, mode=mode, limit=limit, deadline=deadline)
+        if mode is not Mode.LEXMIN or outcome.values is None:
+            return outcome
+        lexmin = outcome.values
+        blanks = grid.blanks()
+        # The lex-successor: the last blank that can take a larger value, the blanks before it
+        # kept as in the lex-min, the ones after it solved again (smallest first).
+        for position in reversed(range(len(blanks))):
+            cell = blanks[position]
+            prefix = {earlier: lexmin[earlier] for earlier in blanks[:position]}
+            for value in range(lexmin[cell] + 1, grid.size + 1):
+                trial = grid.with_values({**prefix, cell: value})
+                if trial.conflicts():
+                    continue
+                successor = super()._solve(trial, mode=Mode.LEXMIN, limit=limit,
+                                           deadline=deadline)
+                if successor.values is not None:
+                    return Outcome(Status.SOLVED, successor.values, stats=outcome.stats)
+        return outcome
 
 
 class RuleBreakerBackend(DfsBackend):
-    """Swaps two blank cells of the first row with two blanks (rows stay valid, columns break),
-    on puzzles with givens only."""
+    """Swaps the values of the first two blank cells of the first row that has two (the row
+    stays valid, their columns break), on puzzles with givens only."""
 
     name = "rulebreaker"
 
@@ -98,7 +126,7 @@ class OverCountBackend(DfsBackend):
 
 
 class CrashingBackend(DfsBackend):
-    """Raises on puzzles whose first cell is blank (a backend bug the runner must contain)."""
+    """Raises on puzzles whose first cell is blank (a backend bug the engine must contain)."""
 
     name = "crasher"
 
@@ -123,7 +151,7 @@ class InterruptingBackend(DfsBackend):
     """A correct backend that raises KeyboardInterrupt (Ctrl-C) once armed solves have passed."""
 
     name = "interrupting"
-    solves_before_interrupt: int | None = None  # set by a test; None: never interrupt
+    solves_before_interrupt: ClassVar[int | None] = None  # set by a test; None: never interrupt
 
     def _solve(self, grid: Grid, *, mode: Mode, limit: int, deadline: Deadline) -> Outcome:
         cls = InterruptingBackend
@@ -136,15 +164,35 @@ class InterruptingBackend(DfsBackend):
 
 
 class ProcessKillerBackend(DfsBackend):
-    """Kills its process on puzzles whose first cell is 9, raises on those starting with 8."""
+    """Kills its worker on puzzles whose first cell is 9, raises on those starting with 8."""
 
     name = "killer"
 
     def _solve(self, grid: Grid, *, mode: Mode, limit: int, deadline: Deadline) -> Outcome:
         if grid.values[0] == 9:
-            os._exit(3)
+            _die(3)
         if grid.values[0] == 8:
             raise RuntimeError("boom")
+        return super()._solve(grid, mode=mode, limit=limit, deadline=deadline)
+
+
+class KillOnceBackend(DfsBackend):
+    """Kills its worker on its first solve of the whole run, then solves correctly: a worker
+    death that a retry cures. `flag` names a file that must not exist yet; the first solve to
+    create it (atomically: one worker wins) dies, every later one sees it and solves."""
+
+    name = "killonce"
+    flag: ClassVar[str | None] = None  # set by a test; None: never kill
+
+    def _solve(self, grid: Grid, *, mode: Mode, limit: int, deadline: Deadline) -> Outcome:
+        flag = KillOnceBackend.flag
+        if flag is not None:
+            try:
+                os.close(os.open(flag, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+            except FileExistsError:
+                pass
+            else:
+                _die(3)
         return super()._solve(grid, mode=mode, limit=limit, deadline=deadline)
 
 
@@ -161,4 +209,19 @@ class FailingBackend(DfsBackend):
 
 WRONG_BACKENDS = {cls.name: cls.__name__ for cls in (
     NotLexminBackend, RuleBreakerBackend, GivenChangerBackend, UnsatisfiableBackend,
-    OverCountBackend, CrashingBackend, TimeoutBackend, InterruptingBackend)}
+    OverCountBackend, CrashingBackend, TimeoutBackend, InterruptingBackend, ProcessKillerBackend,
+    KillOnceBackend, FailingBackend)}
+
+
+@pytest.fixture
+def wrong_backends() -> Iterator[dict[str, str]]:
+    """Every backend of this module in the registry, under its `name`, for one test only;
+    the armed class switches are reset afterwards."""
+    with contextlib.ExitStack() as stack:
+        for name, class_name in WRONG_BACKENDS.items():
+            stack.enter_context(registered(name, __name__, class_name))
+        try:
+            yield dict(WRONG_BACKENDS)
+        finally:
+            InterruptingBackend.solves_before_interrupt = None
+            KillOnceBackend.flag = None
