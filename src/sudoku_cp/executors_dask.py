@@ -1,0 +1,336 @@
+"""The Dask executor: the run engine's chunks of puzzles on a Dask cluster (`--executor dask`).
+
+Without a scheduler address it starts a `LocalCluster` of `jobs` single-threaded worker
+processes that listens on 127.0.0.1 only (scheduler, workers, nannies and dashboard); with one
+(`tcp://host:8786`, `tls://host:8786`) it attaches to a running scheduler with the user's Dask
+configuration (`distributed.comm.tls.*` for TLS); or it uses a `distributed.Client` it is given.
+
+- Tasks are chunks of `chunk_size` puzzles, a bounded number in flight per worker thread, yielded
+  in submission order, so output order is kept and memory stays flat however long the input.
+- Each worker thread keeps its backends warm across tasks (`WarmBackends` in a thread-local
+  cache keyed by the configurations and settings): one kept SAT solver per shape, OR-Tools
+  imported once per worker process.
+- A worker that dies mid-chunk: the scheduler runs the chunk again elsewhere (Dask keeps the
+  task until it has a result), so nothing is lost or duplicated. A chunk that keeps killing its
+  workers (Dask's `KilledWorker`) is run again one (puzzle, configuration) at a time, so that the
+  culprit is named and the others still get their answers.
+- The scheduler gone: `ExecutorError` with one line; every result yielded before it is kept by the
+  caller (the results log), and `--resume` continues on either executor.
+- Closing the iterator (Ctrl-C) cancels every future still pending; a chunk already running
+  stops at its next puzzle, so nothing is left running on the cluster.
+
+The cluster or connection the executor made itself is released when `map`'s iterator ends (or on
+`close()`); call `start()` first (or pass a `client`) to keep one cluster across several runs.
+"""
+
+from __future__ import annotations
+
+import collections
+import hashlib
+import itertools
+import logging
+import pickle
+import threading
+import time
+import uuid
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+from .engine import (IN_FLIGHT_PER_WORKER, BackendSpec, Executor, PuzzleRun, SolveSettings,
+                     WarmBackends, _chunks)
+from .errors import ExecutorError
+from .formats import PuzzleRecord
+
+LOGGER = logging.getLogger(__name__)
+
+INSTALL_HINT = "--executor dask needs the dask extra: pip install 'sudoku-cp[dask]'"
+# Puzzles per task. A Dask task costs ~1-2 ms of scheduler and network time against ~0.1 ms for
+# the local pool, so chunks are larger; measured on 17clue lexmin dfs,cpsat,sat with 2 workers
+# (benchmarks/bench_dask.py), 32 is as fast as 64 or 128 and keeps the first answers early.
+DASK_CHUNK_SIZE = 32
+CONNECT_TIMEOUT = 10.0     # seconds to reach a scheduler given by address
+WORKERS_REFRESH = 2.0      # seconds between looks at the cluster's size (adaptive clusters grow)
+TASK_PREFIX = "sudoku-cp-chunk"
+
+
+def _import_distributed() -> Any:
+    """The `distributed` module, or the one-line install hint."""
+    try:
+        import distributed
+    except ImportError as error:
+        raise ExecutorError(INSTALL_HINT) from error
+    return distributed
+
+
+# -- in the worker ---------------------------------------------------------------------------------
+
+_LOCAL = threading.local()  # per worker thread: (configuration key, WarmBackends)
+
+
+def _warm(key: str, specs: Sequence[BackendSpec], settings: SolveSettings) -> WarmBackends:
+    """This thread's warm backends for a configuration, built on its first chunk.
+
+    A thread (not a process) owns them: a worker with several threads runs several chunks at
+    once, and a kept solver must not be shared between two of them."""
+    cached: tuple[str, WarmBackends] | None = getattr(_LOCAL, "warm", None)
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    if cached is not None:
+        cached[1].close()
+    warm = WarmBackends(specs, settings)
+    _LOCAL.warm = (key, warm)
+    return warm
+
+
+def _still_wanted() -> bool:
+    """False once this task was cancelled (the driver closed its run): stop between puzzles."""
+    try:
+        from distributed import get_worker
+        worker = get_worker()
+        task = worker.state.tasks.get(worker.get_current_task())
+    except (ImportError, AttributeError, KeyError, ValueError):  # not in a task: run on
+        return True
+    return task is not None and task.state not in ("cancelled", "released", "forgotten")
+
+
+def _solve_chunk(key: str, specs: Sequence[BackendSpec], settings: SolveSettings,
+                 chunk: Sequence[PuzzleRecord], only: str | None = None) -> list[PuzzleRun]:
+    """The task: every record of a chunk with every configuration (or only one)."""
+    warm = _warm(key, specs, settings)
+    answers: list[PuzzleRun] = []
+    for record in chunk:
+        if answers and not _still_wanted():
+            break  # cancelled: nobody reads the answer
+        answers.append(warm.solve(record, only=only))
+    return answers
+
+
+def _configuration_key(specs: Sequence[BackendSpec], settings: SolveSettings) -> str:
+    """Equal for equal configurations and settings, so a second run reuses warm backends."""
+    return hashlib.sha256(pickle.dumps((list(specs), settings))).hexdigest()[:16]
+
+
+# -- in the driver ---------------------------------------------------------------------------------
+
+class DaskExecutor(Executor):
+    """Chunks of puzzles on a Dask cluster: a `client`, a `scheduler` address, or a new
+    `LocalCluster` of `jobs` worker processes bound to 127.0.0.1.
+
+    Raises:
+        ExecutorError: when `distributed` is not installed (the install hint); from `start` or
+            `map`, when the scheduler cannot be reached or goes away during the run.
+    """
+
+    name = "dask"
+
+    def __init__(self, *, jobs: int = 1, scheduler: str | None = None, client: Any = None,
+                 chunk_size: int = DASK_CHUNK_SIZE,
+                 in_flight_per_worker: int = IN_FLIGHT_PER_WORKER) -> None:
+        self.distributed = _import_distributed()
+        self.jobs = max(1, jobs)
+        self.scheduler = scheduler
+        self.chunk_size = max(1, chunk_size)
+        self.in_flight_per_worker = max(1, in_flight_per_worker)
+        self.client: Any = client
+        self.cluster: Any = None
+        self._owns_client = client is None
+
+    @property
+    def where(self) -> str:
+        """The scheduler's address as the messages show it."""
+        if self.scheduler:
+            return self.scheduler
+        try:
+            return str(self.client.scheduler.address)
+        except AttributeError:
+            return "(local cluster)"
+
+    def start(self) -> Any:
+        """The client, connecting or starting the local cluster on first use.
+
+        Raises:
+            ExecutorError: the scheduler cannot be reached, or the local cluster not started.
+        """
+        if self.client is not None:
+            return self.client
+        distributed = self.distributed
+        if self.scheduler:
+            try:
+                # Security comes from the Dask configuration (distributed.comm.tls.*), which
+                # is how tls:// addresses get their certificates.
+                self.client = distributed.Client(self.scheduler, timeout=CONNECT_TIMEOUT,
+                                                 set_as_default=False)
+            except (OSError, TimeoutError, ValueError) as error:
+                raise ExecutorError(f"cannot reach the Dask scheduler at {self.scheduler}: "
+                                    f"{_one_line(error)}") from error
+            return self.client
+        try:
+            # Loopback only: the scheduler, workers, nannies and dashboard accept no outside
+            # connection (a Dask scheduler runs whatever code it is sent).
+            self.cluster = distributed.LocalCluster(
+                n_workers=self.jobs, threads_per_worker=1, processes=True, host="127.0.0.1",
+                dashboard_address="127.0.0.1:0", worker_dashboard_address="127.0.0.1:0")
+            self.client = distributed.Client(self.cluster, set_as_default=False)
+        except (OSError, TimeoutError, RuntimeError) as error:
+            self.close()
+            raise ExecutorError(f"cannot start a local Dask cluster: {_one_line(error)}") \
+                from error
+        LOGGER.info("local Dask cluster at %s, dashboard %s", self.cluster.scheduler_address,
+                    self.cluster.dashboard_link)
+        return self.client
+
+    def close(self) -> None:
+        """Disconnect, and stop the local cluster this executor started (never a client it was
+        given)."""
+        client, cluster = self.client, self.cluster
+        if self._owns_client:
+            self.client = None
+            if client is not None:
+                _quietly(client.close)
+        self.cluster = None
+        if cluster is not None:
+            _quietly(cluster.close)
+
+    def map(self, records: Iterable[PuzzleRecord], specs: Sequence[BackendSpec],
+            settings: SolveSettings) -> Iterator[PuzzleRun]:
+        started_here = self.client is None
+        client = self.start()
+        key = _configuration_key(specs, settings)
+        specs = list(specs)
+        chunks = _chunks(records, self.chunk_size)
+        run = uuid.uuid4().hex[:8]
+        numbers = itertools.count()
+        pending: collections.deque[tuple[list[PuzzleRecord], Any]] = collections.deque()
+        window = _Window(client, self.in_flight_per_worker, self.jobs)
+
+        def submit(chunk: list[PuzzleRecord]) -> None:
+            future = client.submit(_solve_chunk, key, specs, settings, chunk,
+                                   key=f"{TASK_PREFIX}-{run}-{next(numbers)}", pure=False)
+            pending.append((chunk, future))
+
+        quiet = _QuietSchedulerLoss()
+        client_log = logging.getLogger("distributed.client")
+        client_log.addFilter(quiet)
+        try:
+            self._fill(pending, chunks, window, submit)
+            while pending:
+                chunk, future = pending[0]
+                answers = self._answers(client, future, chunk, key, specs, settings)
+                pending.popleft()
+                yield from answers
+                self._fill(pending, chunks, window, submit)
+        finally:
+            self._cancel(client, [future for _, future in pending])
+            if started_here:
+                self.close()
+            client_log.removeFilter(quiet)
+
+    def _fill(self, pending: collections.deque[tuple[list[PuzzleRecord], Any]],
+              chunks: Iterator[list[PuzzleRecord]], window: _Window,
+              submit: Any) -> None:
+        """Submit chunks until the window of chunks in flight is full or the input ends."""
+        while len(pending) < window.size():
+            chunk = next(chunks, None)
+            if chunk is None:
+                return
+            submit(chunk)
+
+    def _answers(self, client: Any, future: Any, chunk: list[PuzzleRecord], key: str,
+                 specs: list[BackendSpec], settings: SolveSettings) -> list[PuzzleRun]:
+        distributed = self.distributed
+        try:
+            answers: list[PuzzleRun] = future.result()
+        except distributed.KilledWorker:
+            LOGGER.warning("a chunk of %d puzzles kept killing its workers: running it one "
+                           "puzzle and configuration at a time", len(chunk))
+            return self._isolate(client, chunk, key, specs, settings)
+        except (distributed.CancelledError, OSError, TimeoutError) as error:
+            raise self._gone(client, error) from error
+        if len(answers) != len(chunk):  # only a cancelled task stops early
+            raise self._gone(client, RuntimeError("a chunk came back incomplete"))
+        return answers
+
+    def _isolate(self, client: Any, chunk: list[PuzzleRecord], key: str,
+                 specs: list[BackendSpec], settings: SolveSettings) -> list[PuzzleRun]:
+        """Each (puzzle, configuration) of a chunk as its own task, one after the other: the
+        one that kills its workers is named, the others answer."""
+        distributed = self.distributed
+        answers = []
+        for record in chunk:
+            run = PuzzleRun(record)
+            for spec in specs:
+                if record.grid is None:
+                    break
+                future = client.submit(_solve_chunk, key, specs, settings, [record], spec.label,
+                                       pure=False)
+                try:
+                    one: PuzzleRun = future.result()[0]
+                except distributed.KilledWorker:
+                    LOGGER.warning("%s killed its workers on %s", spec.label, record.where)
+                    run.errors[spec.label] = (f"worker process died while running {spec.label} "
+                                              f"on this puzzle (Dask KilledWorker)")
+                    continue
+                except (distributed.CancelledError, OSError, TimeoutError) as error:
+                    self._cancel(client, [future])
+                    raise self._gone(client, error) from error
+                run.results.update(one.results)
+                run.cpu.update(one.cpu)
+                run.errors.update(one.errors)
+            answers.append(run)
+        return answers
+
+    def _gone(self, client: Any, error: BaseException) -> ExecutorError:
+        LOGGER.debug("Dask run ended by %r (client status %s)", error,
+                     getattr(client, "status", "?"))
+        return ExecutorError(f"the Dask scheduler at {self.where} is gone: the results so far "
+                             f"are kept; continue with --resume")
+
+    @staticmethod
+    def _cancel(client: Any, futures: list[Any]) -> None:
+        """Cancel what is still pending; a chunk already running stops at its next puzzle."""
+        if futures and getattr(client, "status", None) == "running":
+            _quietly(lambda: client.cancel(futures, force=True))
+
+
+class _QuietSchedulerLoss(logging.Filter):
+    """Drops Dask's own lines about a lost scheduler: the run reports it in one line."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith("Failed to reconnect to scheduler")
+
+
+class _Window:
+    """How many chunks to keep in flight: `per_worker` per worker thread of the cluster, looked
+    at again every few seconds (an adaptive or batch-system cluster grows while it runs)."""
+
+    def __init__(self, client: Any, per_worker: int, jobs: int) -> None:
+        self.client = client
+        self.per_worker = per_worker
+        self.threads = jobs
+        self.checked = -WORKERS_REFRESH
+
+    def size(self) -> int:
+        now = time.monotonic()
+        if now - self.checked >= WORKERS_REFRESH:
+            self.checked = now
+            try:
+                self.threads = max(1, sum(self.client.nthreads().values()))
+            except Exception:  # an unreachable scheduler shows up at the next result
+                pass
+        return self.threads * self.per_worker
+
+
+def _quietly(action: Any) -> None:
+    """Run a clean-up step that may fail on a cluster already gone."""
+    try:
+        action()
+    except Exception as error:
+        LOGGER.debug("Dask clean-up step failed: %r", error)
+
+
+def _one_line(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return text[0] if text else type(error).__name__
+
+
+__all__ = ["DASK_CHUNK_SIZE", "DaskExecutor", "INSTALL_HINT"]
