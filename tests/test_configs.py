@@ -1,0 +1,171 @@
+"""configs: backend configurations and grids of them, labels, shorthand flags, and the one-line
+refusals (in the library and through the CLI)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from sudoku_cp.backends import backend_names
+from sudoku_cp.cli import main
+from sudoku_cp.configs import (ConfigurationError, option_names, parse_configurations,
+                               parse_one, split_top_level)
+from sudoku_cp.engine import BackendSpec
+from sudoku_cp.errors import SudokuError, UnknownBackendError
+
+from .conftest import BAEKJOON_2239
+
+
+def labels(specs: list[BackendSpec]) -> list[str]:
+    return [spec.label for spec in specs]
+
+
+def test_a_plain_name_is_one_configuration_labelled_by_it() -> None:
+    assert parse_configurations(["dfs"]) == [BackendSpec("dfs", {}, "dfs")]
+    assert labels(parse_configurations(["dfs, cpsat,sat"])) == ["dfs", "cpsat", "sat"]
+    assert labels(parse_configurations(["dfs", "sat"])) == ["dfs", "sat"]
+
+
+def test_options_use_their_short_names_and_whole_numbers_become_ints() -> None:
+    assert parse_one("sat[solver=cadical195]") == [
+        BackendSpec("sat", {"sat_solver": "cadical195"}, "sat[solver=cadical195]")]
+    assert parse_one("cpsat[workers=2,strategy=search]") == [
+        BackendSpec("cpsat", {"workers": 2, "cpsat_strategy": "search"},
+                    "cpsat[workers=2,strategy=search]")]
+
+
+def test_a_grid_expands_into_every_combination_with_distinct_labels() -> None:
+    specs = parse_configurations(["sat[solver=glucose3|cadical195,encoding=minimal|extended]"])
+    assert [spec.options for spec in specs] == [
+        {"sat_solver": "glucose3", "encoding": "minimal"},
+        {"sat_solver": "glucose3", "encoding": "extended"},
+        {"sat_solver": "cadical195", "encoding": "minimal"},
+        {"sat_solver": "cadical195", "encoding": "extended"}]
+    assert labels(specs) == ["sat[solver=glucose3,encoding=minimal]",
+                             "sat[solver=glucose3,encoding=extended]",
+                             "sat[solver=cadical195,encoding=minimal]",
+                             "sat[solver=cadical195,encoding=extended]"]
+    assert {spec.name for spec in specs} == {"sat"}
+
+
+def test_a_label_before_equals_names_one_configuration() -> None:
+    specs = parse_configurations(["glu4=sat[solver=glucose4],dfs"])
+    assert specs == [BackendSpec("sat", {"sat_solver": "glucose4"}, "glu4"),
+                     BackendSpec("dfs", {}, "dfs")]
+    assert specs[0].describe() == {"label": "glu4", "backend": "sat",
+                                   "options": {"sat_solver": "glucose4"}}
+    with pytest.raises(ConfigurationError, match="a label names one configuration, not a grid "
+                                                 "of 2"):
+        parse_configurations(["two=sat[solver=glucose3|cadical195]"])
+    with pytest.raises(ConfigurationError, match="an empty label"):
+        parse_configurations(["=dfs"])
+
+
+def test_commas_inside_brackets_stay_with_their_configuration() -> None:
+    assert split_top_level("dfs, sat[a=1,b=2] ,cpsat") == ["dfs", "sat[a=1,b=2]", "cpsat"]
+    with pytest.raises(ConfigurationError, match=r"unclosed '\['"):
+        split_top_level("sat[a=1")
+    with pytest.raises(ConfigurationError, match=r"unbalanced '\]'"):
+        split_top_level("sat]")
+
+
+def test_an_unknown_option_names_the_backend_options() -> None:
+    with pytest.raises(ConfigurationError) as caught:
+        parse_configurations(["sat[nope=1]"])
+    assert str(caught.value) == "sat has no option 'nope' (its options: amo, encoding, solver)"
+    with pytest.raises(ConfigurationError, match=r"dfs has no option 'x' \(its options: none\)"):
+        parse_configurations(["dfs[x=1]"])
+    assert option_names("cpsat") == ["strategy", "workers"]
+
+
+@pytest.mark.parametrize("text, message", [
+    ("sat[solver]", "write options as name=value, got 'solver'"),
+    ("sat[solver=]", "write options as name=value, got 'solver='"),
+    ("sat[solver=glucose3]x", r"options go in one \[...\] at the end"),
+])
+def test_malformed_options_are_refused(text: str, message: str) -> None:
+    with pytest.raises(ConfigurationError, match=message):
+        parse_configurations([text])
+
+
+def test_an_unknown_backend_names_the_choices() -> None:
+    with pytest.raises(UnknownBackendError) as caught:
+        parse_configurations(["dfs,nope[x=1]"])
+    assert str(caught.value) == f"unknown backend 'nope' (choose from {', '.join(backend_names())})"
+
+
+@pytest.mark.parametrize("items", [["dfs,dfs"], ["dfs", "dfs"], ["sat=dfs,sat"],
+                                   ["sat[solver=glucose3|glucose3]"]])
+def test_two_configurations_with_one_label_are_refused(items: list[str]) -> None:
+    with pytest.raises(ConfigurationError, match="two configurations are labelled "):
+        parse_configurations(items)
+
+
+def test_no_configuration_is_refused() -> None:
+    with pytest.raises(ConfigurationError, match="no backend configuration given"):
+        parse_configurations([" , "])
+
+
+def test_a_shorthand_applies_only_to_the_backends_that_take_it() -> None:
+    specs = parse_configurations(["dfs,sat,cpsat"], shorthands={"sat_solver": "cadical195",
+                                                               "workers": 2, "amo": None})
+    assert [spec.options for spec in specs] == [{}, {"sat_solver": "cadical195"},
+                                                {"workers": 2}]
+    assert labels(specs) == ["dfs", "sat", "cpsat"]
+
+
+def test_a_configuration_own_option_wins_over_the_shorthand() -> None:
+    specs = parse_configurations(["sat[solver=glucose4],glu3=sat"],
+                                 shorthands={"sat_solver": "glucose3", "encoding": "minimal"})
+    assert [spec.options for spec in specs] == [
+        {"sat_solver": "glucose4", "encoding": "minimal"},
+        {"sat_solver": "glucose3", "encoding": "minimal"}]
+
+
+def test_a_shorthand_that_no_chosen_backend_takes_is_refused() -> None:
+    with pytest.raises(ConfigurationError) as caught:
+        parse_configurations(["dfs,sat"], shorthands={"workers": 2})
+    assert str(caught.value) == "--workers applies to cpsat, not to dfs, sat"
+
+
+def test_configuration_errors_are_sudoku_errors() -> None:
+    assert issubclass(ConfigurationError, SudokuError)
+
+
+# -- through the CLI: one line, exit 2, before any puzzle ------------------------------------------
+
+@pytest.fixture
+def one_puzzle(tmp_path: Path) -> Path:
+    path = tmp_path / "one.txt"
+    path.write_text(BAEKJOON_2239 + "\n")
+    return path
+
+
+@pytest.mark.parametrize("backends, shorthand, error", [
+    ("sat[nope=1]", [], "sat has no option 'nope' (its options: amo, encoding, solver)"),
+    ("dfs,nope", [], f"unknown backend 'nope' (choose from {', '.join(backend_names())})"),
+    ("dfs,dfs", [], "two configurations are labelled dfs: give each its own label "
+                    "(label=backend[...])"),
+    ("dfs", ["--sat-solver", "glucose4"], "--sat-solver applies to sat, not to dfs"),
+    ("sat[solver=nope]", [], "unknown SAT solver 'nope' (choose from "),
+])
+def test_the_cli_refuses_a_bad_configuration_in_one_line(one_puzzle: Path, backends: str,
+                                                          shorthand: list[str],
+                                                          error: str) -> None:
+    result = CliRunner().invoke(main, ["crosscheck", str(one_puzzle), "-b", backends,
+                                       "--jobs", "1", *shorthand])
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr.startswith(f"Error: {error}")
+    assert result.stderr.count("\n") == 1
+
+
+def test_the_cli_runs_and_shows_every_configuration_of_a_grid(one_puzzle: Path) -> None:
+    result = CliRunner().invoke(main, ["crosscheck", str(one_puzzle), "--jobs", "1", "-b",
+                                       "sat[solver=glucose3|cadical195],glu4=sat[solver=glucose4]"])
+    assert result.exit_code == 0, result.output
+    rows = [line.split()[0] for line in result.stdout.splitlines()[2:5]]
+    assert rows == ["sat[solver=glucose3]", "sat[solver=cadical195]", "glu4"]
+    assert "1 puzzle: 0 wrong, 0 disagree, 0 error, 0 timeout, 1 agree" in result.stdout
