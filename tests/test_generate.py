@@ -331,9 +331,15 @@ def test_cli_bad_options_one_line_exit_2(args, message):
 
 
 def test_cli_kind_choices_are_the_library_kinds():
+    """The `--kind` choices are read from the click command, so a kind added to `Kind` but
+    not to the CLI (or the other way round) fails here."""
+    (option,) = [param for param in main.commands["generate"].params if param.name == "kind"]
+    choices = list(option.type.choices)
+    assert choices == [kind.value for kind in Kind]
+    assert option.default == Kind.UNIQUE.value
     result = invoke("--kind", "easy")
     assert result.exit_code == 2
-    assert "'unique', 'multi', 'unsat', 'adversarial'" in result.stderr
+    assert ", ".join(repr(choice) for choice in choices) in result.stderr
 
 
 # -- the data files -------------------------------------------------------------------------------
