@@ -111,12 +111,48 @@ def test_stats_are_plain_json_values(backend):
     assert result.stats
 
 
+# A batch of random 9x9 puzzles, (givens, seed) -> completions counted up to COUNT_LIMIT by
+# brute_force_count: counts that differ, so a backend that returns the wrong puzzle's count, or
+# a warm backend that keeps a count from the previous puzzle, shows. Written down because the
+# naive count of (28, 25) takes seconds; test_known_counts_are_brute_force_counts rechecks the rest.
+COUNT_LIMIT = 10
+KNOWN_COUNTS = {(28, 20): 10, (28, 21): 10, (28, 22): 10, (28, 23): 10, (28, 24): 10,
+                (28, 25): 10, (36, 56): 1, (38, 53): 3, (34, 44): 6, (34, 48): 8}
+
+
+def count_batch() -> list[Grid]:
+    return [random_multi_solution(9, givens, seed) for givens, seed in KNOWN_COUNTS]
+
+
+def test_known_counts_are_brute_force_counts():
+    for (givens, seed), puzzle in zip(KNOWN_COUNTS, count_batch()):
+        if (givens, seed) != (28, 25):  # the slow one
+            assert brute_force_count(puzzle, COUNT_LIMIT) == KNOWN_COUNTS[givens, seed]
+
+
 def test_warm_backend_answers_a_batch_like_fresh_ones(backend):
-    puzzles = [random_multi_solution(9, 28, seed) for seed in range(20, 26)]
-    warm = [backend.solve(p, mode=mode).solution for p in puzzles for mode in ("count", "lexmin")]
+    puzzles = count_batch()
+    modes = ("count", "lexmin")
+    warm = [backend.solve(p, mode=mode, limit=COUNT_LIMIT) for p in puzzles for mode in modes]
     fresh = []
     for p in puzzles:
-        for mode in ("count", "lexmin"):
+        for mode in modes:
             with get_backend(backend.name) as new:
-                fresh.append(new.solve(p, mode=mode).solution)
-    assert warm[1::2] == fresh[1::2]
+                fresh.append(new.solve(p, mode=mode, limit=COUNT_LIMIT))
+    assert [r.solution for r in warm[1::2]] == [r.solution for r in fresh[1::2]]
+    known = list(KNOWN_COUNTS.values())
+    assert [r.count for r in warm[::2]] == known
+    assert [r.count for r in fresh[::2]] == known
+    assert [r.limit_reached for r in warm[::2]] == [count == COUNT_LIMIT for count in known]
+
+
+def test_counts_agree_across_backends():
+    names = [name for name in backend_names() if backend_class(name).is_available()]
+    if len(names) < 2:
+        pytest.skip("need two backends to compare")
+    counts = {}
+    for name in names:
+        with get_backend(name) as ready:
+            counts[name] = [ready.solve(p, mode=Mode.COUNT, limit=COUNT_LIMIT).count
+                            for p in count_batch()]
+    assert counts == {name: list(KNOWN_COUNTS.values()) for name in names}
