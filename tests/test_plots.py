@@ -22,6 +22,7 @@ def run_record(set_name: str, index: int, backend: str, status: str, seconds: fl
             "seconds": seconds, "cpu_seconds": None, "build_seconds": None,
             "solve_seconds": None, "count": None, "reason": None, "solution": None}
 
+
 # Two configurations of one backend, as `--backends "sat[solver=...]"` will label them.
 GLUCOSE = "sat[solver=glucose3]"
 CADICAL = "sat[solver=cadical195]"
@@ -65,7 +66,8 @@ def configurations() -> list[dict[str, Any]]:
 def six_configurations() -> list[dict[str, Any]]:
     """sat's runs of with_timeouts() under six configuration labels, each a little slower."""
     solvers = ("glucose3", "cadical195", "minisat22", "lingeling", "maplechrono", "glucose4")
-    return [{**record, "backend": f"sat[solver={solver}]", "seconds": record["seconds"] * (1 + n / 5)}
+    return [{**record, "backend": f"sat[solver={solver}]",
+             "seconds": record["seconds"] * (1 + n / 5)}
             for n, solver in enumerate(solvers)
             for record in with_timeouts() if record["backend"] == "sat"]
 
