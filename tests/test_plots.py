@@ -139,7 +139,7 @@ def test_the_scatter_with_timeouts_keeps_its_labels_and_legend(matplotlib):
         "unique-25x25", "solved by one only (other at penalty)"]
 
 
-# -- scaling by givens: one line per size ------------------------------------------------------------
+# -- scaling by givens: one line per size ----------------------------------------------------------
 
 def test_scaling_by_givens_draws_one_line_per_backend_and_size(matplotlib):
     (axes,) = scaling_figure(two_sizes_by_givens(), by="givens").axes
