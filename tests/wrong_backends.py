@@ -164,12 +164,17 @@ class InterruptingBackend(DfsBackend):
 
 
 class ProcessKillerBackend(DfsBackend):
-    """Kills its worker on puzzles whose first cell is 9, raises on those starting with 8."""
+    """Kills its worker on puzzles whose first cell is 9, raises on those starting with 8.
+    With `deaths` set, each death first appends a line to that file (to count the tries)."""
 
     name = "killer"
+    deaths: ClassVar[str | None] = None
 
     def _solve(self, grid: Grid, *, mode: Mode, limit: int, deadline: Deadline) -> Outcome:
         if grid.values[0] == 9:
+            if ProcessKillerBackend.deaths is not None and os.getpid() != TEST_PROCESS:
+                with open(ProcessKillerBackend.deaths, "a", encoding="utf-8") as log:
+                    log.write(f"{os.getpid()}\n")
             _die(3)
         if grid.values[0] == 8:
             raise RuntimeError("boom")
@@ -225,3 +230,4 @@ def wrong_backends() -> Iterator[dict[str, str]]:
         finally:
             InterruptingBackend.solves_before_interrupt = None
             KillOnceBackend.flag = None
+            ProcessKillerBackend.deaths = None
