@@ -237,15 +237,14 @@ class DaskExecutor(Executor):
 
     def _answers(self, client: Any, future: Any, chunk: list[PuzzleRecord], key: str,
                  specs: list[BackendSpec], settings: SolveSettings) -> list[PuzzleRun]:
-        distributed = self.distributed
-        try:
-            answers: list[PuzzleRun] = future.result()
-        except distributed.KilledWorker:
+        answers, error = _fetch(future)
+        if isinstance(error, self.distributed.KilledWorker):
             LOGGER.warning("a chunk of %d puzzles kept killing its workers: running it one "
                            "puzzle and configuration at a time", len(chunk))
             return self._isolate(client, chunk, key, specs, settings)
-        except (distributed.CancelledError, OSError, TimeoutError) as error:
-            raise self._gone(client, error) from error
+        if error is not None:
+            raise self._failed(client, error) from error
+        assert answers is not None
         if len(answers) != len(chunk):  # only a cancelled task stops early
             raise self._gone(client, RuntimeError("a chunk came back incomplete"))
         return answers
@@ -254,7 +253,6 @@ class DaskExecutor(Executor):
                  specs: list[BackendSpec], settings: SolveSettings) -> list[PuzzleRun]:
         """Each (puzzle, configuration) of a chunk as its own task, one after the other: the
         one that kills its workers is named, the others answer."""
-        distributed = self.distributed
         answers = []
         for record in chunk:
             run = PuzzleRun(record)
@@ -264,20 +262,32 @@ class DaskExecutor(Executor):
                 future = client.submit(_solve_chunk, key, specs, settings, [record], spec.label,
                                        pure=False)
                 try:
-                    one: PuzzleRun = future.result()[0]
-                except distributed.KilledWorker:
+                    one, error = _fetch(future)
+                except BaseException:  # Ctrl-C: leave nothing running
+                    self._cancel(client, [future])
+                    raise
+                if isinstance(error, self.distributed.KilledWorker):
                     LOGGER.warning("%s killed its workers on %s", spec.label, record.where)
                     run.errors[spec.label] = (f"worker process died while running {spec.label} "
                                               f"on this puzzle (Dask KilledWorker)")
                     continue
-                except (distributed.CancelledError, OSError, TimeoutError) as error:
-                    self._cancel(client, [future])
-                    raise self._gone(client, error) from error
-                run.results.update(one.results)
-                run.cpu.update(one.cpu)
-                run.errors.update(one.errors)
+                if error is not None:
+                    raise self._failed(client, error) from error
+                assert one is not None
+                run.results.update(one[0].results)
+                run.cpu.update(one[0].cpu)
+                run.errors.update(one[0].errors)
             answers.append(run)
         return answers
+
+    def _failed(self, client: Any, error: BaseException) -> ExecutorError:
+        """The one line for a chunk that raised: the scheduler gone, or a worker that cannot
+        run sudoku-cp (not installed there, a solver missing)."""
+        if isinstance(error, (self.distributed.CancelledError, OSError, TimeoutError)):
+            return self._gone(client, error)
+        return ExecutorError(f"a Dask worker could not run sudoku-cp: {type(error).__name__}: "
+                             f"{_one_line(error)} (every worker needs the same sudoku-cp and "
+                             f"solvers as this machine)")
 
     def _gone(self, client: Any, error: BaseException) -> ExecutorError:
         LOGGER.debug("Dask run ended by %r (client status %s)", error,
@@ -290,6 +300,19 @@ class DaskExecutor(Executor):
         """Cancel what is still pending; a chunk already running stops at its next puzzle."""
         if futures and getattr(client, "status", None) == "running":
             _quietly(lambda: client.cancel(futures, force=True))
+
+
+def _fetch(future: Any) -> tuple[list[PuzzleRun] | None, Exception | None]:
+    """A future's answers, or the error it ended with.
+
+    The error's traceback is dropped: the future keeps its error, and a traceback through the
+    frame that holds the future would be a reference cycle keeping the task on the cluster."""
+    try:
+        answers: list[PuzzleRun] = future.result()
+    except Exception as error:
+        error.__traceback__ = None
+        return None, error
+    return answers, None
 
 
 class _QuietSchedulerLoss(logging.Filter):
