@@ -503,3 +503,44 @@ def test_api_bench_returns_results_and_writes_the_same_log(tmp_path: Path) -> No
         puzzle = Grid.parse(record["puzzle"])
         for run in record["runs"]:
             assert check_completion(puzzle, Grid.parse(run["solution"])).ok
+
+
+def test_cli_bench_resume_of_a_new_log_starts_it(tmp_path: Path) -> None:
+    log = tmp_path / "new.jsonl"
+    result = invoke("bench", TINY[1], "--backends", "dfs", "--results", log, "--resume",
+                    "--no-setup")
+    assert (result.exit_code, result.stderr) == (0, "")  # nothing was measured before
+    assert [line["kind"] for line in lines_of(log)] == ["header", "puzzle"]
+    assert "resumed" not in lines_of(log)[0]
+
+
+def test_cli_bench_does_not_resume_a_crosscheck_log(tmp_path: Path) -> None:
+    log = tmp_path / "cross.jsonl"
+    crossed = invoke("crosscheck", TINY[1], "--backends", "dfs", "--results", log, "--jobs", 1)
+    assert crossed.exit_code == 0, crossed.output
+    result = invoke("bench", TINY[1], "--backends", "dfs", "--results", log, "--resume",
+                    "--no-setup")
+    assert (result.exit_code, result.stderr) == (
+        2, f"Error: {log} was written with other settings (command crosscheck in the file, bench "
+           f"now): resume with the same settings, or choose another results file\n")
+
+
+@pytest.mark.xfail(strict=True, reason="measure.py deduplicate/puzzle_outcomes key a puzzle by "
+                   "its run-wide index, which moves when --first changes between sessions: a "
+                   "re-run puzzle then merges with another one of its set")
+def test_cli_bench_resume_with_a_smaller_first_keeps_every_puzzle_apart(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    one, two = tmp_path / "one.txt", tmp_path / "two.txt"
+    one.write_text(f"{BAEKJOON_2239}\n" * 3)
+    two.write_text(f"{BAEKJOON_2239}\n{'0' * 81}\n{BAEKJOON_2239}\n")
+    log = tmp_path / "results.jsonl"
+    args = ["bench", one, two, "--backends", "flaky", "--results", log, "--no-setup"]
+    monkeypatch.setitem(backend_registry._REGISTRY, "flaky",
+                        ("tests.wrong_backends", "CrashingBackend"))  # two:2 ends in an error
+    assert invoke(*args, "--first", 3).exit_code == 1
+    monkeypatch.setitem(backend_registry._REGISTRY, "flaky",
+                        ("sudoku_cp.backends.dfs", "DfsBackend"))
+    resumed = invoke(*args, "--first", 2, "--resume")  # two:2 is run again, at another index
+    assert resumed.exit_code == 0, resumed.output
+    rows = [line.split()[:5] for line in resumed.stdout.splitlines()[1:3]]
+    assert rows == [["one", "flaky", "3", "3", "0"], ["two", "flaky", "3", "3", "0"]]
