@@ -136,7 +136,7 @@ def test_two_inputs_that_would_be_one_set_are_refused(tmp_path: Path) -> None:
         check_set_names([str(tmp_path / "bad.txt"), str(tmp_path / "a" / "bad.txt")])
 
 
-# -- timed runs through the engine: verified, never silently timed ----------------------------------
+# -- timed runs through the engine: verified, never silently timed ---------------------------------
 
 def test_run_records_keep_repeats_puzzle_facts_and_the_build_solve_split() -> None:
     runs = timed([BAEKJOON_2239, EMPTY_4], ["dfs", "sat"], repeat=2)

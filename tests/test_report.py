@@ -18,7 +18,7 @@ from sudoku_cp.render import (latex_escape, render_setup_text, render_summary_cs
                               summary_legend)
 from sudoku_cp.report import (render_environment_markdown, render_markdown_report,
                               render_setup_markdown)
-from sudoku_cp.results import Record, load_results
+from sudoku_cp.results import Record, ResultsLog, load_results
 
 from .bench_helpers import (ENVIRONMENT, bench_header, hand_made, hand_made_rows, invoke,
                             lines_of, puzzle_record, run_row, write_log)
@@ -201,7 +201,6 @@ def test_markdown_report_shows_every_session_environment(tmp_path: Path) -> None
     later = bench_header(environment={**ENVIRONMENT, "argv": "sudoku-cp bench later",
                                       "cpu": "Other CPU"}, resumed=True)
     path = write_log(tmp_path / "r.jsonl", first, hand_made()[:2])
-    from sudoku_cp.results import ResultsLog
     with ResultsLog.open(path, later, resume=True) as log:
         log.append(hand_made()[2])
     any_mode = write_log(tmp_path / "any.jsonl",

@@ -378,7 +378,7 @@ def test_bench_logs_keep_solutions_so_a_log_can_be_verified_again(tmp_path: Path
 
 
 def test_to_pandas_keeps_puzzles_and_solutions_as_strings(tmp_path: Path) -> None:
-    pandas = pytest.importorskip("pandas")
+    import pandas  # needed: the test extra must install it
     records = [puzzle_record("top", 0, [{"backend": "a", "status": "solved", "seconds": 0.5,
                                          "solution": "0" * 3 + "1" * 78}], puzzle="0" * 81),
                puzzle_record("top", 1, [{"backend": "a", "status": "timeout",
