@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import sys
 from pathlib import Path
 
@@ -544,3 +545,14 @@ def test_cli_bench_resume_with_a_smaller_first_keeps_every_puzzle_apart(
     assert resumed.exit_code == 0, resumed.output
     rows = [line.split()[:5] for line in resumed.stdout.splitlines()[1:3]]
     assert rows == [["one", "flaky", "3", "3", "0"], ["two", "flaky", "3", "3", "0"]]
+
+
+def test_cli_bench_refuses_a_fifo_or_a_missing_folder_exit_2(tmp_path: Path) -> None:
+    fifo, missing = tmp_path / "fifo.jsonl", tmp_path / "nowhere" / "r.jsonl"
+    os.mkfifo(fifo)
+    for path, why in ((fifo, "not a regular file (a FIFO, terminal or device): results logs "
+                             "must be files"),
+                      (missing, "cannot write: No such file or directory")):
+        result = invoke("bench", TINY[1], "--backends", "dfs", "--results", path, "--no-setup")
+        assert (result.exit_code, result.stderr, result.stdout) == (2, f"Error: {path}: {why}\n",
+                                                                    "")
