@@ -474,3 +474,19 @@ def test_summary_lines_and_dict() -> None:
         "count", 1, 1, 1)
     assert data["backends"][0]["share"] == 1.0 and data["puzzles_per_second"] is None
     assert json.loads(json.dumps(data)) == data
+
+
+def test_a_rectangular_box_shape_is_recorded_and_drawn(tmp_path: Path) -> None:
+    path = tmp_path / "six.txt"
+    path.write_text("0" * 36 + "\n")
+    result = invoke(path, "--backends", "dfs,notlexmin", "--jobs", "1", "--box", "3x2",
+                    "--format", "jsonl")
+    record = jsonl(result.stdout)[0]
+    assert (record["box"], record["size"], record["verdict"]) == ("3x2", 6, "wrong")
+    text = render_findings([record])
+    lines = text.split("\n\n")[1].splitlines()
+    assert lines[4:8] == ["  . . | . . | . .    1 2 | 3 4 | 5 6    1 2 | 3 4 | 5 6",
+                          "  . . | . . | . .    3 4 | 5 6 | 1 2    3 4 | 5 6 | 1 2",
+                          "  . . | . . | . .    5 6 | 1 2 | 3 4    5 6 | 1 2 | 3 4",
+                          "  ----+-----+-----   ----+-----+-----   ----+-----+-----"]
+    assert len(lines) == 11
