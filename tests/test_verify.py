@@ -213,6 +213,21 @@ def test_counts_differ_the_majority_is_the_reference_and_a_tie_marks_everyone() 
     assert compare({"a": two, "b": two}, EMPTY_4, Mode.COUNT)[2] == AGREE
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "verify.compare runs _compare_answers only outside count mode, so in count mode a valid "
+    "first completion never refutes 'unsatisfiable' (count 0): it is a mere disagreement, and "
+    "when two runs say 0 the one with the valid completion is the one marked as disagreeing"))
+def test_in_count_mode_a_valid_completion_proves_unsatisfiable_wrong() -> None:
+    none = counted(0, Status.UNSATISFIABLE, solution=None)
+    judged, findings, verdict = compare({"a": counted(2), "b": none, "c": none}, EMPTY_4,
+                                        Mode.COUNT)
+    assert verdict == WRONG
+    assert [judged[name].status for name in "abc"] == ["solved", WRONG, WRONG]
+    assert not judged["a"].disagrees
+    assert findings[:2] == ["b: wrong: says unsatisfiable, but a's completion is valid",
+                            "c: wrong: says unsatisfiable, but a's completion is valid"]
+
+
 def test_a_count_mode_completion_that_breaks_a_rule_is_wrong() -> None:
     bad = counted(2, solution=EMPTY_4_LEXMIN[:-2] + "11")
     judged, findings, verdict = compare({"a": bad}, EMPTY_4, Mode.COUNT)
