@@ -3,9 +3,11 @@ checks of counts, and the comparison of several answers per mode."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
+from hypothesis import given, strategies as st
 
 from sudoku_cp.grid import Grid
 from sudoku_cp.result import Mode, SolveResult, Status
@@ -13,7 +15,7 @@ from sudoku_cp.verify import (AGREE, DISAGREE, ERROR, TIMEOUT, UNSATISFIABLE, VE
                               Check, Rule, Violation, check_completion, check_result, compare,
                               worst)
 
-from .conftest import EMPTY_4_LEXMIN
+from .conftest import EMPTY_4_LEXMIN, full_grid
 
 EMPTY_4 = Grid.parse("0" * 16)
 LEXMIN_4 = Grid.parse(EMPTY_4_LEXMIN)           # 1234 / 3412 / 2143 / 4321
@@ -111,6 +113,22 @@ def test_several_repeats_of_one_unit_are_one_violation_each() -> None:
     assert [(v.unit, v.value, v.cells) for v in check.violations][:2] == [(1, 1, (0, 5)),
                                                                           (1, 2, (1, 4))]
     assert len(check.violations) == 8
+
+
+@given(st.sampled_from([4, 6, 9]), st.integers(0, 2**32), st.data())
+def test_any_one_changed_value_of_a_completion_breaks_its_three_units(
+        size: int, seed: int, data: st.DataObject) -> None:
+    solution = full_grid(size, random.Random(seed))
+    cells = data.draw(st.sets(st.integers(0, size * size - 1), max_size=size * size // 2))
+    puzzle = solution.with_values({cell: 0 for cell in cells})  # some givens kept
+    assert check_completion(puzzle, solution).ok
+    cell = data.draw(st.integers(0, size * size - 1))
+    value = data.draw(st.integers(1, size).filter(lambda v: v != solution.values[cell]))
+    check = check_completion(puzzle, solution.with_values({cell: value}))
+    broken = {v.rule for v in check.violations if cell in v.cells and v.value == value}
+    assert broken == {Rule.ROW_REPEAT, Rule.COLUMN_REPEAT, Rule.BOX_REPEAT}
+    assert (Violation(Rule.GIVEN_CHANGED, (cell,), solution.values[cell], size=size)
+            in check.violations) == (cell not in cells)
 
 
 RULE_EXAMPLES = [
