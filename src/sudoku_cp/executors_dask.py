@@ -50,6 +50,7 @@ INSTALL_HINT = "--executor dask needs the dask extra: pip install 'sudoku-cp[das
 DASK_CHUNK_SIZE = 32
 CONNECT_TIMEOUT = 10.0     # seconds to reach a scheduler given by address
 WORKERS_REFRESH = 2.0      # seconds between looks at the cluster's size (adaptive clusters grow)
+CANCEL_GRACE = 2.0         # seconds a closing run waits for its cancelled chunks to stop
 TASK_PREFIX = "sudoku-cp-chunk"
 
 
@@ -134,6 +135,7 @@ class DaskExecutor(Executor):
         self.client: Any = client
         self.cluster: Any = None
         self._owns_client = client is None
+        self._log_level: int | None = None  # the distributed logger's level before start()
 
     @property
     def where(self) -> str:
@@ -164,6 +166,7 @@ class DaskExecutor(Executor):
                 raise ExecutorError(f"cannot reach the Dask scheduler at {self.scheduler}: "
                                     f"{_one_line(error)}") from error
             return self.client
+        self._quiet_cluster_logs()
         try:
             # Loopback only: the scheduler, workers, nannies and dashboard accept no outside
             # connection (a Dask scheduler runs whatever code it is sent).
@@ -186,10 +189,21 @@ class DaskExecutor(Executor):
         if self._owns_client:
             self.client = None
             if client is not None:
-                _quietly(client.close)
+                _close_client(client)
         self.cluster = None
         if cluster is not None:
             _quietly(cluster.close)
+        if self._log_level is not None:
+            logging.getLogger("distributed").setLevel(self._log_level)
+            self._log_level = None
+
+    def _quiet_cluster_logs(self) -> None:
+        """Keep the local cluster's life-cycle chatter (INFO: workers started, keys cancelled)
+        out of the user's terminal; its warnings and errors still show. Restored on close."""
+        logger = logging.getLogger("distributed")
+        if self._log_level is None and logger.getEffectiveLevel() < logging.WARNING:
+            self._log_level = logger.level
+            logger.setLevel(logging.WARNING)
 
     def map(self, records: Iterable[PuzzleRecord], specs: Sequence[BackendSpec],
             settings: SolveSettings) -> Iterator[PuzzleRun]:
@@ -220,8 +234,10 @@ class DaskExecutor(Executor):
                 yield from answers
                 self._fill(pending, chunks, window, submit)
         finally:
-            self._cancel(client, [future for _, future in pending])
+            cancelled = self._cancel(client, [future for _, future in pending])
             if started_here:
+                if cancelled:  # let the running chunks stop at their next puzzle first
+                    _wait_idle(client, CANCEL_GRACE)
                 self.close()
             client_log.removeFilter(quiet)
 
@@ -296,10 +312,13 @@ class DaskExecutor(Executor):
                              f"are kept; continue with --resume")
 
     @staticmethod
-    def _cancel(client: Any, futures: list[Any]) -> None:
-        """Cancel what is still pending; a chunk already running stops at its next puzzle."""
-        if futures and getattr(client, "status", None) == "running":
-            _quietly(lambda: client.cancel(futures, force=True))
+    def _cancel(client: Any, futures: list[Any]) -> bool:
+        """Cancel what is still pending (a chunk already running stops at its next puzzle);
+        True when there was something to cancel."""
+        if not futures or getattr(client, "status", None) != "running":
+            return False
+        _quietly(lambda: client.cancel(futures, force=True))
+        return True
 
 
 def _fetch(future: Any) -> tuple[list[PuzzleRun] | None, Exception | None]:
@@ -341,6 +360,37 @@ class _Window:
             except Exception:  # an unreachable scheduler shows up at the next result
                 pass
         return self.threads * self.per_worker
+
+
+def _close_client(client: Any) -> None:
+    """Close a client; one that lost its scheduler logs the traceback of its cancelled
+    reconnection attempt, which says nothing the run's one line does not."""
+    lost = getattr(client, "status", "running") != "running"
+    disabled = logging.root.manager.disable
+    if lost:
+        logging.disable(logging.CRITICAL)
+    try:
+        _quietly(client.close)
+    finally:
+        if lost:
+            logging.disable(disabled)
+
+
+def _executing(dask_worker: Any) -> int:
+    """How many tasks a worker is running (run on each worker by `Client.run`)."""
+    return int(dask_worker.state.executing_count)
+
+
+def _wait_idle(client: Any, timeout: float) -> None:
+    """Wait until no worker runs a task, `timeout` seconds at most."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if not any(client.run(_executing).values()):
+                return
+        except Exception:  # the cluster is going anyway
+            return
+        time.sleep(0.05)
 
 
 def _quietly(action: Any) -> None:
