@@ -1,12 +1,28 @@
 """The `cpsat` backend: Sudoku as an OR-Tools CP-SAT model.
 
-Lex-min is found by a staged lexicographic objective: the blank cells, row-major, are cut into
-chunks of `chunk_length(N)` cells; each stage minimises one chunk read as a base-N number,
-``sum((value - 1) * N**(L - 1 - j))``, then freezes the chunk at its optimum and moves on. A
-row-major / smallest-value decision strategy with fixed search, presolve off and one worker leads
-each stage straight to its optimum, so most of the time goes into proving it; the objective, not
-the strategy, guarantees the answer. The "search" strategy keeps only that fixed search (its first
-solution is the lex-min exactly under those parameters) and is tested to agree.
+One model per grid shape, built once and kept by the backend (in `prepare`, before the puzzle's
+clock starts): a Boolean per (cell, value), every cell exactly one value, every unit every value
+exactly once (the extended encoding, whose unit propagation finds naked and hidden singles). A
+puzzle only poses its givens, as CP-SAT *assumptions* on that kept model, and takes them away
+again: nothing is built or copied per puzzle.
+
+Lex-min ("objective" strategy, the default), in two steps:
+
+1. Uniqueness probe. When the givens could have one completion only (at least N - 1 distinct values
+   given: two absent values could otherwise be swapped) and the stages below would be three or
+   more, enumerate completions up to two in one call. One completion and the search exhausted: it
+   is the only one, so it is the lex-min.
+2. Staged objective, for the rest: the blank cells, row-major, are cut into chunks; each stage
+   minimises one chunk read as a mixed-radix number (a cell's digit is the rank of its value
+   among the values no filled peer holds, the first cell weighing most), then freezes the chunk
+   at its optimum (more assumptions) and moves on. A chunk is as long as keeps its largest value,
+   the product of its cells' candidate counts less one, below 2**53, so every stage is exact;
+   with all N values open that is `chunk_length(N)` cells, and fewer candidates make it longer.
+
+A row-major / smallest-value fixed search (presolve off, one worker) leads each stage straight to
+its optimum, so most of the time goes into proving it; the objective (or the exhausted probe),
+not the strategy, guarantees the answer. The "search" strategy keeps only that fixed search (its
+first solution is the lex-min exactly under those parameters) and is tested to agree.
 
 Pitfalls of ortools 9.15 guarded against here (see ../shared/reference/lexmin-methods.md, §1):
 with presolve on or more than one worker the fixed search's first solution is not the lex-min;
@@ -20,16 +36,17 @@ ortools is imported only inside functions: choosing another backend never pays f
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..errors import BackendFailure, BackendOptionError
-from ..grid import BLANK, Grid
+from ..grid import BLANK, Grid, Shape, geometry
 from ..result import Mode, Status
 from .base import Backend, Deadline, Outcome
 
@@ -42,6 +59,15 @@ STRATEGIES = ("objective", "search")
 EXACT_INTEGER_LIMIT = 2 ** 53  # every objective value must stay below this to be exact
 DEFAULT_WORKERS = 1  # for `any`; on this 2-core machine one worker beat two (see CpSatBackend)
 MODEL_KIND = "boolean"
+# The uniqueness probe is one extra call for a puzzle with several completions and saves all
+# stages but one for a unique one: with two stages it would only break even (serg_benchmark, all
+# improper, 2 stages: 2 calls without it, 3 with), from three it is worth it (17clue, unique,
+# 3 stages: 1 call instead of 3).
+PROBE_FROM_STAGES = 3
+# stats["probe"] of a lex-min by objective, by what the uniqueness probe found
+PROBE_VERDICTS: dict[Status | None, str] = {
+    Status.SOLVED: "one", None: "several", Status.UNSATISFIABLE: "none",
+    Status.TIMEOUT: "timeout"}
 
 
 def chunk_length(size: int) -> int:
@@ -54,11 +80,19 @@ def chunk_length(size: int) -> int:
     return length
 
 
+@functools.cache
 def ortools_version() -> str:
     """The installed OR-Tools version."""
     import ortools
 
-    return str(ortools.__version__)
+    return str(getattr(ortools, "__version__"))
+
+
+def may_be_unique(grid: Grid) -> bool:
+    """False when the puzzle surely has several completions: two values absent from the givens
+    can be swapped in any completion. (Only decides whether the uniqueness probe is worth a call.)
+    """
+    return len(set(grid.values) - {BLANK}) >= grid.size - 1
 
 
 # -- the model ----------------------------------------------------------------------------------
@@ -70,120 +104,183 @@ def ortools_version() -> str:
 #   serg 5.9 vs 7.6 ms; `any` medians (1 worker): top95 3.4 vs 4.0 ms.
 # Our reading of the branch counts: with presolve off, the per-unit exactly-ones of the Boolean
 # model give CP-SAT hidden singles by plain clause propagation, which the integer AllDifferent
-# propagator does not see as cheaply.
-# Building costs more in Python (9x9 3 ms vs 1 ms, 25x25 70 ms vs 6 ms) but is small beside
-# solving. A hybrid (both, channelled) was far slower (empty 16x16: 16 s).
-class SudokuModel:
-    """The puzzle as CP-SAT Booleans, one per (blank cell, candidate value).
+# propagator does not see as cheaply. A hybrid (both, channelled) was far slower (empty 16x16: 16 s).
+#
+# Why one kept model with the givens as assumptions rather than a model per puzzle with only the
+# candidates of the blank cells (first 300 of 17clue / serg_benchmark, fixed search, medians,
+# measured side by side): building the small model in Python took 1.5 ms (3.4 ms through the
+# CpModel helpers) and solving it 0.5-0.9 ms; posing 17-30 assumptions on the kept model costs
+# microseconds and solving it 1.2-1.3 ms. Copying the kept model per puzzle (0.4-0.6 ms) and fixing
+# the givens by a constraint was slower than assumptions (3.0 vs 2.3 ms in total).
+@functools.cache
+def _shape_template(size: int, box: Shape, decide: bool) -> cp_model.CpModel:
+    """The model of every grid of this shape, built once per process; backends copy it.
 
-    Givens are fixed by construction: a given cell has no variable and its value is no candidate
-    of its peers. Each blank cell takes exactly one value; each unit holds each value it lacks
-    exactly once (the extended encoding: it lets unit propagation find hidden singles).
+    Variable ``cell * N + value - 1`` is the Boolean "cell holds value". With `decide`, the model
+    carries the lex-min decision strategy: first undecided cell row-major, smallest value first.
+    """
+    from ortools.sat.python import cp_model
+
+    units = geometry(size, box).units
+    model = cp_model.CpModel()
+    # Unnamed: names cost a fifth of the build time and nobody reads them.
+    literals = [model.new_bool_var("") for _ in range(size ** 3)]
+    for cell in range(size * size):
+        model.add_exactly_one(literals[cell * size:(cell + 1) * size])
+    for unit in units:
+        for offset in range(size):
+            model.add_exactly_one([literals[cell * size + offset] for cell in unit])
+    if decide:
+        # Literal true first = the value first; literals run row-major, values ascending.
+        model.add_decision_strategy(literals, cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
+    return model
+
+
+class ShapeModel:
+    """A backend's own copy of the model of one grid shape, reused puzzle after puzzle.
+
+    A puzzle poses its givens as assumptions (`posed`), may add an objective and more assumptions
+    (the frozen chunks of the staged lex-min), and leaves the model as it found it.
     """
 
-    def __init__(self, grid: Grid) -> None:
+    def __init__(self, size: int, box: Shape, *, decide: bool) -> None:
         from ortools.sat.python import cp_model
 
-        self.grid = grid
-        self.size = grid.size
+        self.size = size
         self.model = cp_model.CpModel()
-        self.blanks = grid.blanks()
-        self.candidates: dict[int, list[tuple[int, cp_model.IntVar]]] = {}
-        for cell in self.blanks:
-            # Unnamed: names cost a fifth of the 9x9 build time and nobody reads them.
-            self.candidates[cell] = [(value, self.model.new_bool_var(""))
-                                     for value in candidate_values(grid, cell)]
-            self.model.add_exactly_one([literal for _, literal in self.candidates[cell]])
-        for unit in grid.geometry.units:
-            self._place_each_missing_value_once(unit)
-        # The value each variable stands for, by variable index: a solution vector then reads
-        # as the blank cells' values with one `compress` (row-major, one true literal per cell).
-        self._value_of_variable = [0] * len(self.model.proto.variables)
-        for cell in self.blanks:
-            for value, literal in self.candidates[cell]:
-                self._value_of_variable[literal.index] = value
+        self.model.proto.copy_from(_shape_template(size, box, decide).proto)
+        # The value each variable stands for, by variable index: a solution vector then reads as
+        # the grid's values with one `compress` (row-major, one true literal per cell).
+        self._value_of_variable = [variable % size + 1 for variable in range(size ** 3)]
+        shape_geometry = geometry(size, box)
+        self._units = shape_geometry.units
+        unit_index = {unit: index for index, unit in enumerate(self._units)}
+        self._units_of_cell = [tuple(unit_index[unit] for unit in units)
+                               for units in shape_geometry.units_of]
+        self._all_values = (1 << (size + 1)) - 2  # bits 1..N
 
-    def _place_each_missing_value_once(self, unit: Sequence[int]) -> None:
-        """Each value not given in the unit goes in exactly one of its blank cells."""
-        given = {self.grid.values[cell] for cell in unit} - {BLANK}
-        places: dict[int, list[Any]] = {value: [] for value in range(1, self.size + 1)
-                                        if value not in given}
-        for cell in unit:
-            for value, literal in self.candidates.get(cell, ()):
-                places[value].append(literal)
-        for literals in places.values():
-            self.model.add_exactly_one(literals)  # empty: no place left, the model is infeasible
+    def literal(self, cell: int, value: int) -> int:
+        """The variable index of the Boolean "cell holds value"."""
+        return cell * self.size + value - 1
 
-    @property
-    def literals(self) -> list[Any]:
-        """Every literal, row-major by cell, values ascending: the lex-min decision order."""
-        return [literal for cell in self.blanks for _, literal in self.candidates[cell]]
+    def given_literals(self, grid: Grid) -> list[int]:
+        """The literals that pose the puzzle's givens."""
+        size = self.size
+        return [cell * size + value - 1 for cell, value in enumerate(grid.values) if value]
 
-    def decide_row_major_smallest_first(self) -> None:
-        """Branch on the first undecided cell, smallest candidate first (literal true first)."""
-        from ortools.sat.python import cp_model
+    @contextlib.contextmanager
+    def posed(self, grid: Grid) -> Iterator[int]:
+        """The model with this puzzle's givens assumed (yields their number); afterwards, even
+        on an error, the model has no assumption and no objective again."""
+        proto = self.model.proto
+        proto.assumptions.clear()
+        proto.clear_objective()
+        givens = self.given_literals(grid)
+        proto.assumptions.extend(givens)
+        try:
+            yield len(givens)
+        finally:
+            proto.assumptions.clear()
+            proto.clear_objective()
 
-        self.model.add_decision_strategy(self.literals, cp_model.CHOOSE_FIRST,
-                                         cp_model.SELECT_MAX_VALUE)
-
-    def minimize_chunk(self, cells: Sequence[int]) -> None:
-        """Replace the objective by the chunk read as a base-N number (its first cell weighs most).
-
-        Raises:
-            BackendFailure: when the chunk is too long for an exact objective (N**L - 1 >= 2**53)
-                or CP-SAT did not keep the objective as integers.
-        """
-        from ortools.sat.python import cp_model
-
-        if self.size ** len(cells) - 1 >= EXACT_INTEGER_LIMIT:
-            raise BackendFailure(f"a chunk of {len(cells)} cells overflows an exact objective for "
-                                 f"size {self.size} (at most {chunk_length(self.size)})")
-        literals, coefficients = [], []
-        for position, cell in enumerate(cells):
-            place = self.size ** (len(cells) - 1 - position)
-            for value, literal in self.candidates[cell]:
-                if value > 1:  # value 1 is digit 0 of the base-N number
-                    literals.append(literal)
-                    coefficients.append(place * (value - 1))
-        self.model.clear_objective()
-        self.model.minimize(cp_model.LinearExpr.weighted_sum(literals, coefficients))
-        check_integer_objective(self.model, len(literals))
+    def assume(self, literals: Sequence[int]) -> None:
+        """Add assumptions (for the current puzzle only: `posed` takes them away)."""
+        self.model.proto.assumptions.extend(literals)
 
     def freeze(self, cells: Sequence[int], values: Sequence[int]) -> None:
-        """Fix these cells to their values in `values` (a constraint, never a hint)."""
+        """Fix these cells to their values in `values` (assumptions, never a hint)."""
+        self.assume([self.literal(cell, values[cell]) for cell in cells])
+
+    def candidates(self, values: Sequence[int]) -> list[int]:
+        """Per cell, the bit mask (bit v for value v) of the values no filled peer holds."""
+        used = [0] * len(self._units)
+        for index, unit in enumerate(self._units):
+            mask = 0
+            for cell in unit:
+                mask |= 1 << values[cell]
+            used[index] = mask
+        everything = self._all_values
+        return [everything & ~(used[a] | used[b] | used[c]) for a, b, c in self._units_of_cell]
+
+    def next_chunk(self, cells: Sequence[int], candidates: Sequence[int]) -> list[int]:
+        """The longest prefix of `cells` whose objective stays exact: the product of their
+        candidate counts, less one, below 2**53 (never empty)."""
+        chunk: list[int] = []
+        product = 1
         for cell in cells:
-            self.model.add(self.literal(cell, values[cell]) == 1)
+            count = max(1, candidates[cell].bit_count())
+            if chunk and product * count - 1 >= EXACT_INTEGER_LIMIT:
+                break
+            product *= count
+            chunk.append(cell)
+        return chunk
 
-    def literal(self, cell: int, value: int) -> Any:
-        """The Boolean "cell holds value" (KeyError when value is no candidate)."""
-        return next(literal for candidate, literal in self.candidates[cell] if candidate == value)
+    def minimize_chunk(self, cells: Sequence[int], candidates: Sequence[int] | None = None) -> None:
+        """Replace the objective by the chunk read as one mixed-radix number: each cell a digit,
+        the rank of its value among its candidates, its first cell weighing most.
 
-    def blank_values(self, solution: Sequence[int]) -> bytes:
-        """The blank cells' values, row-major, one byte each, from a CP-SAT solution vector.
+        Its largest value, the product of the candidate counts less one, must stay below 2**53;
+        with every value a candidate this is the base-N number of `chunk_length(N)` cells.
+        Values that are no candidate (a filled peer holds them) get no term: no completion of
+        this puzzle gives them to the cell.
+
+        Raises:
+            BackendFailure: when the chunk is too long for an exact objective or CP-SAT did not
+                keep the objective as integers.
+        """
+        size = self.size
+        if candidates is None:
+            candidates = [self._all_values] * (size * size)
+        variables: list[int] = []
+        coefficients: list[int] = []
+        place = 1
+        for cell in reversed(cells):
+            mask = candidates[cell]
+            values = [value for value in range(1, size + 1) if mask >> value & 1]
+            for rank, value in enumerate(values[1:], start=1):
+                variables.append(cell * size + value - 1)
+                coefficients.append(place * rank)
+            place *= max(1, len(values))
+        if place - 1 >= EXACT_INTEGER_LIMIT:
+            raise BackendFailure(f"a chunk of {len(cells)} cells overflows an exact objective "
+                                 f"(its largest value is {place - 1} >= 2**53)")
+        proto = self.model.proto
+        proto.clear_objective()
+        proto.objective.vars.extend(variables)
+        proto.objective.coeffs.extend(coefficients)
+        check_integer_objective(self.model, len(variables))
+
+    def values_from(self, solution: Sequence[int]) -> bytes:
+        """The grid's values, row-major, one byte each, from a CP-SAT solution vector.
 
         Compact and exact, so it also serves as the key that tells completions apart.
+
+        Raises:
+            BackendFailure: when the vector does not hold one value per cell.
         """
-        return bytes(itertools.compress(self._value_of_variable, solution))
-
-    def values_from(self, solution: Sequence[int]) -> tuple[int, ...]:
-        """The grid's values (givens included) from a CP-SAT solution vector."""
-        return self.fill(self.blank_values(solution))
-
-    def fill(self, blank_values: bytes) -> tuple[int, ...]:
-        """The grid's values with the blank cells set to `blank_values`."""
-        values = list(self.grid.values)
-        if len(blank_values) != len(self.blanks):
-            raise BackendFailure(f"CP-SAT gave {len(blank_values)} values for "
-                                 f"{len(self.blanks)} blank cells")
-        for cell, value in zip(self.blanks, blank_values):
-            values[cell] = value
-        return tuple(values)
+        values = bytes(itertools.compress(self._value_of_variable, solution_bits(solution)))
+        if len(values) != self.size * self.size:
+            raise BackendFailure(f"CP-SAT gave {len(values)} values for {self.size ** 2} cells")
+        return values
 
 
-def candidate_values(grid: Grid, cell: int) -> list[int]:
-    """Values no peer of the cell holds as a given."""
-    taken = {grid.values[peer] for peer in grid.geometry.peers[cell]}
-    return [value for value in range(1, grid.size + 1) if value not in taken]
+_BITS = bytes.maketrans(b"01", b"\x00\x01")
+
+
+def solution_bits(solution: Sequence[int]) -> Sequence[int]:
+    """A 0/1 solution vector as bytes, read from its C++ text ("[0, 1, 0]") when that has the
+    expected form, else element by element.
+
+    Iterating CP-SAT's repeated field from Python costs 0.2 us an element (160 us for a 9x9's
+    729 Booleans, more than the rest of a puzzle's Python); printing it is done in C++ (12 us).
+    """
+    text = str(solution).encode()
+    count = len(solution)
+    if len(text) == 3 * count and text[:1] == b"[" and text[-1:] == b"]":
+        bits = text[1::3].translate(_BITS)
+        if len(bits) == count and not bits.translate(None, b"\x00\x01"):
+            return bits
+    return list(solution)
 
 
 def check_integer_objective(model: cp_model.CpModel, terms: int) -> None:
@@ -206,6 +303,21 @@ def check_integer_objective(model: cp_model.CpModel, terms: int) -> None:
 
 # -- solver parameters --------------------------------------------------------------------------
 
+def configure_lean(parameters: Any) -> None:
+    """Skip the root-level work that costs more than it saves on Sudoku.
+
+    Probing every Boolean at the root and SAT inprocessing (vivification) turned a 9x9 that needs
+    7 branches into 1,100-1,400 branches of preprocessing; the LP relaxation of the exactly-ones
+    is never read by a fixed search. Solve medians, first 300 of serg_benchmark, fixed search:
+    7.9 ms with all three, 0.50 ms without (17clue: 1.49 vs 0.85 ms); empty 25x25 search-only
+    0.60 vs 0.16 s, empty 16x16 0.15 vs 0.012 s. These only drop deductions made before the search,
+    so the fixed search's order (and with it the lex-min) is untouched.
+    """
+    parameters.cp_model_probing_level = 0
+    parameters.use_sat_inprocessing = False
+    parameters.linearization_level = 0
+
+
 def configure_fixed_search(parameters: Any) -> None:
     """Make CP-SAT follow the model's decision strategy and nothing else.
 
@@ -221,6 +333,7 @@ def configure_fixed_search(parameters: Any) -> None:
     # (lexmin 4.4 s without it, 5.7 s with it; search-only 0.45 s vs 1.2 s), and symmetry
     # breaking has no place in a search whose first solution must be the lex-min.
     parameters.symmetry_level = 0
+    configure_lean(parameters)
 
 
 def configure_enumeration(parameters: Any) -> None:
@@ -233,14 +346,32 @@ def configure_enumeration(parameters: Any) -> None:
     # before the first branch.
     parameters.cp_model_presolve = False
     parameters.symmetry_level = 0
+    configure_lean(parameters)
 
 
 def set_time_budget(parameters: Any, deadline: Deadline) -> float | None:
-    """Give the solver what is left of the puzzle's budget; return it (None: no limit)."""
+    """Give the solver what is left of the puzzle's budget; return it (None: no limit).
+
+    Without a limit nothing is set: CP-SAT keeps its own default (no limit), never a huge number.
+    """
     remaining = deadline.remaining()
     if remaining is not None:
         parameters.max_time_in_seconds = remaining
     return remaining
+
+
+@functools.cache
+def warm_up() -> None:
+    """Solve a one-Boolean model once per process: CP-SAT's first call pays ~6 ms of one-off set-up
+    that belongs to no puzzle."""
+    from ortools.sat.python import cp_model
+
+    model = cp_model.CpModel()
+    model.new_bool_var("")
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.catch_sigint_signal = False
+    solver.solve(model)
 
 
 # -- counting -----------------------------------------------------------------------------------
@@ -279,15 +410,15 @@ def _tallying_callback_class() -> type:
     class TallyingCallback(cp_model.CpSolverSolutionCallback):
         """Feeds each reported solution to a tally and stops the search at its limit."""
 
-        def __init__(self, tally: SolutionTally, sudoku: SudokuModel) -> None:
+        def __init__(self, tally: SolutionTally, shape: ShapeModel) -> None:
             super().__init__()
             self.tally = tally
-            self.sudoku = sudoku
+            self.shape = shape
 
         def on_solution_callback(self) -> None:
             if self.tally.reached():
                 return  # a solution reported after stop_search: not counted
-            if self.tally.record(self.sudoku.blank_values(self.response_proto.solution)):
+            if self.tally.record(self.shape.values_from(self.response_proto.solution)):
                 self.stop_search()
 
     return TallyingCallback
@@ -369,6 +500,9 @@ class CpSatBackend(Backend):
     with 1 / 2 workers (two runs each, other jobs running): top95 4.1-5.0 / 5.1-5.4 ms,
     serg_benchmark[:200] 6.8-7.0 / 7.7-8.7 ms, empty 25x25 1.7-2.2 / 2.1-2.2 s; only the empty
     16x16 gained from two (0.33-0.51 / 0.27-0.36 s). Earlier, quieter: 4 workers were slower still.
+
+    The backend keeps, per grid shape, two copies of the shape's model (with and without the
+    lex-min decision strategy); `prepare` makes them, and imports OR-Tools, outside the clock.
     """
 
     name = "cpsat"
@@ -385,112 +519,187 @@ class CpSatBackend(Backend):
                                      f"(choose from {', '.join(STRATEGIES)})")
         self.workers = DEFAULT_WORKERS if workers is None else workers
         self.strategy = cpsat_strategy
+        # (size, box) -> (model with the lex-min decision strategy, model without)
+        self._shapes: dict[tuple[int, Shape], tuple[ShapeModel, ShapeModel]] = {}
 
     @classmethod
     def versions(cls) -> dict[str, str]:
         """The OR-Tools version (empty when it is not installed)."""
         return {"ortools": ortools_version()} if cls.is_available() else {}
 
+    def prepare(self, grid: Grid) -> bool:
+        """Import OR-Tools, warm CP-SAT up and copy this shape's models, once per shape."""
+        key = (grid.size, grid.box)
+        if key in self._shapes:
+            return False
+        warm_up()
+        self._shapes[key] = (ShapeModel(grid.size, grid.box, decide=True),
+                             ShapeModel(grid.size, grid.box, decide=False))
+        return True
+
+    def close(self) -> None:
+        """Drop the kept models."""
+        self._shapes.clear()
+
     def _solve(self, grid: Grid, *, mode: Mode, limit: int, deadline: Deadline) -> Outcome:
         from ortools.sat.python import cp_model
 
-        start = time.perf_counter()
-        sudoku = SudokuModel(grid)
-        build_seconds = time.perf_counter() - start
+        self.prepare(grid)  # a no-op after Backend.solve; here for direct callers
+        decided, free = self._shapes[grid.size, grid.box]
+        shape = decided if mode is Mode.LEXMIN else free
         run = _Run(cp_model.CpSolver(), deadline)
         # CP-SAT's own SIGINT handler kills the process on Ctrl-C after a first solve; leave
         # Ctrl-C to Python so solve and crosscheck can stop cleanly and report what was done.
         run.solver.parameters.catch_sigint_signal = False
+        proto = shape.model.proto
         stats: dict[str, Any] = {"model": MODEL_KIND, "ortools": ortools_version(),
-                                 "variables": len(sudoku.model.proto.variables),
-                                 "constraints": len(sudoku.model.proto.constraints)}
-        if mode is Mode.LEXMIN and self.strategy == "objective":
-            stats.update(strategy="objective", workers=1)
-            outcome = self._lexmin_by_objective(sudoku, run, stats)
-        elif mode is Mode.LEXMIN:
-            stats.update(strategy="search", workers=1)
-            outcome = self._lexmin_by_search(sudoku, run)
-        elif mode is Mode.ANY:
-            stats.update(strategy="portfolio", workers=self.workers)
-            outcome = self._any(sudoku, run)
-        else:
-            stats.update(strategy="enumerate", workers=1)
-            outcome = self._count(sudoku, run, limit, stats)
-        outcome.stats = {**stats, "build_seconds": build_seconds,
-                         "solve_seconds": run.solve_seconds, "stages": run.stages,
+                                 "variables": len(proto.variables),
+                                 "constraints": len(proto.constraints)}
+        start = time.perf_counter()
+        with shape.posed(grid) as assumptions:
+            stats.update(assumptions=assumptions, build_seconds=time.perf_counter() - start)
+            if mode is Mode.LEXMIN and self.strategy == "objective":
+                stats.update(strategy="objective", workers=1)
+                outcome = self._lexmin_by_objective(grid, shape, run, stats)
+            elif mode is Mode.LEXMIN:
+                stats.update(strategy="search", workers=1)
+                outcome = self._lexmin_by_search(shape, run)
+            elif mode is Mode.ANY:
+                stats.update(strategy="portfolio", workers=self.workers)
+                outcome = self._any(shape, run)
+            else:
+                stats.update(strategy="enumerate", workers=1)
+                outcome = self._count(shape, run, limit, stats)
+        outcome.stats = {**stats, "solve_seconds": run.solve_seconds, "stages": run.stages,
                          "branches": run.branches, "conflicts": run.conflicts, **outcome.stats}
         return outcome
 
     # -- lexmin ---------------------------------------------------------------------------------
 
-    def _lexmin_by_objective(self, sudoku: SudokuModel, run: _Run,
+    def _lexmin_by_objective(self, grid: Grid, shape: ShapeModel, run: _Run,
                              stats: dict[str, Any]) -> Outcome:
-        """Minimise chunk after chunk of blank cells, freezing each at its proven optimum."""
+        """The only completion if the probe finds one; else minimise chunk after chunk of blank
+        cells, freezing each at its proven optimum."""
         from ortools.sat.python import cp_model
 
-        sudoku.decide_row_major_smallest_first()
         configure_fixed_search(run.solver.parameters)
-        values = sudoku.grid.values
-        length = chunk_length(sudoku.size)
-        chunks = [sudoku.blanks[a:a + length] for a in range(0, len(sudoku.blanks), length)]
-        stats["chunk_length"] = length
-        for number, chunk in enumerate(chunks, start=1):
-            sudoku.minimize_chunk(chunk)
+        probed = may_be_unique(grid) and self._stages_at_least(grid, shape, PROBE_FROM_STAGES)
+        stats["probe"] = "skipped"  # surely several completions
+        if probed:
+            try:
+                outcome = self._probe_uniqueness(shape, run)
+            except _TimedOut:
+                outcome = self._timeout("in the uniqueness probe")
+            stats["probe"] = PROBE_VERDICTS[None if outcome is None else outcome.status]
+            if outcome is not None:
+                return outcome
+        known = list(grid.values)  # the givens and the frozen chunks
+        values: Sequence[int] = known
+        left = grid.blanks()
+        number = 0
+        while left:
+            number += 1
+            candidates = shape.candidates(known)
+            chunk = shape.next_chunk(left, candidates)
+            left = left[len(chunk):]
+            shape.minimize_chunk(chunk, candidates)
             clock = _first_solution_clock_class()() if number == 1 else None
             stage_start = time.perf_counter()
             try:
-                status = run.solve(sudoku.model, clock)
+                status = run.solve(shape.model, clock)
             except _TimedOut:
-                return self._timeout(f"stage {number} of {len(chunks)}")
+                return self._timeout(f"in stage {number}, {len(left)} blank cells after it")
             if clock is not None and clock.at is not None:
                 # The fixed search meets the lex-min first; everything after it is proof.
                 stats["first_solution_seconds"] = clock.at - stage_start
-            logger.debug("lex-min stage %d of %d: %s after %.3f s", number, len(chunks),
-                         run.solver.status_name(status), time.perf_counter() - stage_start)
+            logger.debug("lex-min stage %d (%d cells, %d left): %s after %.3f s", number,
+                         len(chunk), len(left), run.solver.status_name(status),
+                         time.perf_counter() - stage_start)
             if status == cp_model.OPTIMAL:
-                values = sudoku.values_from(run.solver.response_proto.solution)
-                sudoku.freeze(chunk, values)
-            elif status == cp_model.INFEASIBLE and number == 1:
+                values = shape.values_from(run.solver.response_proto.solution)
+                shape.freeze(chunk, values)
+                for cell in chunk:
+                    known[cell] = values[cell]
+            elif status == cp_model.INFEASIBLE and number == 1 and not probed:
                 return Outcome(Status.UNSATISFIABLE, reason="CP-SAT proved there is no completion")
             elif status in (cp_model.FEASIBLE, cp_model.UNKNOWN) and run.ran_out_of_time():
-                return self._timeout(f"stage {number} of {len(chunks)}")
+                return self._timeout(f"in stage {number}, {len(left)} blank cells after it")
             else:
-                raise run.failure(status, f"in lex-min stage {number} of {len(chunks)}")
+                raise run.failure(status, f"in lex-min stage {number}")
         if "first_solution_seconds" in stats:
             stats["proof_seconds"] = run.solve_seconds - stats["first_solution_seconds"]
-        return Outcome(Status.SOLVED, values=values)
+        return Outcome(Status.SOLVED, values=tuple(values))
 
-    def _lexmin_by_search(self, sudoku: SudokuModel, run: _Run) -> Outcome:
+    @staticmethod
+    def _stages_at_least(grid: Grid, shape: ShapeModel, stages: int) -> bool:
+        """Whether the staged objective would take at least this many stages, counting chunks
+        by the candidates the givens leave (freezing a chunk can only shorten what follows)."""
+        candidates = shape.candidates(grid.values)
+        left = grid.blanks()
+        for _ in range(stages - 1):
+            left = left[len(shape.next_chunk(left, candidates)):]
+            if not left:
+                return False
+        return True
+
+    def _probe_uniqueness(self, shape: ShapeModel, run: _Run) -> Outcome | None:
+        """Enumerate completions up to two: the answer when there is at most one, else None.
+
+        An exhausted enumeration that met one completion proves it is the only one, so it is the
+        lex-min; on 17clue and serg_benchmark this one call replaces 3-4 objective stages.
+
+        Raises:
+            _TimedOut: when no time is left before the call.
+        """
+        from ortools.sat.python import cp_model
+
+        parameters = run.solver.parameters
+        tally = SolutionTally(2)
+        parameters.enumerate_all_solutions = True
+        try:
+            status = run.solve(shape.model, _tallying_callback_class()(tally, shape))
+        finally:
+            parameters.enumerate_all_solutions = False
+        if tally.reached():
+            return None
+        if status == cp_model.OPTIMAL and tally.first is not None:
+            return Outcome(Status.SOLVED, values=tuple(tally.first))
+        if status in (cp_model.INFEASIBLE, cp_model.OPTIMAL):
+            return Outcome(Status.UNSATISFIABLE, reason="CP-SAT proved there is no completion")
+        if status in (cp_model.FEASIBLE, cp_model.UNKNOWN) and run.ran_out_of_time():
+            return self._timeout("in the uniqueness probe")
+        raise run.failure(status, f"in the uniqueness probe after {tally.count} completions")
+
+    def _lexmin_by_search(self, shape: ShapeModel, run: _Run) -> Outcome:
         """The first solution of the row-major, smallest-value fixed search (no objective)."""
-        sudoku.decide_row_major_smallest_first()
         configure_fixed_search(run.solver.parameters)
-        return self._first_solution(sudoku, run)
+        return self._first_solution(shape, run)
 
     # -- any, count -----------------------------------------------------------------------------
 
-    def _any(self, sudoku: SudokuModel, run: _Run) -> Outcome:
+    def _any(self, shape: ShapeModel, run: _Run) -> Outcome:
         """Whatever completion CP-SAT finds first, with its default search."""
         run.solver.parameters.num_workers = self.workers
-        return self._first_solution(sudoku, run)
+        return self._first_solution(shape, run)
 
-    def _first_solution(self, sudoku: SudokuModel, run: _Run) -> Outcome:
+    def _first_solution(self, shape: ShapeModel, run: _Run) -> Outcome:
         """Solve once and translate the status."""
         from ortools.sat.python import cp_model
 
         try:
-            status = run.solve(sudoku.model)
+            status = run.solve(shape.model)
         except _TimedOut:
             return self._timeout("before the search")
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return Outcome(Status.SOLVED,
-                           values=sudoku.values_from(run.solver.response_proto.solution))
+                           values=tuple(shape.values_from(run.solver.response_proto.solution)))
         if status == cp_model.INFEASIBLE:
             return Outcome(Status.UNSATISFIABLE, reason="CP-SAT proved there is no completion")
         if status == cp_model.UNKNOWN and run.ran_out_of_time():
             return self._timeout("during the search")
         raise run.failure(status, "for a single solve")
 
-    def _count(self, sudoku: SudokuModel, run: _Run, limit: int,
+    def _count(self, shape: ShapeModel, run: _Run, limit: int,
                stats: dict[str, Any]) -> Outcome:
         """Enumerate distinct completions until the limit, the end of the search or the budget."""
         from ortools.sat.python import cp_model
@@ -498,11 +707,11 @@ class CpSatBackend(Backend):
         configure_enumeration(run.solver.parameters)
         tally = SolutionTally(limit)
         try:
-            status = run.solve(sudoku.model, _tallying_callback_class()(tally, sudoku))
+            status = run.solve(shape.model, _tallying_callback_class()(tally, shape))
         except _TimedOut:
             return self._timeout("before counting", count=0)
         stats.update(reported_solutions=tally.reported)
-        first = None if tally.first is None else sudoku.fill(tally.first)
+        first = None if tally.first is None else tuple(tally.first)
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE, cp_model.INFEASIBLE,
                           cp_model.UNKNOWN):
             raise run.failure(status, "while counting")  # MODEL_INVALID or a new status
@@ -518,4 +727,3 @@ class CpSatBackend(Backend):
     @staticmethod
     def _timeout(when: str, count: int | None = None) -> Outcome:
         return Outcome(Status.TIMEOUT, count=count, reason=f"time limit reached {when}")
-
