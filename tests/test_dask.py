@@ -275,6 +275,29 @@ def test_the_scheduler_gone_mid_run_is_one_line_and_keeps_the_results():
     assert all(outcome.verdict == "agree" for outcome in got)
 
 
+def test_a_tls_scheduler_with_the_users_dask_security_configuration():
+    pytest.importorskip("cryptography")  # Security.temporary() makes its certificates with it
+    import dask
+
+    security = distributed.Security.temporary()
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                  host="127.0.0.1", protocol="tls://", security=security,
+                                  dashboard_address=None) as secure:
+        address = secure.scheduler_address
+        assert address.startswith("tls://127.0.0.1:")
+        lines = puzzle_lines(3, seed=12)
+        # What a user's ~/.config/dask/distributed.yaml would hold (PEM text or file names).
+        with dask.config.set({"distributed.comm.require-encryption": True,
+                              "distributed.comm.tls.ca-file": security.tls_ca_file,
+                              "distributed.comm.tls.client.cert": security.tls_client_cert,
+                              "distributed.comm.tls.client.key": security.tls_client_key}):
+            dask_result = verdicts(execute(records_of(lines), [BackendSpec("dfs")],
+                                           SolveSettings(),
+                                           executor=DaskExecutor(scheduler=address)))
+        assert dask_result == verdicts(execute(records_of(lines), [BackendSpec("dfs")],
+                                               SolveSettings()))
+
+
 def test_an_unreachable_scheduler_is_one_line(monkeypatch):
     monkeypatch.setattr(executors_dask, "CONNECT_TIMEOUT", 0.5)
     executor = DaskExecutor(scheduler="tcp://127.0.0.1:9")
