@@ -526,9 +526,6 @@ def test_cli_bench_does_not_resume_a_crosscheck_log(tmp_path: Path) -> None:
            f"now): resume with the same settings, or choose another results file\n")
 
 
-@pytest.mark.xfail(strict=True, reason="measure.py deduplicate/puzzle_outcomes key a puzzle by "
-                   "its run-wide index, which moves when --first changes between sessions: a "
-                   "re-run puzzle then merges with another one of its set")
 def test_cli_bench_resume_with_a_smaller_first_keeps_every_puzzle_apart(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     one, two = tmp_path / "one.txt", tmp_path / "two.txt"

@@ -97,9 +97,9 @@ def test_rectangular_box_option(run):
 
 
 @pytest.mark.parametrize("args, stdin, message", [
-    (["solve", "missing.txt"], None, "Error: missing.txt: cannot read: No such file or directory"),
+    (["solve", "missing.txt"], None, "Error: missing.txt: no such file, and not a known puzzle set"),
     (["solve"], "", "Error: <stdin>: empty input: no puzzle found"),
-    (["solve"], b"\x00\x01garbage", "Error: <stdin>: binary data, not a puzzle (a NUL byte at offset 0)"),
+    (["solve"], b"\x00\x01garbage", "Error: <stdin>:1: binary data, not a puzzle (a NUL byte at offset 0)"),
     (["solve"], "1234567\n" * 7, "Error: <stdin>:1: no Sudoku has rows of 7 values (it is prime)"),
     (["solve"], rows(BAEKJOON_2239)[:-11], "Error: <stdin>:1: expected 9 rows for a 9x9 puzzle, got 8"),
     (["solve", "--box", "2by3"], "0" * 36, "Error: expected a box shape like 2x3, got '2by3'"),
@@ -122,8 +122,9 @@ def test_ten_megabyte_line(run):
 
 def test_backends_lists_every_backend(run):
     result = run("backends")
-    names = [line.split()[0] for line in result.stdout.splitlines()]
+    names = [line.split()[0] for line in result.stdout.splitlines() if not line.startswith(" ")]
     assert result.exit_code == 0 and names == ["dfs", "cpsat", "sat"]
+    assert "options: amo, encoding, solver" in run("backends", "sat").stdout
 
 
 def test_every_command_has_help(run):
@@ -150,16 +151,18 @@ def test_solve_with_dfs_never_imports_ortools_or_pysat():
 
 
 def test_a_backend_failure_is_reported_and_the_batch_goes_on(run, monkeypatch):
-    from sudoku_cp import backends
-    monkeypatch.setitem(backends._REGISTRY, "broken", ("tests.wrong_backends", "FailingBackend"))
+    from sudoku_cp.backends import registered
     stdin = "8" + "0" * 80 + "\n" + "0" * 16 + "\n"
-    result = run("solve", "--backend", "broken", stdin=stdin)
-    assert result.exit_code == 1
-    assert result.stdout.splitlines() == ["error", "1234341221434321"]
-    assert result.stderr == "<stdin>:1: broken failed: solver returned status 99\n"
-    result = run("solve", "--backend", "broken", "--format", "jsonl", stdin=stdin)
+    with registered("broken", "tests.wrong_backends", "FailingBackend"):
+        result = run("solve", "--backend", "broken", stdin=stdin)
+        assert result.exit_code == 1
+        assert result.stdout.splitlines() == ["error", "1234341221434321"]
+        assert result.stderr == ("<stdin>:1: broken error: BackendFailure: solver returned "
+                                 "status 99\n")
+        result = run("solve", "--backend", "broken", "--format", "jsonl", stdin=stdin)
     first = json.loads(result.stdout.splitlines()[0])
-    assert (first["status"], first["reason"]) == ("error", "broken failed: solver returned status 99")
+    assert (first["status"], first["reason"]) == ("error",
+                                                  "BackendFailure: solver returned status 99")
 
 
 def test_encode_writes_dimacs_that_any_solver_can_use(run, tmp_path):
@@ -202,4 +205,5 @@ def test_unreadable_input_stops_every_command_with_one_line(run, command):
     result = run(command, stdin=b"\x00binary")
     assert result.exit_code == 2
     assert result.stdout == ""
-    assert result.stderr == "Error: <stdin>: binary data, not a puzzle (a NUL byte at offset 0)\n"
+    assert result.stderr == ("Error: <stdin>:1: binary data, not a puzzle (a NUL byte at "
+                             "offset 0)\n")

@@ -319,7 +319,8 @@ def test_cli_notes_puzzles_outside_the_range():
     (["--size", "7"], "Error: no box shape fits size 7 (it is prime)"),
     (["--size", "6", "--box", "2x2"], "Error: a 2x2 box does not fit a 6x6 grid"),
     (["--box", "3by3"], "Error: expected a box shape like 2x3, got '3by3'"),
-    (["--count", "0"], "Error: --count must be at least 1, got 0"),
+    (["--count", "0"], "Error: Invalid value for '--count': 0 is not in the range x>=1. "
+                       "(see sudoku-cp generate --help)"),
     (["--givens", "x"], "Error: expected givens as A..B (e.g. 24..30), got 'x'"),
     (["--size", "4", "--givens", "17"], "Error: givens 17: a 4x4 grid has only 16 cells"),
 ])

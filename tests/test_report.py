@@ -230,9 +230,6 @@ def test_markdown_report_of_a_bench_log_shows_its_setup(tmp_path: Path) -> None:
     assert "| empty4 | " in setup_row  # pure Python: no import; the first 4x4 puzzle's solves
 
 
-@pytest.mark.xfail(strict=True, reason="report.py render_markdown_report renders the set-up "
-                   "header (setup_of=session) of a bench log as one more session, with an empty "
-                   "environment table, instead of attaching it to its session")
 def test_the_setup_of_a_session_is_not_a_session_of_its_own(tmp_path: Path) -> None:
     log = tmp_path / "r.jsonl"
     assert invoke("bench", DATA / "examples" / "empty4.txt", "--backends", "dfs", "--results",

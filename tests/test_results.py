@@ -140,8 +140,6 @@ def test_a_second_open_while_the_first_holds_the_lock_names_its_pid(tmp_path: Pa
         assert log.previous_count == 2
 
 
-@pytest.mark.xfail(strict=True, reason="results.py ResultsLog.open: a refused open runs _unlock, "
-                   "which deletes the holder's pid file when both are in one process")
 def test_a_refused_open_leaves_the_holders_pid_for_the_next_one(tmp_path: Path) -> None:
     path = tmp_path / "r.jsonl"
     with ResultsLog.open(path, HEADER):
@@ -259,9 +257,6 @@ def test_a_line_that_is_not_a_json_object_names_file_and_line(tmp_path: Path,
     assert path.read_bytes() == before  # nothing cut, nothing appended
 
 
-@pytest.mark.xfail(strict=True, reason="results.py _scan: a whole last line (newline-ended) that "
-                   "is not a record is taken for a torn one and cut on resume; load_results "
-                   "refuses the same file naming file:line")
 def test_a_whole_bad_last_line_is_refused_on_resume_not_cut(tmp_path: Path) -> None:
     path = write_log(tmp_path / "r.jsonl", HEADER, hand_made())
     with open(path, "ab") as handle:

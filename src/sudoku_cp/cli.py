@@ -82,6 +82,41 @@ def _quiet_echo(message: str) -> None:
 
 # -- shared options ------------------------------------------------------------------------------
 
+class Option(click.Option):
+    """An option whose described default ('the machine's cores') is shown like a value:
+    '[default: the machine's cores]', the one way every default is shown."""
+
+    def get_help_extra(self, ctx: click.Context) -> Any:
+        extra = super().get_help_extra(ctx)
+        if isinstance(self.show_default, str) and "default" in extra:
+            extra["default"] = self.show_default
+        return extra
+
+
+def option(*names: str, **attributes: Any) -> Callable[..., Any]:
+    return click.option(*names, cls=Option, **attributes)
+
+
+class LazyChoice(click.Choice):  # type: ignore[type-arg,unused-ignore]
+    """A Choice whose values come from the library, loaded only when needed (parsing, help),
+    so that defining the commands imports no backend, plot or generator module."""
+
+    def __init__(self, load: Callable[[], Iterable[str]]) -> None:
+        self._load = load
+        self._loaded: tuple[str, ...] | None = None
+        super().__init__([])
+
+    @property  # type: ignore[override]
+    def choices(self) -> tuple[str, ...]:
+        if self._loaded is None:
+            self._loaded = tuple(self._load())
+        return self._loaded
+
+    @choices.setter
+    def choices(self, value: Any) -> None:
+        pass  # set by click.Choice.__init__; the loader is the source
+
+
 class Seconds(click.ParamType):  # type: ignore[type-arg,unused-ignore]
     """A time limit in seconds: positive; 'inf' (or more than 1e9) means none; NaN refused."""
 
@@ -114,18 +149,23 @@ def _options(*decorators: Callable[..., Any]) -> Callable[..., Any]:
 
 input_options = _options(
     click.argument("files", nargs=-1, metavar="[FILE|SET]..."),
-    click.option("--input-format", type=click.Choice([str(x) for x in Layout]),
+    option("--input-format", type=click.Choice([str(x) for x in Layout]),
                  default=None, show_default="detected", help="Input layout."),
-    click.option("--box", metavar="RxC", default=None, show_default="square, else squarest",
+    option("--box", metavar="RxC", default=None, show_default="square, else squarest",
                  help="Box shape, e.g. 2x3 for 6x6."),
-    click.option("--no-download", is_flag=True, default=False, show_default=False,
+    option("--no-download", is_flag=True, default=False, show_default=False,
                  help="Never fetch a puzzle set by name; use the cache or SUDOKU_CP_DATA."),
 )
 
 
-def _sat_choices() -> tuple[list[str], list[str]]:
-    from .backends.sat import AMO_ENCODINGS, ENCODINGS
-    return list(ENCODINGS), list(AMO_ENCODINGS)
+def _encodings() -> list[str]:
+    from .backends.sat import ENCODINGS
+    return list(ENCODINGS)
+
+
+def _amo_encodings() -> list[str]:
+    from .backends.sat import AMO_ENCODINGS
+    return list(AMO_ENCODINGS)
 
 
 def _cpsat_strategies() -> list[str]:
@@ -134,38 +174,39 @@ def _cpsat_strategies() -> list[str]:
 
 
 solve_options = _options(
-    click.option("--mode", type=click.Choice([str(m) for m in Mode]), default="lexmin",
+    option("--mode", type=click.Choice([str(m) for m in Mode]), default="lexmin",
                  help="lexmin: smallest completion row by row; any: some completion; count: "
                       "completions up to --count-limit."),
-    click.option("--count-limit", "--limit", "limit", type=click.IntRange(min=1), default=2,
+    option("--count-limit", "--limit", "limit", type=click.IntRange(min=1), default=2,
                  help="Count mode: stop counting at this many completions."),
-    click.option("--time-limit", type=Seconds(), default=None, show_default="none",
+    option("--time-limit", type=Seconds(), default=None, show_default="none",
                  help="Seconds per puzzle (inf: none); past it the puzzle is a timeout."),
-    click.option("--workers", type=click.IntRange(min=1), default=None, show_default="1",
+    option("--workers", type=click.IntRange(min=1), default=None, show_default="1",
                  help="cpsat: search workers (shorthand for cpsat[workers=N])."),
-    click.option("--cpsat-strategy", type=click.Choice(_cpsat_strategies()), default=None,
-                 show_default="objective",
-                 help="cpsat lexmin: staged objective, or the fixed row-major search."),
-    click.option("--sat-solver", default=None, show_default="glucose3",
+    option("--cpsat-strategy", type=LazyChoice(_cpsat_strategies), default=None,
+                 show_default="objective", help="cpsat lexmin: staged objective, or the fixed "
+                 "row-major search."),
+    option("--sat-solver", default=None, show_default="glucose3",
                  help="sat: python-sat solver name."),
-    click.option("--encoding", type=click.Choice(_sat_choices()[0]), default=None,
-                 show_default="extended", help="sat: CNF encoding."),
-    click.option("--amo", type=click.Choice(_sat_choices()[1]), default=None,
-                 show_default="pairwise", help="sat: at-most-one encoding."),
+    option("--encoding", type=LazyChoice(_encodings), default=None, show_default="extended",
+                 help="sat: CNF encoding."),
+    option("--amo", type=LazyChoice(_amo_encodings), default=None,
+                 show_default="pairwise", metavar="NAME", help="sat: at-most-one encoding "
+                 "(pairwise, seqcounter, ladder, ...: see 'sudoku-cp backends sat')."),
 )
 
 executor_options = _options(
-    click.option("--executor", type=click.Choice(["local", "dask"]), default="local",
-                 help="local: worker processes on this machine; dask: a Dask cluster "
+    option("--executor", type=click.Choice(["local", "dask"]), default="local",
+                 help="local: worker processes alongside this one; dask: a Dask cluster "
                       "(pip install 'sudoku-cp[dask]')."),
-    click.option("--scheduler", metavar="ADDRESS", default=None, show_default="a local cluster",
+    option("--scheduler", metavar="ADDRESS", default=None, show_default="a local cluster",
                  help="dask: the scheduler to attach to, e.g. tcp://host:8786 or tls://..."),
 )
 
 results_options = _options(
-    click.option("--results", "results", type=click.Path(dir_okay=False), default=None,
+    option("--results", "results", type=click.Path(dir_okay=False), default=None,
                  help="Append every puzzle's record to this JSON Lines log as it completes."),
-    click.option("--resume", is_flag=True, default=False, show_default=False,
+    option("--resume", is_flag=True, default=False, show_default=False,
                  help="Continue the run in --results: skip its finished puzzles, retry errors."),
 )
 
@@ -194,10 +235,11 @@ def _stream(files: tuple[str, ...], input_format: str | None, box: str | None,
 
 
 def _resolve(path: str, *, download: bool) -> str:
-    try:
-        from .datasets import resolve_source
-    except ImportError:  # pragma: no cover - the datasets module ships with the package
-        return path
+    import os
+
+    if path == "-" or os.path.exists(path):
+        return path  # a file: no need to load the set registry
+    from .datasets import resolve_source
     return resolve_source(path, download=download)
 
 
@@ -264,7 +306,38 @@ def _stdout_guard(command: Callable[..., Any]) -> Callable[..., Any]:
 
 # -- the group -------------------------------------------------------------------------------------
 
-@click.group(context_settings=CONTEXT, invoke_without_command=True,
+class OneLineErrors(click.Group):
+    """A group whose usage errors are one line ('Error: ... (see COMMAND --help)'), exit 2."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), "data"})
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name == "data" and name not in self.commands:
+            from .cli_data import data  # loaded on use: it is the only user of pooch
+            self.add_command(data)
+        return super().get_command(ctx, name)
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        kwargs["standalone_mode"] = False
+        try:
+            return super().main(*args, **kwargs)
+        except click.UsageError as error:
+            path = error.ctx.command_path.split()[1:] if error.ctx is not None else []
+            where = " ".join(["sudoku-cp", *path])
+            _quiet_echo(f"Error: {error.format_message()} (see {where} --help)")
+            sys.exit(EXIT_USAGE)
+        except click.ClickException as error:
+            error.show()
+            sys.exit(error.exit_code)
+        except click.exceptions.Abort:
+            _quiet_echo("Aborted.")
+            sys.exit(EXIT_INTERRUPTED)
+        except click.exceptions.Exit as error:
+            sys.exit(error.exit_code)
+
+
+@click.group(cls=OneLineErrors, context_settings=CONTEXT, invoke_without_command=True,
              epilog="Examples:\n\n\b\n  sudoku-cp solve data/examples/baekjoon2239.txt\n"
                     "  sudoku-cp crosscheck top95 --backends dfs,sat\n"
                     "  sudoku-cp COMMAND --help")
@@ -286,13 +359,13 @@ def main(ctx: click.Context) -> None:
   sudoku-cp solve -b sat --mode count --count-limit 10 puzzles.txt
   sudoku-cp solve top95 -b 'cpsat[strategy=search]' --format jsonl -j 2""")
 @input_options
-@click.option("--backend", "-b", default="dfs",
+@option("--backend", "-b", default="dfs",
               help=f"Backend or configuration: {', '.join(backend_names())}, or e.g. "
                    f"'sat[solver=cadical195]'.")
 @solve_options
-@click.option("--format", "output_format", type=click.Choice(OUTPUT_FORMATS), default=None,
+@option("--format", "output_format", type=click.Choice(OUTPUT_FORMATS), default=None,
               show_default="the input's layout", help="Output layout.")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1,
+@option("--jobs", "-j", type=click.IntRange(min=1), default=1,
               help="Worker processes; answers stay in input order.")
 @executor_options
 @handle_errors
@@ -393,13 +466,13 @@ def list_backends(names: tuple[str, ...]) -> None:
   sudoku-cp encode data/examples/baekjoon2239.txt -o puzzle.cnf
   sudoku-cp encode puzzles.txt --index 3 --encoding minimal --amo seqcounter""")
 @input_options
-@click.option("--index", type=click.IntRange(min=0), default=0,
+@option("--index", type=click.IntRange(min=0), default=0,
               help="Which puzzle of the input to encode (0-based).")
-@click.option("--encoding", type=click.Choice(_sat_choices()[0]), default="extended",
+@option("--encoding", type=LazyChoice(_encodings), default="extended",
               help="CNF encoding.")
-@click.option("--amo", type=click.Choice(_sat_choices()[1]), default="pairwise",
-              help="At-most-one encoding.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-",
+@option("--amo", type=LazyChoice(_amo_encodings), default="pairwise", metavar="NAME",
+              help="At-most-one encoding (see 'sudoku-cp backends sat').")
+@option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-",
               help="Where to write the DIMACS CNF.")
 @handle_errors
 @_stdout_guard
@@ -431,15 +504,15 @@ def encode(files: tuple[str, ...], input_format: str | None, box: str | None, no
   sudoku-cp crosscheck 17clue -b dfs,sat --results r.jsonl   # then --resume
   sudoku-cp crosscheck puzzles.txt -b 'sat[solver=glucose3|cadical195]'""")
 @input_options
-@click.option("--backends", "-b", "backend_list", default="dfs,cpsat,sat",
+@option("--backends", "-b", "backend_list", default="dfs,cpsat,sat",
               help="Comma-separated backends or configurations to run and compare.")
 @solve_options
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+@option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               show_default="the machine's cores",
               help="Worker processes, each keeping its backends warm.")
 @executor_options
 @results_options
-@click.option("--format", "output_format", type=click.Choice(["text", "jsonl"]), default="text",
+@option("--format", "output_format", type=click.Choice(["text", "jsonl"]), default="text",
               help="text: summary table and findings; jsonl: one record per puzzle (the "
                    "summary goes to stderr).")
 @handle_errors
@@ -469,9 +542,14 @@ def crosscheck(files: tuple[str, ...], input_format: str | None, box: str | None
     settings = SolveSettings(Mode(mode), limit, time_limit)
     stream = _stream(files, input_format, box, no_download)
     tally = Tally([spec.label for spec in specs], settings.mode)
+    from .measure import environment
+
+    runner = _executor(executor, jobs or default_jobs(), scheduler)
     log = (ResultsLog.open(results, make_header(
         command="crosscheck", settings=settings.to_dict(),
-        backends=[spec.describe() for spec in specs], argv=_argv()), resume=resume)
+        backends=[spec.describe() for spec in specs],
+        environment=environment(specs=specs, jobs=jobs or default_jobs(), argv=_argv()),
+        inputs=list(files) or ["-"]), resume=resume)
         if results else None)
     interrupted: BaseException | None = None
     start = time.perf_counter()
@@ -485,7 +563,6 @@ def crosscheck(files: tuple[str, ...], input_format: str | None, box: str | None
                 if output_format == "jsonl":
                     click.echo(to_json_line(record))
             todo = (record for record in stream if not log.is_done(record))
-        runner = _executor(executor, jobs or default_jobs(), scheduler)
         outcomes = execute(todo, specs, settings, executor=runner,
                            log=(lambda outcome: log.append(outcome.to_record()))
                            if log is not None else None)
@@ -510,6 +587,8 @@ def crosscheck(files: tuple[str, ...], input_format: str | None, box: str | None
         if log is not None:
             log.close()
     _report_input_errors(stream, shown)
+    if stream.nothing_read and not tally.puzzles and interrupted is None:
+        sys.exit(EXIT_USAGE)  # nothing could be read: the error lines say it all
     summary = tally.summary(wall_seconds=time.perf_counter() - start,
                             interrupted=interrupted is not None)
     if output_format == "jsonl":
@@ -539,27 +618,28 @@ def _argv() -> str:
 
 \b
   sudoku-cp bench top95 --backends dfs,cpsat,sat --results r.jsonl
-  sudoku-cp bench 17clue --first 1000 --repeat 3 --time-limit 10 --results r.jsonl
+  sudoku-cp bench 17clue --first 1000 --repeat 3 --time-limit 10 \\
+      --results r.jsonl
   sudoku-cp report r.jsonl -o report.md""")
 @input_options
-@click.option("--backends", "-b", "backend_list", default="dfs,cpsat,sat",
+@option("--backends", "-b", "backend_list", default="dfs,cpsat,sat",
               help="Comma-separated backends or configurations to time.")
 @solve_options
-@click.option("--repeat", type=click.IntRange(min=1), default=1,
+@option("--repeat", type=click.IntRange(min=1), default=1,
               help="Timed solves per (puzzle, backend); a puzzle's time is their median.")
-@click.option("--warmup", type=click.IntRange(min=0), default=0,
+@option("--warmup", type=click.IntRange(min=0), default=0,
               help="Untimed solves of each puzzle before its timed ones.")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1,
+@option("--jobs", "-j", type=click.IntRange(min=1), default=1,
               help="Worker processes. Keep 1 for timings: parallel runs compete for cores "
                    "and caches.")
 @executor_options
 @results_options
-@click.option("--out", "out", type=click.Path(dir_okay=False), default=None, hidden=True)
-@click.option("--baseline", metavar="BACKEND", default=None, show_default="the first",
+@option("--out", "out", type=click.Path(dir_okay=False), default=None, hidden=True)
+@option("--baseline", metavar="BACKEND", default=None, show_default="the first",
               help="Configuration of the ratio column.")
-@click.option("--first", "--limit-puzzles", "first", type=click.IntRange(min=1), metavar="K",
+@option("--first", "--limit-puzzles", "first", type=click.IntRange(min=1), metavar="K",
               default=None, show_default="all", help="Only the first K puzzles of each file.")
-@click.option("--setup/--no-setup", "measure_setup", default=True,
+@option("--setup/--no-setup", "measure_setup", default=True,
               help="First measure imports and first-solve costs in fresh interpreters.")
 @handle_errors
 @_stdout_guard
@@ -595,10 +675,10 @@ def bench(files: tuple[str, ...], input_format: str | None, box: str | None, no_
     puzzles = list(stream)  # a benchmark reads its sets whole: broken data would mislead
     _report_input_errors(stream, 0)
     bad = next((record for record in puzzles if record.grid is None), None)
-    if stream.errors or bad is not None:
-        if bad is not None:
-            click.echo(f"Error: {bad.error}", err=True)
-        fail("the input must be clean puzzles to benchmark (see the errors above)")
+    if bad is not None:
+        fail(f"{bad.error} (a benchmark needs clean puzzles)")
+    if stream.errors:
+        sys.exit(EXIT_USAGE)
     runner = _executor(executor, jobs, scheduler)
     settings_record = {**settings.to_dict(), "baseline": baseline, "first": first}
     header = make_header(command="bench", settings=settings_record,
@@ -666,23 +746,34 @@ def _flat_runs(record: dict[str, Any]) -> list[dict[str, Any]]:
     return [{**base, **run} for run in record["runs"]]
 
 
+def _plot_kinds() -> list[str]:
+    from .plots import PLOT_KINDS
+    return list(PLOT_KINDS)
+
+
+def _scaling_axes() -> list[str]:
+    from .plots import SCALING_AXES
+    return list(SCALING_AXES)
+
+
 @main.command(epilog="""Examples:
 
 \b
   sudoku-cp plot r.jsonl --kind cactus -o cactus.png
-  sudoku-cp plot r.jsonl --kind scatter --x-backend dfs --y-backend sat -o s.png""")
+  sudoku-cp plot r.jsonl --kind scatter --x-backend dfs --y-backend sat \\
+      -o s.png""")
 @click.argument("results_files", metavar="RESULTS...", nargs=-1, required=True,
                 type=click.Path(dir_okay=False))
-@click.option("--kind", type=click.Choice(["cactus", "scatter", "scaling"]), default="cactus",
+@option("--kind", type=LazyChoice(_plot_kinds), default="cactus",
               help="cactus: puzzles solved vs time, per set; scatter: two backends per "
                    "puzzle, log-log; scaling: time vs grid size or givens.")
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
+@option("-o", "--output", required=True, type=click.Path(dir_okay=False),
               help="Image file: .png, .svg or .pdf.")
-@click.option("--x-backend", "--x", "x_backend", metavar="BACKEND", default=None,
+@option("--x-backend", "--x", "x_backend", metavar="BACKEND", default=None,
               show_default="the first", help="scatter: the x axis.")
-@click.option("--y-backend", "--y", "y_backend", metavar="BACKEND", default=None,
+@option("--y-backend", "--y", "y_backend", metavar="BACKEND", default=None,
               show_default="the next", help="scatter: the y axis.")
-@click.option("--by", type=click.Choice(["size", "givens"]), default=None,
+@option("--by", type=LazyChoice(_scaling_axes), default=None,
               show_default="size when there are several", help="scaling: the x axis.")
 @handle_errors
 def plot(results_files: tuple[str, ...], kind: str, output: str, x_backend: str | None,
@@ -709,11 +800,11 @@ def plot(results_files: tuple[str, ...], kind: str, output: str, x_backend: str 
   sudoku-cp report r.jsonl -o summary.csv   # the summary as CSV""")
 @click.argument("results_files", metavar="RESULTS...", nargs=-1, required=True,
                 type=click.Path(dir_okay=False))
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
+@option("-o", "--output", required=True, type=click.Path(dir_okay=False),
               help="report.md (with plots STEM-cactus.png, ... next to it), .tex or .csv.")
-@click.option("--baseline", metavar="BACKEND", default=None, show_default="the run's",
+@option("--baseline", metavar="BACKEND", default=None, show_default="the run's",
               help="Configuration of the ratio column.")
-@click.option("--plots/--no-plots", "with_plots", default=True,
+@option("--plots/--no-plots", "with_plots", default=True,
               help="Draw the plots of a Markdown report (they need matplotlib).")
 @handle_errors
 def report(results_files: tuple[str, ...], output: str, baseline: str | None,
@@ -783,22 +874,22 @@ def _kinds() -> list[str]:
 \b
   sudoku-cp generate --size 9 --count 10 --kind unique -o unique9.txt
   sudoku-cp generate --size 6 --box 2x3 --kind multi --seed 7""")
-@click.option("--size", type=click.IntRange(min=4), default=9,
+@option("--size", type=click.IntRange(min=4), default=9,
               help="Grid size N: 4, 6, 9, 16, 25, ...")
-@click.option("--box", metavar="RxC", default=None, show_default="square, else squarest",
+@option("--box", metavar="RxC", default=None, show_default="square, else squarest",
               help="Box shape, e.g. 2x3 for 6x6.")
-@click.option("--count", type=click.IntRange(min=1), default=1, help="How many puzzles.")
-@click.option("--givens", metavar="A..B", default=None, show_default="by size",
+@option("--count", type=click.IntRange(min=1), default=1, help="How many puzzles.")
+@option("--givens", metavar="A..B", default=None, show_default="by size",
               help="Givens per puzzle, a target drawn from A..B (e.g. 22..32 for 9x9); "
                    "unique, unsat and adversarial may stop above it at a minimal puzzle.")
-@click.option("--kind", type=click.Choice(_kinds()), default="unique",
+@option("--kind", type=LazyChoice(_kinds), default="unique",
               help="unique: one completion; multi: two or more; unsat: none, with no repeated "
                    "given; adversarial: one, and costly for the naive row-major DFS.")
-@click.option("--seed", type=int, default=0,
+@option("--seed", type=int, default=0,
               help="Random seed: the same seed and version give the same puzzles.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-",
+@option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-",
               help="Where to write the puzzles.")
-@click.option("--format", "output_format", type=click.Choice(["line", "jsonl"]), default="line",
+@option("--format", "output_format", type=click.Choice(["line", "jsonl"]), default="line",
               help="line: one puzzle per line after '#' comments with the command and each "
                    "puzzle's facts; jsonl: one object each.")
 @handle_errors
@@ -838,13 +929,3 @@ def generate_command(size: int, box: str | None, count: int, givens: str | None,
         click.echo(f"Note: {outside} of {_plural(count, 'puzzle')} stopped at a minimal puzzle "
                    f"outside --givens {request.givens}.", err=True)
 
-
-def _add_data_commands() -> None:
-    try:
-        from .cli_data import data
-    except ImportError:  # pragma: no cover - shipped with the package
-        return
-    main.add_command(data)
-
-
-_add_data_commands()

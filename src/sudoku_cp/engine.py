@@ -20,18 +20,17 @@ from __future__ import annotations
 
 import abc
 import collections
-import ctypes
 import itertools
 import logging
-import multiprocessing
 import os
 import signal
 import time
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the pool's modules load only when a pool runs (solve -j 1 stays quick)
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 from .backends import Backend, get_backend
 from .formats import PuzzleRecord
@@ -292,6 +291,8 @@ def _start_worker(specs: Sequence[BackendSpec], settings: SolveSettings, driver:
 
 def _die_with_parent() -> None:
     """Ask Linux to kill this worker when the driver dies; elsewhere the pid check suffices."""
+    import ctypes
+
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
@@ -330,6 +331,9 @@ class _Pool:
         self.executor = self._new()
 
     def _new(self) -> ProcessPoolExecutor:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
         # fork: workers inherit the registry (test and plugin backends) and start in milliseconds.
         return ProcessPoolExecutor(max_workers=self.jobs, initializer=_start_worker,
                                    initargs=self.args,
@@ -360,6 +364,8 @@ class PoolExecutor(Executor):
 
     def map(self, records: Iterable[PuzzleRecord], specs: Sequence[BackendSpec],
             settings: SolveSettings) -> Iterator[PuzzleRun]:
+        from concurrent.futures.process import BrokenProcessPool
+
         chunks = _chunks(records, self.chunk_size)
         pool = _Pool(specs, settings, self.jobs)
         pending: collections.deque[tuple[list[PuzzleRecord], Future[list[PuzzleRun]], int]] = \
@@ -417,6 +423,8 @@ def _isolate(chunk: list[PuzzleRecord], pool: _Pool,
              specs: Sequence[BackendSpec]) -> list[PuzzleRun]:
     """Re-run a chunk whose worker kept dying, one (puzzle, configuration) at a time, each
     given one more try, so that the one that kills its worker is named."""
+    from concurrent.futures.process import BrokenProcessPool
+
     answers = []
     for record in chunk:
         run = PuzzleRun(record)

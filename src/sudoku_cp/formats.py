@@ -169,8 +169,7 @@ def _records(lines: Iterator[Line], *, source: str, layout: Layout | None, box: 
     if not head:
         raise GridParseError("empty input: no puzzle found", source=source)
     if layout is None:
-        length = len(head[0][1])
-        head += itertools.islice(lines, max(0, min(length, MAX_LOOKAHEAD) - 1))
+        head += _block_lookahead(head[0][1], lines)
         layout = detect_layout(head)
     every = itertools.chain(head, lines)
     if layout is Layout.LINE:
@@ -181,7 +180,22 @@ def _records(lines: Iterator[Line], *, source: str, layout: Layout | None, box: 
     return layout, itertools.islice(stream, first) if first is not None else stream
 
 
-MAX_LOOKAHEAD = 256  # lines read ahead to tell one big grid from many one-line puzzles
+MAX_LOOKAHEAD = 64  # rows read ahead, at most, to tell one big grid from one-line puzzles
+
+
+def _block_lookahead(first: str, lines: Iterator[Line]) -> list[Line]:
+    """The lines after `first` that layout detection needs, read one at a time and only while
+    they could still be rows of one square block (so a slow pipe is not waited on for long)."""
+    length = len(first)
+    if len(first.split()) > 1 or length > MAX_LOOKAHEAD or _has_row_repeat(first) \
+            or not (_is_square_of_size(length) or not _is_size(length)):
+        return []
+    more: list[Line] = []
+    for line in lines:
+        more.append(line)
+        if len(more) + 1 >= length or len(line[1]) != length or _has_row_repeat(line[1]):
+            break
+    return more
 
 
 def _read_lines(lines: Iterable[Line], *, source: str, box: Shape | None,

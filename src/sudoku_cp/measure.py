@@ -283,7 +283,7 @@ def deduplicate(records: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]
     """One run per (set, puzzle, backend, mode, repeat), the last one written winning."""
     latest: dict[tuple[Any, ...], Mapping[str, Any]] = {}
     for record in records:
-        key = (record["set"], int(record["index"]), record["puzzle"], record["backend"],
+        key = (record["set"], int(record["number"]), record["puzzle"], record["backend"],
                record["mode"], int(record.get("repeat") or 0))
         latest[key] = record
     return list(latest.values())
@@ -295,7 +295,7 @@ def puzzle_outcomes(records: Iterable[Mapping[str, Any]]
     runs: dict[GroupKey, dict[int, list[Mapping[str, Any]]]] = {}
     for record in deduplicate(records):
         key = (record["set"], record["mode"], record["backend"])
-        runs.setdefault(key, {}).setdefault(int(record["index"]), []).append(record)
+        runs.setdefault(key, {}).setdefault(int(record["number"]), []).append(record)
     outcomes: dict[GroupKey, dict[int, PuzzleOutcome]] = {}
     for key, puzzles in runs.items():
         outcomes[key] = {}

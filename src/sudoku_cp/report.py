@@ -89,7 +89,12 @@ def render_markdown_report(results: Results, plots: Mapping[str, str], *,
     time_limit = results.time_limit
     rows = summarize(results.runs(), time_limit=time_limit, baseline=baseline)
     parts = ["# sudoku-cp benchmark", ""]
-    sessions = list(zip(results.header_paths, results.headers))
+    sessions: list[tuple[str, dict[str, Any]]] = []
+    for path, header in zip(results.header_paths, results.headers):
+        if header.get("setup_of") == "session" and sessions and sessions[-1][0] == path:
+            sessions[-1] = (path, {**sessions[-1][1], "setup": header.get("setup")})
+        else:
+            sessions.append((path, header))
     for path, header in sessions:
         title = "## Environment" + (f": `{path}`" + (" (resumed)" if header.get("resumed")
                                                       else "") if len(sessions) > 1 else "")

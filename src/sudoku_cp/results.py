@@ -90,6 +90,10 @@ class ResultsLog:
             raise ResultsFileError(f"{path}: cannot write: {error.strerror or error}") from None
         try:
             _lock(path, handle)
+        except BaseException:
+            handle.close()  # the lock is another run's: leave its pid file alone
+            raise
+        try:
             handle.seek(0)
             size = os.fstat(handle.fileno()).st_size
             if size and not resume:
@@ -268,7 +272,7 @@ def _scan(path: Path, handle: IO[bytes], header: Mapping[str, Any]
             break
         record = _parse(raw)
         if record is None or last:  # `last`: no newline after it, so it may be torn
-            if last or all(not rest.strip() for rest in lines[number:]):
+            if last or (not raw.strip() and all(not rest.strip() for rest in lines[number:])):
                 break  # a torn last line: dropped
             raise ResultsFileError(f"{path}:{number}: not a results record (not a JSON "
                                    f"object): choose another results file")

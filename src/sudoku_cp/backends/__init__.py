@@ -6,14 +6,16 @@ listing or choosing a backend never loads a solver it does not use.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+from collections.abc import Iterator
 from typing import Any
 
 from ..errors import BackendOptionError, BackendUnavailableError, UnknownBackendError
 from .base import Backend, Deadline, Outcome
 
 __all__ = ["Backend", "BackendOptionError", "Deadline", "Outcome", "applicable_options",
-           "backend_class", "backend_names", "get_backend", "register_backend"]
+           "backend_class", "backend_names", "get_backend", "register_backend", "registered"]
 
 _REGISTRY: dict[str, tuple[str, str]] = {
     "dfs": ("sudoku_cp.backends.dfs", "DfsBackend"),
@@ -25,6 +27,21 @@ _REGISTRY: dict[str, tuple[str, str]] = {
 def register_backend(name: str, module_name: str, class_name: str) -> None:
     """Add a backend to the registry (tests use it for deliberately wrong backends)."""
     _REGISTRY[name] = (module_name, class_name)
+
+
+@contextlib.contextmanager
+def registered(name: str, module_name: str, class_name: str) -> Iterator[None]:
+    """Register a backend for the length of a `with` block (a test's deliberately wrong
+    backend); the registry is restored afterwards. Forked workers inherit it."""
+    previous = _REGISTRY.get(name)
+    _REGISTRY[name] = (module_name, class_name)
+    try:
+        yield
+    finally:
+        if previous is None:
+            _REGISTRY.pop(name, None)
+        else:
+            _REGISTRY[name] = previous
 
 
 def backend_names() -> list[str]:

@@ -1,0 +1,336 @@
+"""The CLI under faults and misuse, with real processes where the fault needs one: wrong answers,
+streaming, time limits, unwritable files, a full disk, concurrent writers, signals, orphans."""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from sudoku_cp.backends import registered
+from sudoku_cp.cli import main
+
+from .conftest import BAEKJOON_2239, BAEKJOON_2239_ANSWER, DATA
+
+EXAMPLES = DATA / "examples"
+UNIQUE_9 = [line for line in (DATA / "generated" / "unique-9x9.txt").read_text().splitlines()
+            if line and not line.startswith("#")]
+
+
+def run(*args: str, stdin: str | bytes | None = None):
+    return CliRunner().invoke(main, list(args), input=stdin)
+
+
+def puzzles_file(tmp_path: Path, count: int, name: str = "many.txt") -> Path:
+    path = tmp_path / name
+    path.write_text("".join(UNIQUE_9[i % len(UNIQUE_9)] + "\n" for i in range(count)))
+    return path
+
+
+def cli(*args: str, **kwargs) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "sudoku_cp", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, **kwargs)
+
+
+def puzzle_records(path: Path) -> list[dict]:
+    records: list[dict] = []
+    if not path.exists():
+        return records
+    for line in path.read_text().splitlines():
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            continue  # a torn last line
+        if record.get("kind") == "puzzle":
+            records.append(record)
+    return records
+
+
+def wait_for(predicate, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out waiting")
+        time.sleep(0.05)
+
+
+# -- wrong answers are never printed as solved ---------------------------------------------------
+
+def test_a_wrong_answer_is_reported_wrong_never_solved():
+    with registered("rulebreaker", "tests.wrong_backends", "RuleBreakerBackend"):
+        text = run("solve", "-b", "rulebreaker", "--format", "line", stdin=BAEKJOON_2239 + "\n")
+        lines = run("solve", "-b", "rulebreaker", "--format", "jsonl",
+                    stdin=BAEKJOON_2239 + "\n")
+    assert (text.exit_code, text.stdout) == (1, "wrong\n")
+    assert "rulebreaker wrong: column" in text.stderr
+    record = json.loads(lines.stdout)
+    assert lines.exit_code == 1
+    assert record["status"] == "wrong" and record["solution"] is None
+    assert record["reason"].startswith("column") and len(record["answer"]) == 81
+
+
+# -- streaming and jobs --------------------------------------------------------------------------
+
+def test_the_first_answer_of_a_slow_pipe_comes_before_the_input_ends():
+    process = subprocess.Popen([sys.executable, "-m", "sudoku_cp", "solve"],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert process.stdin is not None and process.stdout is not None
+    try:
+        process.stdin.write(BAEKJOON_2239 + "\n")
+        process.stdin.flush()
+        first = process.stdout.readline()  # blocks until the answer: the pipe is still open
+        assert first == BAEKJOON_2239_ANSWER + "\n"
+        process.stdin.write(UNIQUE_9[0] + "\n")
+        process.stdin.close()
+        assert len(process.stdout.readline().strip()) == 81
+    finally:
+        process.kill()
+        process.wait()
+
+
+def test_solve_with_jobs_keeps_the_input_order(tmp_path):
+    path = puzzles_file(tmp_path, 60)
+    one = run("solve", str(path), "--format", "line")
+    two = run("solve", str(path), "--format", "line", "--jobs", "2")
+    assert one.exit_code == two.exit_code == 0
+    assert one.stdout == two.stdout and len(one.stdout.splitlines()) == 60
+
+
+# -- time limits ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("value", ["nan", "-1", "0", "soon"])
+def test_a_time_limit_that_is_not_a_positive_number_is_refused_in_one_line(value):
+    result = run("solve", "--time-limit", value, stdin=BAEKJOON_2239 + "\n")
+    assert result.exit_code == 2
+    assert len(result.stderr.splitlines()) == 1 and "--time-limit" in result.stderr
+
+
+@pytest.mark.parametrize("backend", ["dfs", "cpsat", "sat"])
+@pytest.mark.parametrize("value", ["inf", "1e30"])
+def test_an_infinite_time_limit_is_no_limit_on_every_backend(backend, value):
+    result = run("solve", "-b", backend, "--time-limit", value, "--format", "line",
+                 stdin=BAEKJOON_2239 + "\n")
+    assert (result.exit_code, result.stdout) == (0, BAEKJOON_2239_ANSWER + "\n")
+    assert "Exception" not in result.stderr
+
+
+# -- help ----------------------------------------------------------------------------------------
+
+def test_bare_sudoku_cp_prints_its_help_and_exits_0():
+    result = subprocess.run([sys.executable, "-m", "sudoku_cp"], capture_output=True, text=True)
+    assert result.returncode == 0 and "Usage:" in result.stdout and "solve" in result.stdout
+
+
+def _commands():
+    for name, command in main.commands.items():
+        if hasattr(command, "commands"):
+            for sub in command.commands:
+                yield [name, sub]
+        yield [name]
+
+
+@pytest.mark.parametrize("words", list(_commands()), ids=" ".join)
+def test_every_command_has_examples_and_fits_80_columns(words):
+    result = run(*words, "--help")
+    assert result.exit_code == 0
+    assert "Example" in result.stdout, f"{' '.join(words)} has no example in its help"
+    assert max(len(line) for line in result.stdout.splitlines()) <= 80
+    assert "2-core" not in result.stdout and "this machine" not in result.stdout
+
+
+def test_a_usage_error_is_one_line():
+    result = run("solve", "--mode", "fastest", stdin="0" * 16)
+    assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1
+    assert result.stderr.startswith("Error: ") and "--mode" in result.stderr
+
+
+# -- files that cannot be written ----------------------------------------------------------------
+
+WRITERS = {
+    "generate": lambda path, log: ["generate", "--size", "4", "-o", path],
+    "encode": lambda path, log: ["encode", str(EXAMPLES / "baekjoon2239.txt"), "-o", path],
+    "crosscheck": lambda path, log: ["crosscheck", str(EXAMPLES / "baekjoon2239.txt"), "-b",
+                                     "dfs", "--results", path],
+    "bench": lambda path, log: ["bench", str(EXAMPLES / "baekjoon2239.txt"), "-b", "dfs",
+                                "--no-setup", "--results", path],
+    "report": lambda path, log: ["report", log, "-o", path],
+    "plot": lambda path, log: ["plot", log, "-o", path],
+}
+SUFFIXES = {"generate": ".txt", "encode": ".cnf", "crosscheck": ".jsonl", "bench": ".jsonl",
+            "report": ".md", "plot": ".png"}
+
+
+@pytest.fixture(scope="module")
+def example_results(tmp_path_factory):
+    """A small results log to report and plot."""
+    path = tmp_path_factory.mktemp("log") / "r.jsonl"
+    result = run("bench", str(EXAMPLES / "baekjoon2239.txt"), "-b", "dfs,sat", "--no-setup",
+                 "--results", str(path))
+    assert result.exit_code == 0, result.stderr
+    return str(path)
+
+
+@pytest.mark.parametrize("command", sorted(WRITERS))
+@pytest.mark.parametrize("where", ["missing folder", "read-only folder", "disk full"])
+def test_every_file_writing_option_fails_in_one_line(command, where, tmp_path, example_results):
+    if where == "read-only folder" and os.geteuid() == 0:
+        pytest.skip("root writes into read-only folders")
+    if where == "missing folder":
+        target = str(tmp_path / "nonexistent" / f"x{SUFFIXES[command]}")
+    elif where == "read-only folder":
+        folder = tmp_path / "read-only"
+        folder.mkdir()
+        folder.chmod(0o555)
+        target = str(folder / f"x{SUFFIXES[command]}")
+    else:
+        if command in ("plot",):
+            pytest.skip("matplotlib chooses the format from the suffix; /dev/full has none")
+        target = "/dev/full"
+    result = subprocess.run([sys.executable, "-m", "sudoku_cp",
+                             *WRITERS[command](target, example_results)],
+                            capture_output=True, text=True)
+    assert result.returncode == 2, result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert result.stderr.startswith("Error: ") and "Traceback" not in result.stderr
+
+
+def test_solve_to_a_full_disk_is_one_line():
+    with open("/dev/full", "w") as full:
+        result = subprocess.run([sys.executable, "-m", "sudoku_cp", "solve",
+                                 str(EXAMPLES / "baekjoon2239.txt")], stdout=full,
+                                stderr=subprocess.PIPE, text=True)
+    assert result.returncode == 2
+    assert result.stderr.strip() == ("Error: standard output: cannot write: No space left on "
+                                     "device")
+
+
+def _limit_file_size(limit: int):
+    def apply() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails instead
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+    return apply
+
+
+def test_a_disk_that_fills_mid_run_keeps_the_results_and_resume_finishes(tmp_path):
+    source = puzzles_file(tmp_path, 40)
+    results = tmp_path / "r.jsonl"
+    full = subprocess.run([sys.executable, "-m", "sudoku_cp", "crosscheck", str(source), "-b",
+                           "dfs", "-j", "1", "--results", str(results)], capture_output=True,
+                          text=True, preexec_fn=_limit_file_size(20_000))
+    assert full.returncode == 2, full.stderr
+    assert "cannot write" in full.stderr and "Traceback" not in full.stderr
+    kept = puzzle_records(results)
+    assert 0 < len(kept) < 40
+    resumed = subprocess.run([sys.executable, "-m", "sudoku_cp", "crosscheck", str(source), "-b",
+                              "dfs", "--results", str(results), "--resume"],
+                             capture_output=True, text=True)
+    assert resumed.returncode == 0, resumed.stderr
+    numbers = [record["number"] for record in puzzle_records(results)]
+    assert sorted(numbers) == list(range(40))
+    assert not list(tmp_path.glob("*.tmp"))
+
+
+# -- concurrent writers, signals, orphans --------------------------------------------------------
+
+def test_a_second_run_on_a_results_log_in_use_is_refused_and_nothing_is_lost(tmp_path):
+    source = puzzles_file(tmp_path, 400)
+    results = tmp_path / "r.jsonl"
+    args = ["crosscheck", str(source), "-b", "dfs,sat", "-j", "1", "--results", str(results)]
+    first = cli(*args)
+    try:
+        wait_for(lambda: len(puzzle_records(results)) >= 5)
+        second = subprocess.run([sys.executable, "-m", "sudoku_cp", *args, "--resume"],
+                                capture_output=True, text=True, timeout=60)
+        assert second.returncode == 2
+        assert f"in use by another run (pid {first.pid})" in second.stderr
+        assert len(second.stderr.splitlines()) == 1
+        assert first.wait(timeout=300) == 0
+    finally:
+        first.kill()
+    numbers = [record["number"] for record in puzzle_records(results)]
+    assert sorted(numbers) == list(range(400))  # none lost, none duplicated
+
+
+def _children(pid: int) -> set[int]:
+    found = set()
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        children = (task / "children").read_text().split()
+        found.update(int(child) for child in children)
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    return "State:\tZ" not in status
+
+
+def test_sigterm_keeps_the_results_prints_a_summary_and_exits_143(tmp_path):
+    source = puzzles_file(tmp_path, 3000)
+    results = tmp_path / "r.jsonl"
+    process = cli("crosscheck", str(source), "-b", "dfs,sat", "-j", "2", "--results",
+                  str(results))
+    try:
+        wait_for(lambda: len(puzzle_records(results)) >= 20)
+        workers = _children(process.pid)
+        process.send_signal(signal.SIGTERM)
+        stdout, stderr = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert process.returncode == 143, stderr
+    assert "crosscheck --mode lexmin" in stdout
+    assert "Terminated after" in stderr and "--resume" in stderr
+    assert "Traceback" not in stderr and "Exception ignored" not in stderr
+    wait_for(lambda: not any(_alive(pid) for pid in workers), timeout=10)
+
+
+def test_workers_exit_when_the_driver_is_killed(tmp_path):
+    source = puzzles_file(tmp_path, 3000)
+    process = cli("crosscheck", str(source), "-b", "dfs,sat", "-j", "2")
+    try:
+        wait_for(lambda: len(_children(process.pid)) >= 2)
+        time.sleep(0.5)  # the workers are solving
+        workers = _children(process.pid)
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=10)
+        wait_for(lambda: not any(_alive(pid) for pid in workers), timeout=10)
+    finally:
+        process.kill()
+
+
+def test_a_sigint_to_one_worker_does_not_stop_the_run(tmp_path):
+    source = puzzles_file(tmp_path, 600)
+    process = cli("crosscheck", str(source), "-b", "dfs", "-j", "2")
+    try:
+        wait_for(lambda: len(_children(process.pid)) >= 2)
+        time.sleep(0.3)
+        worker = min(_children(process.pid))
+        os.kill(worker, signal.SIGINT)
+        stdout, stderr = process.communicate(timeout=120)
+    finally:
+        process.kill()
+    assert process.returncode == 0, stderr
+    assert "600 puzzles: 0 wrong, 0 disagree, 0 error, 0 timeout, 600 agree" in stdout
+
+
+def test_superscript_digits_in_the_spaced_layout_are_one_line():
+    grid = "\n".join(" ".join(["0"] * 9) for _ in range(8)) + "\n0 0 0 0 0 0 0 0 \u00b2\n"
+    result = run("solve", stdin=grid)
+    assert result.exit_code == 2
+    assert result.stderr == "Error: <stdin>:9:17: expected a number, got '\u00b2'\n"
+
+
+def test_a_36_line_block_is_never_read_as_36_puzzles():
+    result = run("solve", stdin=("0" * 36 + "\n") * 36)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert len(result.stderr.splitlines()) == 1 and "36" in result.stderr
