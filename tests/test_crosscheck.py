@@ -111,17 +111,34 @@ def test_wrong_answers_are_drawn_side_by_side_with_the_bad_cells_marked(small: P
     assert first[5] == ("  1 . 3 | . . . | 5 . 9    1 4 3 | 6 2 8 | 5 7 9    1 4 3 | 6 2 8 | 5 7 9"
                         "    1 6*3 | 4*2 8 | 5 7 9    2*4 3 | 6 2*8 | 5 7 9")
     assert first[8] == "  " + "   ".join(["------+-------+-------"] * 5)
-    # The empty 4x4: only notlexmin is wrong, and the cells where it differs from the lex-min
-    # are the ones marked.
-    empty = blocks[1].splitlines()
-    assert empty[:2] == [f"WRONG  {small}:2 (puzzle 2)",
-                         "  notlexmin: wrong: not the lex-min: dfs's completion is smaller "
-                         "(first difference at row 3, column 2)"]
-    assert empty[4:] == ["  . . | . .    1 2 | 3 4      1 2 | 3 4       1 2 | 3 4       1 2 | 3 4",
-                         "  . . | . .    3 4 | 1 2      3 4 | 1 2       3 4 | 1 2       3 4 | 1 2",
-                         "  ----+-----   ----+-----     ----+-----      ----+-----      ----+-----",
-                         "  . . | . .    2 3*| 4 1*     2 1 | 4 3       2 1 | 4 3       2 1 | 4 3",
-                         "  . . | . .    4 1*| 2 3*     4 3 | 2 1       4 3 | 2 1       4 3 | 2 1"]
+    assert blocks[1].splitlines()[:2] == [
+        f"WRONG  {small}:2 (puzzle 2)",
+        "  notlexmin: wrong: not the lex-min: dfs's completion is smaller (first difference at "
+        "row 3, column 2)"]
+
+
+def test_a_side_by_side_block_in_full(small: Path) -> None:
+    """The empty 4x4, drawn from its record with every time set to 1 ms (the column widths
+    follow the status texts): only notlexmin is wrong, and the cells where it differs from the
+    lex-min are the ones marked."""
+    result = invoke("--backends", "notlexmin,dfs,rulebreaker,givenchanger", "--jobs", "1",
+                    "--format", "jsonl", stdin="0" * 16 + "\n")
+    record = jsonl(result.stdout)[0]
+    for run in record["runs"]:
+        run["seconds"] = 0.001
+    legend, block = render_findings([record]).split("\n\n")
+    assert legend.startswith("'*' marks a cell")
+    assert block.splitlines() == [
+        "WRONG  <stdin>:1 (puzzle 1)",
+        "  notlexmin: wrong: not the lex-min: dfs's completion is smaller (first difference at "
+        "row 3, column 2)",
+        "  puzzle       notlexmin      dfs             rulebreaker     givenchanger",
+        "  0 givens     WRONG 1.0 ms   solved 1.0 ms   solved 1.0 ms   solved 1.0 ms",
+        "  . . | . .    1 2 | 3 4      1 2 | 3 4       1 2 | 3 4       1 2 | 3 4",
+        "  . . | . .    3 4 | 1 2      3 4 | 1 2       3 4 | 1 2       3 4 | 1 2",
+        "  ----+-----   ----+-----     ----+-----      ----+-----      ----+-----",
+        "  . . | . .    2 3*| 4 1*     2 1 | 4 3       2 1 | 4 3       2 1 | 4 3",
+        "  . . | . .    4 1*| 2 3*     4 3 | 2 1       4 3 | 2 1       4 3 | 2 1"]
 
 
 def test_a_refuted_unsatisfiable_answer_is_wrong_in_any_mode(small: Path) -> None:
@@ -492,6 +509,8 @@ def test_a_rectangular_box_shape_is_recorded_and_drawn(tmp_path: Path) -> None:
                     "--format", "jsonl")
     record = jsonl(result.stdout)[0]
     assert (record["box"], record["size"], record["verdict"]) == ("3x2", 6, "wrong")
+    for run in record["runs"]:
+        run["seconds"] = 0.001  # the column widths follow the status texts
     text = render_findings([record])
     lines = text.split("\n\n")[1].splitlines()
     assert lines[4:8] == ["  . . | . . | . .    1 2 | 3 4 | 5 6    1 2 | 3 4 | 5 6",
