@@ -76,6 +76,17 @@ def timed_run(executor: Executor, records: Sequence[PuzzleRecord], specs: Sequen
     return time.perf_counter() - start, cpu, answers
 
 
+def check(answers: list[tuple[str | None, list[str]]],
+          reference: list[tuple[str | None, list[str]]], records: Sequence[PuzzleRecord],
+          name: str) -> None:
+    """Stop at the first puzzle whose verdict or answers differ from the first local round's."""
+    for record, got, expected in zip(records, answers, reference):
+        if got != expected:
+            sys.exit(f"{name}: {record.where}: {got} where the first local run gave {expected}")
+    if len(answers) != len(reference):
+        sys.exit(f"{name}: {len(answers)} answers for {len(reference)} puzzles")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data" / "17clue.txt")
@@ -101,8 +112,7 @@ def main() -> None:
         walls["local"].append(wall)
         cpus["local"].append(cpu)
         reference = reference or answers
-        if answers != reference:
-            sys.exit("local: the answers changed between rounds")
+        check(answers, reference, records, f"local, round {round_number + 1}")
         print(f"round {round_number + 1}: local {wall:.1f} s, CPU {cpu:.1f} s", file=sys.stderr,
               flush=True)
         for size in chunk_sizes:
@@ -117,8 +127,7 @@ def main() -> None:
                 executor.close()
             walls.setdefault(name, []).append(wall)
             cpus.setdefault(name, []).append(cpu)
-            if answers != reference:
-                sys.exit(f"{name}: not the same verdicts and solutions as the local pool")
+            check(answers, reference, records, name)
             print(f"round {round_number + 1}: {name} {wall:.1f} s, CPU {cpu:.1f} s",
                   file=sys.stderr, flush=True)
 
