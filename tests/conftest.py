@@ -29,11 +29,24 @@ UNSOLVABLE_4 = "0120" "3000" "4000" "0000"  # cell 0 sees 1,2 in its row and 3,4
 
 
 def shared(name: str) -> Path:
-    """A public puzzle set from ../shared/data, skipping the test when it is absent."""
-    path = SHARED_DATA / name
-    if not path.exists():
-        pytest.skip(f"need ../shared/data/{name}")
-    return path
+    """A public puzzle set's verified file, by file or set name: fetched over real HTTP from a
+    local mirror of ../shared/data, or taken from SUDOKU_CP_DATA or the user cache; the test is
+    skipped only when none of them has it (never the internet)."""
+    from .http_mirror import puzzle_set_path
+
+    return puzzle_set_path(name.removesuffix(".txt"))
+
+
+@pytest.fixture
+def register():
+    """`register(name, module, class)`: a backend in the registry for this test only, through
+    the public `sudoku_cp.backends.registered` (forked workers inherit it)."""
+    import contextlib
+
+    from sudoku_cp.backends import registered
+
+    with contextlib.ExitStack() as stack:
+        yield lambda name, module, cls: stack.enter_context(registered(name, module, cls))
 
 
 def random_multi_solution(size: int, givens: int, seed: int, *, box=None) -> Grid:

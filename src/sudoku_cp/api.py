@@ -100,19 +100,16 @@ def _looks_like_path(text: str) -> bool:
 
 
 def _is_set_name(text: str) -> bool:
-    try:
-        from .datasets import is_registered
-    except ImportError:
-        return False
-    return bool(is_registered(text))
+    from .datasets import names
+
+    return text in names()
 
 
 def _resolved(paths: list[str]) -> list[str]:
-    try:
-        from .datasets import resolve_source
-    except ImportError:
-        return paths
-    return [resolve_source(path) for path in paths]
+    from .datasets import resolve_source
+
+    return [path if path == "-" or os.path.exists(path) else resolve_source(path)
+            for path in paths]
 
 
 def _checked(stream: PuzzleStream) -> Iterator[PuzzleRecord]:

@@ -57,6 +57,13 @@ def _interrupt_code(error: BaseException) -> int:
     return EXIT_TERMINATED if isinstance(error, Terminated) else EXIT_INTERRUPTED
 
 
+def _hold_signals() -> None:
+    """After the first Ctrl-C or SIGTERM, more of them must not break the clean-up into a
+    traceback: the run is already stopping."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
 def handle_errors(command: Callable[..., Any]) -> Callable[..., Any]:
     """Library errors and unwritable files become one line and exit 2; Ctrl-C exit 130;
     SIGTERM exit 143."""
@@ -68,6 +75,7 @@ def handle_errors(command: Callable[..., Any]) -> Callable[..., Any]:
         except SudokuError as error:
             raise UsageFailure(str(error)) from None
         except KeyboardInterrupt as error:
+            _hold_signals()
             _quiet_echo("Interrupted." if not isinstance(error, Terminated) else "Terminated.")
             sys.exit(_interrupt_code(error))
         finally:
@@ -318,7 +326,7 @@ class OneLineErrors(click.Group):
             self.add_command(data)
         return super().get_command(ctx, name)
 
-    def main(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+    def main(self, *args: Any, **kwargs: Any) -> Any:
         kwargs["standalone_mode"] = False
         try:
             return super().main(*args, **kwargs)
@@ -398,6 +406,7 @@ def solve(files: tuple[str, ...], input_format: str | None, box: str | None, no_
             written += 1
             progress.advance()
     except KeyboardInterrupt as error:
+        _hold_signals()
         outcomes.close()
         progress.close()
         _quiet_echo(f"{'Terminated' if isinstance(error, Terminated) else 'Interrupted'} after "
@@ -581,6 +590,7 @@ def crosscheck(files: tuple[str, ...], input_format: str | None, box: str | None
         finally:
             outcomes.close()
     except KeyboardInterrupt as error:
+        _hold_signals()
         interrupted = error
     finally:
         progress.close()
@@ -714,6 +724,7 @@ def bench(files: tuple[str, ...], input_format: str | None, box: str | None, no_
                                    f"{run.reason}", err=True)
                 progress.advance()
         except KeyboardInterrupt as error:
+            _hold_signals()
             progress.close()
             where = (f"the finished ones are in {results}: run the same command with --resume "
                      f"to continue" if results else "pass --results FILE to be able to resume")

@@ -351,6 +351,10 @@ class _Pool:
                 process.terminate()
         for process in processes:
             process.join(timeout=5)
+        try:  # join the pool's manager thread now, not at interpreter exit (EBADF noise)
+            self.executor.shutdown(wait=True)
+        except Exception:
+            pass
 
 
 class PoolExecutor(Executor):

@@ -267,6 +267,10 @@ class Grid:
         """The puzzle as N*N symbols, '0' for blank: the inverse of `Grid.parse`."""
         return "".join(value_symbol(v) for v in self.values)
 
+    def to_text(self) -> str:
+        """The grid layout the CLI prints: one row of symbols per line, '0' for blank."""
+        return "\n".join("".join(value_symbol(v) for v in row) for row in self.rows())
+
     def picture(self) -> str:
         """A human picture: rows of symbols with '.' blanks and box separators."""
         geo = self.geometry

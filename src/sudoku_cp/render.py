@@ -287,8 +287,9 @@ def render_setup_text(setup: Mapping[str, Any]) -> str:
             lines.append(f"{backend}: set-up not measured ({measured['error']})")
             continue
         shapes = ", ".join(
-            f"{shape['set']} first solve {format_milliseconds(shape['first_seconds'])} ms "
-            f"(warm {format_milliseconds(shape['warm_seconds'])} ms)"
+            f"{shape['set']} first solve {format_milliseconds(shape['first_seconds'])} ms"
+            + (" (timed out)" if shape.get("first_status") == "timeout" else "")
+            + f" (warm {format_milliseconds(shape['warm_seconds'])} ms)"
             for shape in measured.get("shapes", []))
         imported = (f"import {format_milliseconds(measured['import_seconds'])} ms, "
                     if measured.get("import_seconds") is not None else "")
