@@ -31,9 +31,16 @@ each answered 800 checks right after 200+ interrupts), but a rebuild costs only 
 
 Set-up is not solving: the pysat import, the base CNF and loading it into a solver happen in
 `prepare()`, before the puzzle's clock starts (`Backend.solve`), so a time limit below the build
-time still solves an easy puzzle of a new shape. A kept solver that must go (interrupted, or
-"heavy": more than `HEAVY_CONFLICTS` conflicts since it was built) is only marked after its
-puzzle; the next puzzle of that shape rebuilds it in `prepare()` and says so in stats["rebuilt"].
+time still solves an easy puzzle of a new shape. A kept solver that was interrupted is only
+marked after its puzzle; the next puzzle of that shape rebuilds it in `prepare()` and says so in
+stats["rebuilt"].
+
+A kept solver is not a fresh one: its variable order, saved phases and learnt clauses come from
+earlier puzzles, and a fresh solver's order (row-major, values ascending) happens to suit lex-min.
+So a puzzle on a used solver gets `KEPT_CONFLICT_ALLOWANCE` conflicts; past them it is abandoned
+and solved again on a fresh solver (built on the clock: stats["rebuilt"] = "slow", with the
+abandoned attempt's conflicts, calls and seconds). A puzzle thus costs at most its fresh cost plus
+the allowance's worth of search plus one rebuild.
 """
 
 from __future__ import annotations
@@ -291,24 +298,38 @@ BUDGETED_SOLVERS = frozenset({"cadical103", "cadical153", "cadical195", "cadical
 CONFLICTS_PER_SLICE = 1000
 
 
-# A kept solver that has run more conflicts than this since it was built is rebuilt before the
-# next puzzle of its shape. Why: what a kept solver carries over (learnt clauses, activities,
-# saved phases) can send the next search far off. Measured (glucose3, empty 25x25 lex-min, which
-# takes 13,157 conflicts on a fresh solver): after the five puzzles of
-# data/generated/unique-25x25.txt (17,529 conflicts) it took 3.47 M conflicts (341.7 s, the
-# issue); after puzzles 2-5 (3,726 conflicts) 205,679; after puzzles 1-2 (15,037) 325,511; after
-# puzzles 2-4 (769) 11,644 and after puzzle 2 alone (712) 17,201, like a fresh one. The effect is
-# erratic (after puzzle 1 alone, 14,325 conflicts, it was fine), so this is a bound on how much
-# history a solver carries, not a cure: 2,000 conflicts are about 0.4 s of 25x25 search, the
-# order of a 25x25 rebuild (~0.35 s, done outside the clock), while a 9x9 lex-min averages ~1.4
-# conflicts, so 9x9 solvers are rebuilt about once per thousand puzzles (~5 ms each).
-HEAVY_CONFLICTS = 2000
+# The conflicts a puzzle may run on a used kept solver before it is abandoned and solved again on
+# a fresh one. Why: whatever a kept solver carries over (variable order, saved phases, learnt
+# clauses) can send a search-heavy lex-min far off. Measured (glucose3, python-sat 1.9.dev24): the
+# empty 25x25 lex-min takes 13,157 conflicts on a fresh solver; after the five puzzles of
+# data/generated/unique-25x25.txt (17,529 conflicts) it took 3.47 M (341.7 s, the issue); after
+# one puzzle of data/generated/multi-25x25.txt, which itself ran 0 conflicts, it took 146k, over
+# 395k (stopped), 14.9k, over 397k (stopped) and 45.8k. So no count of past conflicts predicts it
+# (a rebuild after 2,000 of them fixed the issue's sequence but not these), while a bound on the
+# attempt does. 2,000 conflicts are ~0.4 s of 25x25 search, the order of a 25x25 rebuild
+# (~0.35 s): a fallback adds about those two to the fresh solve. A 9x9 lex-min averages ~1.4
+# conflicts (17clue), so 9x9 puzzles practically never fall back.
+# Glucose reads a conflict budget (like an interrupt) only between restarts, so the bound holds at
+# the next restart: on the issue's sequence the kept attempt at the empty 25x25 stopped after
+# 2,282 conflicts and the fresh solver then took its usual 13,157 (benchmarks/bench_sat_kept.py).
+# (Not for the CaDiCaL solvers, which already spend their conflict budget on time slices.)
+KEPT_CONFLICT_ALLOWANCE = 2000
 
 
 class _TimeUp(Exception):
     """The puzzle's time budget ran out during (or before) a solver call."""
 
     count: int | None = None  # in count mode: the completions found before the budget ran out
+
+
+class _OverAllowance(Exception):
+    """A puzzle on a used kept solver ran past its conflict allowance."""
+
+    def __init__(self) -> None:
+        super().__init__("past the kept solver's conflict allowance")
+        self.conflicts = 0
+        self.calls = 0
+        self.seconds = 0.0
 
 
 class _KeptSolver:
@@ -328,6 +349,7 @@ class _KeptSolver:
         self.solver = Solver(name=_constructor_name(solver_name))
         self.solver.append_formula(cnf.clauses)
         self.top = cnf.variables  # activation literals are numbered above everything else
+        self.used = False  # a puzzle has run on it: it is no longer a fresh solver
         self.retired: str | None = None  # why the next puzzle must have a new solver instead
 
     def fresh_activation(self) -> int:
@@ -426,11 +448,13 @@ class _Session:
     two calls stops the next one (see `satisfiable`).
     """
 
-    def __init__(self, kept: _KeptSolver, deadline: Deadline, watchdog: _Watchdog) -> None:
+    def __init__(self, kept: _KeptSolver, deadline: Deadline, watchdog: _Watchdog,
+                 allowance: int | None = None) -> None:
         self.kept = kept
         self.solver = kept.solver
         self.deadline = deadline
         self.watchdog = watchdog
+        self.allowance = allowance  # conflicts this puzzle may run (None: no bound)
         self.timed = deadline.at is not None
         self.calls = 0
         self.clauses_added = 0
@@ -442,6 +466,9 @@ class _Session:
                 raise _TimeUp
             if not self.kept.budgeted:
                 self.watchdog.arm(self, self.deadline.at)
+        if self.allowance is not None:
+            # One budget for the whole puzzle: the solver counts it from its conflicts so far.
+            self.solver.conf_budget(self.allowance)
         return self
 
     def interrupt(self) -> None:
@@ -453,12 +480,15 @@ class _Session:
         if self.timed and not self.kept.budgeted:
             self.watchdog.disarm()
             self.solver.clear_interrupt()
+        if self.allowance is not None:
+            self.solver.conf_budget(-1)  # python-sat: -1 (or 0) switches the budget off
 
     def satisfiable(self, assumptions: list[int]) -> bool:
         """Whether the base CNF has a model under these assumptions.
 
         Raises:
             _TimeUp: when the budget ran out before the call finished.
+            _OverAllowance: when the call ran out of the puzzle's conflict allowance.
         """
         if self.suspect:
             # The watchdog fired between calls. Calls answered by propagation alone ignore
@@ -469,6 +499,8 @@ class _Session:
             return self._satisfiable_in_slices(assumptions)
         answer = self.solver.solve_limited(assumptions=assumptions, expect_interrupt=self.timed)
         if answer is None:
+            if self.allowance is not None and not self.suspect and not self.deadline.expired():
+                raise _OverAllowance
             self.suspect = True
             raise _TimeUp
         return bool(answer)
@@ -525,8 +557,9 @@ class SatBackend(Backend):
         self.sat_solver = check_solver(sat_solver)
         self.encoding = encoding
         self.amo = amo
-        # Rebuild a kept solver once it has run more conflicts than this (None: never).
-        self.heavy_conflicts: int | None = HEAVY_CONFLICTS
+        # Conflicts a puzzle may run on a used kept solver before a fresh one takes it over
+        # (None: no bound, the kept solver finishes whatever it costs).
+        self.kept_allowance: int | None = KEPT_CONFLICT_ALLOWANCE
         self._solvers: dict[_SolverKey, _KeptSolver] = {}
         self._watchdog = _Watchdog()
         self._setup: _Setup | None = None  # what prepare() did for the puzzle about to run
@@ -581,16 +614,44 @@ class SatBackend(Backend):
             # Only when prepare() was skipped (a subclass, a direct call): built on the clock.
             setup = self._build(key)
             kept = self._solvers[key]
+        allowance = self.kept_allowance if kept.used and not kept.budgeted else None
+        try:
+            return self._solve_on(kept, grid, mode, limit, deadline, setup, allowance)
+        except _OverAllowance as abandoned:
+            # The kept solver went far off where a fresh one may not: a fresh one takes over
+            # (built on the clock, unavoidably) and stays as the kept solver.
+            fresh = self._build(key)
+            outcome = self._solve_on(self._solvers[key], grid, mode, limit, deadline, fresh, None)
+            outcome.stats.update(abandoned_conflicts=abandoned.conflicts,
+                                 abandoned_sat_calls=abandoned.calls,
+                                 abandoned_seconds=abandoned.seconds)
+            return outcome
 
+    def _solve_on(self, kept: _KeptSolver, grid: Grid, mode: Mode, limit: int,
+                  deadline: Deadline, setup: _Setup | None, allowance: int | None) -> Outcome:
+        """One attempt at the puzzle on one solver.
+
+        Raises:
+            _OverAllowance: past the allowance (the solver is then retired as "slow").
+            BackendFailure: when the solver raised (the solver is then dropped).
+        """
+        key = self._key(grid)
+        kept.used = True
         before = kept.statistics()
         solve_start = time.perf_counter()
-        session = _Session(kept, deadline, self._watchdog)
+        session = _Session(kept, deadline, self._watchdog, allowance)
         try:
             with session:
                 outcome = _MODES[mode](session, grid, limit)
         except _TimeUp as stop:
             outcome = Outcome(Status.TIMEOUT, count=stop.count,
                               reason=f"no answer within {deadline.time_limit:g} s")
+        except _OverAllowance as abandoned:
+            kept.retired = "slow"
+            abandoned.conflicts = kept.statistics().get("conflicts", 0) - before.get("conflicts", 0)
+            abandoned.calls = session.calls
+            abandoned.seconds = time.perf_counter() - solve_start
+            raise
         except Exception as error:
             self._discard(key)
             if "keyboard interrupt" in str(error).lower():  # pysat's form of Ctrl-C
@@ -601,16 +662,12 @@ class SatBackend(Backend):
             raise
         solve_seconds = time.perf_counter() - solve_start
 
-        after = kept.statistics()
-        outcome.stats = self._stats(kept, before, after, session, setup=setup,
+        outcome.stats = self._stats(kept, before, kept.statistics(), session, setup=setup,
                                     solve_seconds=solve_seconds)
         if session.suspect:
             # Only answers of calls that finished were used; the solver itself is not trusted
             # again (the watchdog firing, even between calls, counts as an interrupt).
             kept.retired = "interrupted"
-        elif self.heavy_conflicts is not None and \
-                after.get("conflicts", 0) > self.heavy_conflicts:
-            kept.retired = "heavy"
         return outcome
 
     def _discard(self, key: _SolverKey) -> None:
@@ -637,7 +694,7 @@ class SatBackend(Backend):
             "reused": setup is None,
         }
         if setup is not None and setup.rebuilt is not None:
-            stats["rebuilt"] = setup.rebuilt  # "interrupted" or "heavy": why the last one went
+            stats["rebuilt"] = setup.rebuilt  # "interrupted" or "slow": why the last one went
         return stats
 
 
