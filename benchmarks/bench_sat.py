@@ -2,6 +2,11 @@
 
     python benchmarks/bench_sat.py [--data ../shared/data] [--limit-puzzles N] [--cap 10]
                                    [--cap-25 20] [--skip-comparison] [--quick]
+    python benchmarks/bench_sat.py --against OLD_SAT_PY [--lexmin-puzzles 1000]
+
+`--against` only compares this sat backend with another version of sat.py (for example
+`git show REV:src/sudoku_cp/backends/sat.py > /tmp/sat_old.py`) on 17clue lex-min, puzzle by
+puzzle in one process, alternating which goes first.
 
 Per-puzzle times are `SolveResult.seconds` (in-process, model building included, parsing and
 verification excluded); every answer is verified with `solution.is_solution_of(puzzle)`.
@@ -11,6 +16,7 @@ Progress goes to stderr, Markdown tables to stdout.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import random
 import statistics
@@ -22,7 +28,7 @@ from pathlib import Path
 
 from sudoku_cp.backends.sat import (AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_ENCODING, DEFAULT_SOLVER,
                                     ENCODINGS, SatBackend, accepted_solvers, base_cnf)
-from sudoku_cp.bench import percentile
+from sudoku_cp.measure import percentile
 from sudoku_cp.grid import Grid
 from sudoku_cp.result import Mode, SolveResult, Status
 
@@ -379,6 +385,56 @@ def print_verdict(solvers: list[Trial], encodings: list[Trial], tie: float = 0.1
     print(f"defaults: {DEFAULT_SOLVER} / {DEFAULT_ENCODING} / {DEFAULT_AMO}")
 
 
+def load_other_sat(path: Path) -> type[SatBackend]:
+    """The SatBackend of another sat.py, loaded as a sibling module so its imports resolve."""
+    spec = importlib.util.spec_from_file_location("sudoku_cp.backends._sat_against", path)
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"cannot load {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    backend: type[SatBackend] = module.SatBackend
+    return backend
+
+
+def bench_against(other_path: Path, data: Path, count: int) -> None:
+    """Lex-min on the first `count` of 17clue: this backend and another version, side by side."""
+    puzzles = read_puzzles(data, "17clue.txt", count)
+    if puzzles is None:
+        raise SystemExit(f"no 17clue.txt in {data}")
+    other_class = load_other_sat(other_path)
+    seconds: dict[str, list[float]] = {"other": [], "this": []}
+    walls: dict[str, list[float]] = {"other": [], "this": []}
+    with other_class() as other, SatBackend() as this:
+        backends = {"other": other, "this": this}
+        for index, puzzle in enumerate(puzzles):
+            answers = {}
+            for name in (("other", "this") if index % 2 == 0 else ("this", "other")):
+                start = time.perf_counter()
+                result = verified(puzzle, backends[name].solve(puzzle))
+                walls[name].append(time.perf_counter() - start)
+                seconds[name].append(result.seconds)
+                answers[name] = result.solution
+            if answers["other"] != answers["this"]:
+                raise AssertionError(f"the versions disagree on {puzzle.to_line()}")
+    print(f"\n### lexmin, 17clue first {len(puzzles)}, one kept backend each, alternating "
+          f"(other = {other_path})\n")
+    print("| version | median ms (SolveResult.seconds) | mean ms | median ms (wall, with "
+          "set-up) | mean ms (wall) |")
+    print("|---|---:|---:|---:|---:|")
+    for name in ("other", "this"):
+        print(f"| {name} | {milliseconds(statistics.median(seconds[name]))} | "
+              f"{milliseconds(statistics.mean(seconds[name]))} | "
+              f"{milliseconds(statistics.median(walls[name]))} | "
+              f"{milliseconds(statistics.mean(walls[name]))} |")
+    def ratio(figure: Callable[[list[float]], float], times: dict[str, list[float]]) -> str:
+        return f"{figure(times['this']) / figure(times['other']):.3f}"
+
+    print(f"\nthis / other: median {ratio(statistics.median, seconds)}, wall median "
+          f"{ratio(statistics.median, walls)}, wall mean {ratio(statistics.mean, walls)}; "
+          f"all {len(puzzles)} answers equal")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -396,7 +452,12 @@ def main() -> None:
                         help="skip the solver and encoding comparison tables")
     parser.add_argument("--quick", action="store_true",
                         help="small sets and three solvers, for a smoke run")
+    parser.add_argument("--against", type=Path, default=None,
+                        help="only compare 17clue lexmin with another version of sat.py")
     args = parser.parse_args()
+    if args.against is not None:
+        bench_against(args.against, args.data, args.lexmin_puzzles)
+        return
     if args.quick:
         args.limit_puzzles = args.limit_puzzles or 2000
         args.lexmin_puzzles = min(args.lexmin_puzzles, 200)
