@@ -1,6 +1,7 @@
 """A kept SAT solver against fresh ones, on the sequence of the slowdown issue.
 
     python benchmarks/bench_sat_kept.py [--allowance 2000|none] [--time-limit S] [--repeats R]
+                                        [--puzzles FILE[#N,...] ...]
 
 The sequence: the five puzzles of data/generated/unique-25x25.txt, then the empty 25x25
 (data/examples/empty25.txt), all lex-min. One `SatBackend` solves them in order, keeping its
@@ -11,7 +12,9 @@ same machine load. Per puzzle: `SolveResult.seconds` (the clock of the time limi
 done before it (`setup_seconds`: solver builds, outside the clock), conflicts (of the abandoned
 kept attempt and of the fresh solver that took over, when it fell back), and the ratio
 kept / fresh. Every answer is checked with `is_solution_of`, and the kept and fresh lex-min
-answers must be equal. Markdown to stdout, progress to stderr.
+answers must be equal. Markdown to stdout, progress to stderr. `--puzzles` runs another sequence
+(files relative to the repository, `#2,4` picks puzzles by number), for example
+`--puzzles data/generated/multi-25x25.txt#2 data/examples/empty25.txt`.
 """
 
 from __future__ import annotations
@@ -28,22 +31,26 @@ from sudoku_cp.grid import Grid
 from sudoku_cp.result import SolveResult, Status
 
 ROOT = Path(__file__).resolve().parent.parent
-SEQUENCE = [("unique-25x25", ROOT / "data" / "generated" / "unique-25x25.txt"),
-            ("empty25", ROOT / "data" / "examples" / "empty25.txt")]
+SEQUENCE = ["data/generated/unique-25x25.txt", "data/examples/empty25.txt"]
 
 
 def progress(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-def sequence() -> list[tuple[str, Grid]]:
-    """The issue's puzzles in order, each with a label such as 'unique-25x25 #3'."""
+def sequence(items: list[str]) -> list[tuple[str, Grid]]:
+    """The puzzles of FILE[#N,...] items in order, each labelled like 'unique-25x25 #3'."""
     puzzles = []
-    for label, path in SEQUENCE:
+    for item in items:
+        name, _, numbers = item.partition("#")
+        path = ROOT / name
         _, records = read_puzzles(path.read_text(), source=str(path))
+        chosen = {int(n) for n in numbers.split(",")} if numbers else None
+        label = path.name.removesuffix(".txt")
         for number, record in enumerate(records, start=1):
-            assert record.grid is not None, record.error
-            puzzles.append((f"{label} #{number}" if len(records) > 1 else label, record.grid))
+            if chosen is None or number in chosen:
+                assert record.grid is not None, record.error
+                puzzles.append((f"{label} #{number}" if len(records) > 1 else label, record.grid))
     return puzzles
 
 
@@ -80,12 +87,14 @@ def main() -> None:
                              f"(default {KEPT_CONFLICT_ALLOWANCE}, the backend's)")
     parser.add_argument("--time-limit", type=float, default=None,
                         help="time limit per puzzle, kept and fresh (default: none)")
+    parser.add_argument("--puzzles", nargs="+", default=SEQUENCE,
+                        help="the sequence, as FILE[#N,...] items (default: the issue's)")
     parser.add_argument("--repeats", type=int, default=1,
                         help="run the whole sequence this many times, each on a new kept backend")
     args = parser.parse_args()
     allowance = None if args.allowance == "none" else int(args.allowance)
 
-    puzzles = sequence()
+    puzzles = sequence(args.puzzles)
     print(f"python-sat {SatBackend.versions()['python-sat']}; kept solver allowance "
           f"{allowance if allowance is not None else 'none'} conflicts; time limit "
           f"{args.time_limit if args.time_limit is not None else 'none'}; load average before: "
