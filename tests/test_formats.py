@@ -257,11 +257,6 @@ def test_the_stream_reads_one_line_per_puzzle_in_the_line_layout() -> None:
     assert pipe.read == 2
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "formats._records (src/sudoku_cp/formats.py:173) reads min(L, 256) - 1 lines ahead before "
-    "it detects the layout of a first line of L = 81 symbols, even when that line repeats a "
-    "value and so cannot be the first row of one square grid: a pipe's first answer waits for "
-    "80 more puzzles (or the end of input)"))
 def test_a_detected_line_layout_needs_no_lookahead_when_the_first_line_rules_out_a_grid(
         ) -> None:
     pipe = Pipe([BAEKJOON_2239] * 100)
@@ -304,7 +299,7 @@ def test_a_block_that_breaks_off_keeps_the_puzzles_before_it(tmp_path: Path) -> 
 def test_binary_data_met_midway_is_located(tmp_path: Path) -> None:
     path = tmp_path / "mixed.txt"
     path.write_bytes(f"{BAEKJOON_2239}\n".encode() + b"12\xff\n")
-    stream = PuzzleStream([str(path)], layout=Layout.LINE)
+    stream = PuzzleStream([str(path)])
     assert len(list(stream)) == 1
     assert stream.errors == [f"{path}:2: binary data, not a puzzle (byte 0xff at offset 84 is "
                              f"not UTF-8 text)"]
@@ -328,12 +323,8 @@ def ask(process: subprocess.Popen[str], puzzle: str) -> str:
     return process.stdout.readline().strip()
 
 
-@pytest.mark.parametrize("layout", [
-    pytest.param(["--input-format", "line"], id="line"),
-    pytest.param([], id="detected", marks=pytest.mark.xfail(strict=True, reason=(
-        "formats._records (src/sudoku_cp/formats.py:173) reads 80 lines ahead to detect the "
-        "layout of 81-symbol lines, so the first answer waits for more input"))),
-])
+@pytest.mark.parametrize("layout", [pytest.param(["--input-format", "line"], id="line"),
+                                    pytest.param([], id="detected")])
 def test_solve_answers_a_pipe_puzzle_by_puzzle(layout: list[str]) -> None:
     process = subprocess.Popen([sys.executable, "-m", "sudoku_cp", "solve", *layout],
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
