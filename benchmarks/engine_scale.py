@@ -1,0 +1,109 @@
+"""The engine's figures, side by side in one run: first-answer latency on a slow pipe, max RSS
+of `solve` and `crosscheck` on 200,000 puzzles, and 9x9 throughput of both commands against an
+older checkout of the toolkit (the code before the engine), run the same way.
+
+    git worktree add /tmp/oldtree 9cae45b        # the commit before the engine
+    python benchmarks/engine_scale.py --old /tmp/oldtree/src [--puzzles 200000]
+
+Needs ../shared/data/17clue.txt (or SUDOKU_CP_DATA). Prints one Markdown table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SEVENTEEN = ROOT.parent / "shared" / "data" / "17clue.txt"
+
+
+def timed(command: list[str], *, pythonpath: str | None, stdin: Path | None = None
+          ) -> tuple[float, float, int]:
+    """(wall seconds, max RSS in MB, exit code) of a command, by /usr/bin/time -v."""
+    environment = dict(os.environ)
+    if pythonpath:
+        environment["PYTHONPATH"] = pythonpath
+    with open(stdin or os.devnull, "rb") as source:
+        start = time.perf_counter()
+        done = subprocess.run(["/usr/bin/time", "-v", *command], stdin=source,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                              env=environment, check=False)
+        wall = time.perf_counter() - start
+    match = re.search(r"Maximum resident set size \(kbytes\): (\d+)", done.stderr)
+    return wall, int(match.group(1)) / 1024 if match else float("nan"), done.returncode
+
+
+def first_answer_latency(pythonpath: str | None, gap: float = 5.0) -> float:
+    """Seconds from writing the first puzzle to reading its answer, the pipe kept open."""
+    environment = dict(os.environ)
+    if pythonpath:
+        environment["PYTHONPATH"] = pythonpath
+    process = subprocess.Popen([sys.executable, "-m", "sudoku_cp", "solve"], env=environment,
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert process.stdin is not None and process.stdout is not None
+    time.sleep(1.0)  # start-up is not the latency measured here
+    first = SEVENTEEN.read_text().splitlines()[0]
+    start = time.perf_counter()
+    process.stdin.write(first + "\n")
+    process.stdin.flush()
+    import threading
+
+    got: list[float] = []
+    reader = threading.Thread(target=lambda: (process.stdout.readline(),  # type: ignore[union-attr]
+                                              got.append(time.perf_counter() - start)))
+    reader.start()
+    reader.join(timeout=gap)
+    process.stdin.write(first + "\n")
+    process.stdin.close()
+    reader.join()
+    process.wait()
+    return got[0]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--old", help="src folder of an older checkout to compare with")
+    parser.add_argument("--puzzles", type=int, default=200_000)
+    parser.add_argument("--throughput", type=int, default=20_000)
+    args = parser.parse_args()
+    lines = SEVENTEEN.read_text().split()
+    folder = Path(tempfile.mkdtemp())
+    big = folder / "big.txt"
+    big.write_text("".join(lines[i % len(lines)] + "\n" for i in range(args.puzzles)))
+    some = folder / "some.txt"
+    some.write_text("".join(line + "\n" for line in lines[:args.throughput]))
+    python = [sys.executable, "-m", "sudoku_cp"]
+    versions = [("new", None)] + ([("old", args.old)] if args.old else [])
+    rows = []
+    for name, path in versions:
+        latency = first_answer_latency(path)
+        rows.append((name, "first answer on a slow pipe (5 s gap)", f"{latency:.3f} s"))
+    for name, path in versions:
+        for label, command in (
+                ("solve dfs", [*python, "solve", str(some), "--format", "line"]),
+                ("crosscheck dfs,sat -j 2",
+                 [*python, "crosscheck", str(some), "--backends", "dfs,sat", "--jobs", "2"])):
+            wall, _, code = timed(command, pythonpath=path)
+            rows.append((name, f"{label}, {args.throughput} of 17clue",
+                         f"{args.throughput / wall:.0f} puzzles/s (exit {code})"))
+    for name, path in versions:
+        for label, command in (
+                ("solve dfs", [*python, "solve", str(big), "--format", "line"]),
+                ("crosscheck dfs,sat -j 2",
+                 [*python, "crosscheck", str(big), "--backends", "dfs,sat", "--jobs", "2"])):
+            wall, rss, code = timed(command, pythonpath=path)
+            rows.append((name, f"{label}, {args.puzzles} puzzles",
+                         f"max RSS {rss:.0f} MB, {wall:.0f} s (exit {code})"))
+    print("| code | what | figure |\n|---|---|---|")
+    for row in rows:
+        print("| " + " | ".join(row) + " |")
+
+
+if __name__ == "__main__":
+    main()
