@@ -1,53 +1,66 @@
-"""Performance figures of the cpsat backend (issue 3), printed as a Markdown table.
+"""Performance figures of the cpsat backend, with the sat backend as the yardstick.
 
-Per puzzle, in process, model building included: lexmin, any and count medians on top95 and the
-first puzzles of serg_benchmark; the empty 16x16 and 25x25 lex-mins with where their time goes;
-and the cost of importing OR-Tools on its own, measured in fresh interpreters. Every answer is
-verified with `is_solution_of`.
+Per puzzle, in process: `SolveResult.seconds` (wall clock, the puzzle's own time; the one-off
+set-up done by `prepare` is outside it) and the process CPU time around `Backend.solve` (steadier
+when other jobs share the machine). Every answer is verified with `is_solution_of`, and every
+lex-min answer must equal sat's.
 
-    python benchmarks/bench_cpsat.py                 # everything (about a minute on 2 cores)
-    python benchmarks/bench_cpsat.py --quick         # a smoke run while developing
+Sets: the first puzzles of 17clue (unique) and serg_benchmark (all with several completions), each
+solved in blocks, backend after backend, for `--rounds` rounds (so load drifts hit all alike);
+medians over all rounds, and their ratios to sat. Then the empty 16x16 / 25x25 lex-mins, and the
+start-up cost (ortools import, set-up) in fresh interpreters.
+
+`--baseline REV` also runs the cpsat backend as it was at git revision REV (loaded from
+`git show REV:src/sudoku_cp/backends/cpsat.py`), for before/after figures in the same run.
+
+    python benchmarks/bench_cpsat.py                          # 1,000 per set, 2 rounds
+    python benchmarks/bench_cpsat.py --baseline 9cae45b       # and the old backend beside it
+    python benchmarks/bench_cpsat.py --quick                  # a smoke run while developing
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import json
+import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 
-from sudoku_cp.backends import get_backend
+from sudoku_cp.backends import Backend, get_backend
 from sudoku_cp.backends.cpsat import CpSatBackend, ortools_version
 from sudoku_cp.grid import Grid
 from sudoku_cp.result import Mode, SolveResult, Status
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = PROJECT_ROOT.parent / "shared" / "data"
-IMPORT_SNIPPETS = {
-    "import ortools": "import ortools",
-    "import ortools.sat.python.cp_model": "import ortools.sat.python.cp_model",
-}
+SETS = ("17clue.txt", "serg_benchmark.txt")
+MODULE_PATH = "src/sudoku_cp/backends/cpsat.py"
 
 
 @dataclass
-class Row:
-    """One line of the table."""
+class Timings:
+    """One configuration's per-puzzle times on one set."""
 
-    case: str
-    mode: str
-    strategy: str
-    puzzles: int
-    median: str
-    worst: str
-    detail: str = ""
+    label: str
+    wall: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
+    stages: list[int] = field(default_factory=list)
+
+
+def progress(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
 
 
 def read_puzzles(path: Path, first: int | None) -> list[Grid]:
-    """The puzzles of a one-per-line file (blank lines and '#' comments skipped)."""
+    """The first puzzles of a one-per-line file (blank lines and '#' comments skipped)."""
     grids = []
     for line in path.read_text().splitlines():
         if line.strip() and not line.startswith("#"):
@@ -57,148 +70,189 @@ def read_puzzles(path: Path, first: int | None) -> list[Grid]:
     return grids
 
 
-def solve_verified(backend: CpSatBackend, puzzle: Grid, mode: Mode, limit: int) -> SolveResult:
-    """Solve one puzzle and insist on a verified completion."""
-    result = backend.solve(puzzle, mode=mode, limit=limit)
+def verified(puzzle: Grid, result: SolveResult) -> SolveResult:
+    """The result, after insisting on a verified completion."""
     if result.status is not Status.SOLVED or result.solution is None:
-        raise SystemExit(f"{puzzle.to_line()}: {mode} gave {result.status} ({result.reason})")
+        raise SystemExit(f"{puzzle.to_line()}: {result.backend} gave {result.status} "
+                         f"({result.reason})")
     if not result.solution.is_solution_of(puzzle):
-        raise SystemExit(f"{puzzle.to_line()}: {mode} gave a grid that "
+        raise SystemExit(f"{puzzle.to_line()}: {result.backend} gave a grid that "
                          f"{result.solution.why_not_solution_of(puzzle)}")
     return result
 
 
+def load_baseline(revision: str) -> ModuleType:
+    """The cpsat module as it was at a git revision, importable beside today's."""
+    source = subprocess.run(["git", "show", f"{revision}:{MODULE_PATH}"], cwd=PROJECT_ROOT,
+                            check=True, capture_output=True, text=True).stdout
+    folder = Path(tempfile.mkdtemp(prefix="cpsat-baseline-"))
+    path = folder / "cpsat_baseline.py"
+    path.write_text(source)
+    name = "sudoku_cp.backends._cpsat_baseline"  # inside the package: its relative imports work
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def configurations(baseline: ModuleType | None,
+                   revision: str) -> dict[str, Callable[[], Backend]]:
+    """Label -> factory; sat first (the yardstick)."""
+    factories: dict[str, Callable[[], Backend]] = {
+        "sat": lambda: get_backend("sat"),
+        "cpsat objective": lambda: CpSatBackend(),
+        "cpsat search": lambda: CpSatBackend(cpsat_strategy="search"),
+    }
+    if baseline is not None:
+        old: Callable[..., Backend] = baseline.CpSatBackend
+        factories[f"cpsat@{revision} objective"] = lambda: old()
+        factories[f"cpsat@{revision} search"] = lambda: old(cpsat_strategy="search")
+    return factories
+
+
+def time_set(puzzles: Sequence[Grid], factories: dict[str, Callable[[], Backend]],
+             rounds: int) -> list[Timings]:
+    """Lex-min over the puzzles, in blocks per configuration, `rounds` times; answers compared."""
+    backends = {label: factory() for label, factory in factories.items()}
+    for backend in backends.values():
+        backend.solve(puzzles[0])  # prepare and warm up outside the figures
+    timings = {label: Timings(label) for label in backends}
+    reference: list[Grid | None] = []
+    for round_number in range(rounds):
+        for label, backend in backends.items():
+            progress(f"  round {round_number + 1}: {label}")
+            answers = []
+            for puzzle in puzzles:
+                cpu = time.process_time()
+                result = backend.solve(puzzle)
+                cpu = time.process_time() - cpu
+                verified(puzzle, result)
+                timings[label].wall.append(result.seconds)
+                timings[label].cpu.append(cpu)
+                timings[label].stages.append(int(result.stats.get("stages", 0)))
+                answers.append(result.solution)
+            if not reference:
+                reference = answers
+            wrong = sum(a != b for a, b in zip(answers, reference))
+            if wrong:
+                raise SystemExit(f"{label}: {wrong} lex-min answers differ from sat's")
+    return list(timings.values())
+
+
 def milliseconds(seconds: float) -> str:
-    return f"{seconds * 1e3:.1f} ms"
+    return f"{seconds * 1e3:.2f}"
 
 
-def duration(seconds: float) -> str:
-    return milliseconds(seconds) if seconds < 1 else f"{seconds:.2f} s"
+def set_table(name: str, count: int, rounds: int, timings: Sequence[Timings]) -> str:
+    """A Markdown table: medians and ratios to sat (the first row)."""
+    yardstick = timings[0]
+    wall_0, cpu_0 = statistics.median(yardstick.wall), statistics.median(yardstick.cpu)
+    lines = [f"#### lexmin, first {count} of {name}, {rounds} rounds\n",
+             "| backend | median ms | x sat | CPU median ms | x sat (CPU) | mean ms | "
+             "max ms | stages (median) |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for t in timings:
+        wall, cpu = statistics.median(t.wall), statistics.median(t.cpu)
+        stages = f"{statistics.median(t.stages):g}" if t.label != "sat" else "-"
+        lines.append(f"| {t.label} | {milliseconds(wall)} | {wall / wall_0:.2f} | "
+                     f"{milliseconds(cpu)} | {cpu / cpu_0:.2f} | "
+                     f"{milliseconds(statistics.mean(t.wall))} | {milliseconds(max(t.wall))} | "
+                     f"{stages} |")
+    return "\n".join(lines)
 
 
-def puzzle_set_rows(name: str, puzzles: Sequence[Grid], count_limit: int) -> list[Row]:
-    """Median and worst per-puzzle seconds for each mode and lexmin strategy on one set."""
-    runs = [("lexmin", "objective", Mode.LEXMIN), ("lexmin", "search", Mode.LEXMIN),
-            ("any", "objective", Mode.ANY), ("count", "objective", Mode.COUNT)]
-    rows = []
-    lexmins: dict[str, list[Grid | None]] = {}
-    for label, strategy, mode in runs:
-        backend = CpSatBackend(cpsat_strategy=strategy)
-        backend.solve(puzzles[0], mode=mode, limit=count_limit)  # warm the imports
-        results = [solve_verified(backend, puzzle, mode, count_limit) for puzzle in puzzles]
-        seconds = [r.seconds for r in results]
-        detail = f"mean {statistics.mean(r.stats['stages'] for r in results):.1f} stages"
-        if mode is Mode.LEXMIN:
-            lexmins[strategy] = [r.solution for r in results]
-            if len(lexmins) == 2:
-                disagree = sum(a != b for a, b in zip(*lexmins.values()))
-                detail += f"; {disagree} answers differ from the objective's"
-                if disagree:
-                    raise SystemExit(f"{name}: the two lexmin strategies disagree {disagree} times")
-        if mode is Mode.COUNT:
-            unique = sum(r.count == 1 for r in results)
-            detail = f"limit {count_limit}: {unique}/{len(results)} unique"
-        elif mode is Mode.ANY:
-            detail = f"workers {results[0].stats['workers']}"
-        rows.append(Row(name, label, strategy if mode is Mode.LEXMIN else results[0].stats[
-            "strategy"], len(puzzles), milliseconds(statistics.median(seconds)),
-            milliseconds(max(seconds)), detail))
-    return rows
+def empty_grid_table(sizes: Sequence[int], factories: dict[str, Callable[[], Backend]]) -> str:
+    """Lex-min of the empty grids, one fresh backend each (its set-up outside the figure)."""
+    lines = ["#### lexmin of the empty grids (fresh backend; set-up outside the time)\n",
+             "| grid | backend | seconds | CPU seconds | stages | set-up s |",
+             "|---|---|---:|---:|---:|---:|"]
+    for size in sizes:
+        grid = Grid.empty(size)
+        for label, factory in factories.items():
+            progress(f"  empty {size}x{size}: {label}")
+            backend = factory()
+            cpu = time.process_time()
+            result = verified(grid, backend.solve(grid))
+            cpu = time.process_time() - cpu
+            setup = result.stats.get("setup_seconds")
+            lines.append(f"| empty {size}x{size} | {label} | {result.seconds:.3f} | {cpu:.3f} | "
+                         f"{result.stats.get('stages', '-')} | "
+                         f"{'-' if setup is None else f'{setup:.3f}'} |")
+    return "\n".join(lines)
 
 
-def empty_grid_rows(size: int) -> list[Row]:
-    """The empty grid's lex-min (both strategies, with the time split) and one `any`."""
-    grid = Grid.empty(size)
-    rows = []
-    result = solve_verified(CpSatBackend(), grid, Mode.LEXMIN, 2)
-    stats = result.stats
-    rows.append(Row(f"empty {size}x{size}", "lexmin", "objective", 1, duration(result.seconds),
-                    "", f"build {duration(stats['build_seconds'])}, {stats['stages']} stages "
-                        f"(chunks of {stats['chunk_length']}), lex-min found after "
-                        f"{duration(stats['first_solution_seconds'])}, proof "
-                        f"{duration(stats['proof_seconds'])}; {stats['branches']} branches, "
-                        f"{stats['conflicts']} conflicts"))
-    for strategy, mode in (("search", Mode.LEXMIN), ("objective", Mode.ANY)):
-        result = solve_verified(CpSatBackend(cpsat_strategy=strategy), grid, mode, 2)
-        stats = result.stats
-        rows.append(Row(f"empty {size}x{size}", str(mode), stats["strategy"], 1,
-                        duration(result.seconds), "",
-                        f"build {duration(stats['build_seconds'])}, "
-                        f"{stats['branches']} branches"))
-    return rows
-
-
-def counting_rows(limit: int) -> list[Row]:
-    """Enumerating many completions of the empty 9x9."""
-    result = solve_verified(CpSatBackend(), Grid.empty(9), Mode.COUNT, limit)
-    return [Row("empty 9x9", "count", "enumerate", 1, duration(result.seconds), "",
-                f"limit {limit}: {result.count} distinct of {result.stats['reported_solutions']}"
-                f" reported")]
-
-
-def import_rows(repeat: int) -> list[Row]:
-    """Importing OR-Tools in a fresh interpreter, `repeat` times (median and worst)."""
-    rows = []
-    for label, statement in IMPORT_SNIPPETS.items():
-        code = (f"import time; start = time.perf_counter(); {statement}; "
-                f"print(time.perf_counter() - start)")
-        seconds = [float(subprocess.run([sys.executable, "-c", code], check=True,
-                                        capture_output=True, text=True).stdout)
-                   for _ in range(repeat)]
-        rows.append(Row(label, "-", "-", repeat, milliseconds(statistics.median(seconds)),
-                        milliseconds(max(seconds)), "fresh interpreter, warm file cache"))
-    return rows
-
-
-def markdown(rows: Sequence[Row]) -> str:
-    """The rows as a Markdown table."""
-    header = ["case", "mode", "strategy", "puzzles", "median", "worst", "detail"]
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    for row in rows:
-        cells = [row.case, row.mode, row.strategy, str(row.puzzles), row.median, row.worst,
-                 row.detail]
-        lines.append("| " + " | ".join(cells) + " |")
+def start_up_table(repeat: int) -> str:
+    """In fresh interpreters: the ortools import alone, and a one-blank 9x9 under a 0.05 s limit
+    (status, its own seconds, and the set-up `prepare` did before the clock)."""
+    puzzle = ("043628579572139468986754231391542786468917352725863914237481695619275843"
+              "854396127")
+    snippets = {
+        "import ortools.sat.python.cp_model": (
+            "import time, json; start = time.perf_counter();"
+            " import ortools.sat.python.cp_model;"
+            " print(json.dumps([time.perf_counter() - start]))"),
+        "cpsat, one-blank 9x9, time_limit=0.05": (
+            "import json; from sudoku_cp.backends import get_backend;"
+            " from sudoku_cp.grid import Grid;"
+            f" r = get_backend('cpsat').solve(Grid.parse('{puzzle}'), time_limit=0.05);"
+            " print(json.dumps([r.seconds, str(r.status), r.stats.get('setup_seconds')]))"),
+    }
+    lines = ["#### start-up, fresh interpreters\n",
+             f"| what | runs | median s | statuses | set-up median s |", "|---|---:|---:|---|---:|"]
+    for label, code in snippets.items():
+        progress(f"  start-up: {label}")
+        runs = [json.loads(subprocess.run([sys.executable, "-c", code], check=True,
+                                          capture_output=True, text=True).stdout)
+                for _ in range(repeat)]
+        statuses = sorted({run[1] for run in runs if len(run) > 1})
+        setups = [run[2] for run in runs if len(run) > 2 and run[2] is not None]
+        lines.append(f"| {label} | {repeat} | {statistics.median(run[0] for run in runs):.4f} | "
+                     f"{', '.join(statuses) or '-'} | "
+                     f"{f'{statistics.median(setups):.3f}' if setups else '-'} |")
     return "\n".join(lines)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the benchmark and print the table."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    """Run the benchmark and print Markdown tables."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA,
-                        help="folder holding top95.txt and serg_benchmark.txt "
+                        help="folder holding 17clue.txt and serg_benchmark.txt "
                              "(default: ../shared/data from the project root)")
-    parser.add_argument("--serg", type=int, default=500,
-                        help="how many serg_benchmark puzzles (default 500)")
-    parser.add_argument("--count-limit", type=int, default=2,
-                        help="limit for count mode on the puzzle sets (default 2)")
+    parser.add_argument("--puzzles", type=int, default=1000,
+                        help="the first this many puzzles of each set (default 1000)")
+    parser.add_argument("--rounds", type=int, default=2, help="rounds per set (default 2)")
+    parser.add_argument("--baseline", metavar="REV", default=None,
+                        help="also time the cpsat backend of this git revision")
+    parser.add_argument("--no-empty-25", action="store_true",
+                        help="skip the empty 25x25 (the slowest part)")
     parser.add_argument("--quick", action="store_true",
-                        help="a smoke run: 20 puzzles per set, no 25x25, fewer imports")
+                        help="a smoke run: 100 puzzles, one round, no 25x25, 2 start-ups")
     args = parser.parse_args(argv)
+    if args.quick:
+        args.puzzles, args.rounds, args.no_empty_25 = min(args.puzzles, 100), 1, True
     data = args.data if args.data.is_absolute() else PROJECT_ROOT / args.data
+    baseline = load_baseline(args.baseline) if args.baseline else None
+    factories = configurations(baseline, args.baseline or "")
     started = time.perf_counter()
-    sets = {"top95": (data / "top95.txt", 20 if args.quick else None),
-            f"serg_benchmark[:{args.serg}]": (data / "serg_benchmark.txt",
-                                              20 if args.quick else args.serg)}
-    rows: list[Row] = []
-    for name, (path, first) in sets.items():
+    print(f"cpsat vs sat; ortools {ortools_version()}, Python {sys.version.split()[0]}; "
+          f"load average before: {', '.join(f'{x:.2f}' for x in os.getloadavg())}\n")
+    for name in SETS:
+        path = data / name
         if not path.exists():
-            print(f"skipped {name}: {path} not found", file=sys.stderr)
+            progress(f"skipped {name}: {path} not found")
             continue
-        puzzles = read_puzzles(path, first)
-        rows += puzzle_set_rows(name if first is None or not args.quick
-                                else f"{path.stem}[:{first}]", puzzles, args.count_limit)
-    for size in (9, 16) if args.quick else (9, 16, 25):
-        rows += empty_grid_rows(size)
-    rows += counting_rows(100 if args.quick else 1000)
-    rows += import_rows(3 if args.quick else 7)
-    backend = get_backend("cpsat")
-    print(f"cpsat backend, ortools {ortools_version()}, Python {sys.version.split()[0]}, "
-          f"workers for any: {backend.solve(Grid.empty(4), mode='any').stats['workers']}; "
-          f"times per puzzle, in process, model building included")
+        progress(f"{name}")
+        puzzles = read_puzzles(path, args.puzzles)
+        print(set_table(name, len(puzzles), args.rounds,
+                        time_set(puzzles, factories, args.rounds)))
+        print()
+    empty = {label: factory for label, factory in factories.items() if label != "sat"}
+    print(empty_grid_table((16,) if args.no_empty_25 else (16, 25), empty))
     print()
-    print(markdown(rows))
-    print()
-    print(f"total benchmark time {time.perf_counter() - started:.1f} s")
+    print(start_up_table(2 if args.quick else 5))
+    print(f"\nload average after: {', '.join(f'{x:.2f}' for x in os.getloadavg())}; "
+          f"total {time.perf_counter() - started:.0f} s")
     return 0
 
 

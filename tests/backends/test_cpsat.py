@@ -534,6 +534,67 @@ def test_infeasible_after_the_first_stage_is_a_solver_failure(monkeypatch, backe
         backend.solve(Grid.empty(9))
 
 
+# -- the kept model, the uniqueness probe -------------------------------------------------------
+
+def test_a_unique_puzzle_is_settled_by_the_probe_alone(solve_calls, backend):
+    result = backend.solve(Grid.parse(G17))
+    assert (result.stats["probe"], result.stats["stages"]) == ("one", 1)
+    assert [call["enumerate"] for call in solve_calls] == [True]
+    assert result.solution == get_backend("dfs").solve(Grid.parse(G17)).solution
+
+
+def test_a_probe_that_meets_two_completions_hands_over_to_the_stages(backend):
+    # Two givens fewer than a unique 17-clue puzzle: every value still given, several
+    # completions, more than two stages.
+    puzzle = Grid.parse(G17).with_values({9: 0, 76: 0})
+    result = backend.solve(puzzle)
+    assert result.stats["probe"] == "several" and result.stats["stages"] >= 3
+    assert result.solution == get_backend("dfs").solve(puzzle).solution
+
+
+def test_the_probe_is_skipped_when_two_values_are_absent(backend):
+    puzzle = Grid.parse("12" + "0" * 79)  # 3..9 absent: swapping two of them is a completion too
+    assert cpsat.may_be_unique(Grid.parse(G17)) and not cpsat.may_be_unique(puzzle)
+    assert backend.solve(puzzle).stats["probe"] == "skipped"
+
+
+def test_the_probe_finds_no_completion(backend):
+    puzzle = Grid.parse("000000010400000000020000000000050407008000300001090000300400200050100000"
+                        "000806001")  # G17 with a 1 that no completion allows
+    assert not puzzle.conflicts()
+    result = backend.solve(puzzle)
+    assert (result.status, result.stats["probe"]) == (Status.UNSATISFIABLE, "none")
+
+
+@pytest.mark.parametrize("mode", ["lexmin", "any", "count"])
+def test_the_kept_model_is_left_clean_even_after_a_failure(mode, monkeypatch):
+    backend = get_backend("cpsat")
+    puzzle = Grid.parse(SERG_FIRST)
+    backend.solve(puzzle, mode=mode)
+    # lex-min: fail in the second stage, after a freeze; any, count: their one call
+    replace_status(monkeypatch, cp_model.MODEL_INVALID, from_call=2 if mode == "lexmin" else 1)
+    with pytest.raises(BackendFailure):
+        backend.solve(puzzle, mode=mode)
+    monkeypatch.undo()
+    for shape in backend._shapes[9, (3, 3)]:
+        proto = shape.model.proto
+        assert len(proto.assumptions) == 0 and not proto.has_objective()
+    assert backend.solve(puzzle, mode=mode).solution.is_solution_of(puzzle)
+
+
+def test_solution_bits_read_the_text_or_fall_back():
+    model = cp_model.CpModel()
+    for _ in range(5):
+        model.new_bool_var("")
+    solver = cp_model.CpSolver()
+    solver.solve(model)
+    solution = solver.response_proto.solution
+    assert list(cpsat.solution_bits(solution)) == list(solution)
+    assert isinstance(cpsat.solution_bits(solution), bytes)  # read from the C++ text
+    assert cpsat.solution_bits((1, 0, 1)) == [1, 0, 1]  # "(1, 0, 1)": not the expected text
+    assert cpsat.solution_bits([1, 2, 1]) == [1, 2, 1]  # not all 0/1
+
+
 # -- options, versions, stats, imports ------------------------------------------------------------
 
 @pytest.mark.parametrize("options", [{"workers": 0}, {"workers": -2}, {"workers": "2"},
