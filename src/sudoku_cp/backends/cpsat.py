@@ -104,7 +104,8 @@ def may_be_unique(grid: Grid) -> bool:
 #   serg 5.9 vs 7.6 ms; `any` medians (1 worker): top95 3.4 vs 4.0 ms.
 # Our reading of the branch counts: with presolve off, the per-unit exactly-ones of the Boolean
 # model give CP-SAT hidden singles by plain clause propagation, which the integer AllDifferent
-# propagator does not see as cheaply. A hybrid (both, channelled) was far slower (empty 16x16: 16 s).
+# propagator does not see as cheaply. A hybrid (both, channelled) was far slower (empty 16x16:
+# 16 s).
 #
 # Why one kept model with the givens as assumptions rather than a model per puzzle with only the
 # candidates of the blank cells (first 300 of 17clue / serg_benchmark, fixed search, medians,
