@@ -16,6 +16,7 @@ from sudoku_cp.engine import BackendSpec
 from sudoku_cp.errors import SudokuError, UnknownBackendError
 
 from .conftest import BAEKJOON_2239
+from .wrong_backends import wrong_backends  # noqa: F401 (a fixture)
 
 
 def labels(specs: list[BackendSpec]) -> list[str]:
@@ -75,9 +76,18 @@ def test_an_unknown_option_names_the_backend_options() -> None:
     with pytest.raises(ConfigurationError) as caught:
         parse_configurations(["sat[nope=1]"])
     assert str(caught.value) == "sat has no option 'nope' (its options: amo, encoding, solver)"
-    with pytest.raises(ConfigurationError, match=r"dfs has no option 'x' \(its options: none\)"):
+    with pytest.raises(ConfigurationError) as caught:
         parse_configurations(["dfs[x=1]"])
+    choices = ", ".join(option_names("dfs")) or "none"
+    assert str(caught.value) == f"dfs has no option 'x' (its options: {choices})"
     assert option_names("cpsat") == ["strategy", "workers"]
+
+
+def test_a_backend_without_options_says_none(wrong_backends: dict[str, str]) -> None:
+    with pytest.raises(ConfigurationError) as caught:
+        parse_configurations(["nosolution[x=1]"])
+    assert str(caught.value) == "nosolution has no option 'x' (its options: none)"
+    assert option_names("nosolution") == []
 
 
 @pytest.mark.parametrize("text, message", [

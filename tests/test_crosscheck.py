@@ -60,13 +60,18 @@ def puzzles_of(path: Path) -> list[dict[str, Any]]:
     return [record for record in jsonl(path.read_text()) if record["kind"] == "puzzle"]
 
 
+def measured(key: str) -> bool:
+    """Fields that differ from one run to the next: times and memory."""
+    return key.endswith(("seconds", "_mb"))
+
+
 def without_timing(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for record in records:
-        for run in record["runs"]:
-            for key in ("seconds", "cpu_seconds", "build_seconds", "solve_seconds"):
-                run.pop(key, None)
+        for number, run in enumerate(record["runs"]):
+            run = {key: value for key, value in run.items() if not measured(key)}
             run["stats"] = {key: value for key, value in run["stats"].items()
-                            if not key.endswith("seconds")}
+                            if not measured(key)}
+            record["runs"][number] = run
     return records
 
 

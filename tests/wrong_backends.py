@@ -104,9 +104,10 @@ class GivenChangerBackend(DfsBackend):
 
 
 class UnsatisfiableBackend(DfsBackend):
-    """Says every puzzle has no completion."""
+    """Says every puzzle has no completion (and, searching nothing, takes no option)."""
 
     name = "nosolution"
+    option_names: ClassVar[frozenset[str]] = frozenset()
 
     def _solve(self, grid: Grid, *, mode: Mode, limit: int, deadline: Deadline) -> Outcome:
         return Outcome(Status.UNSATISFIABLE, count=0 if mode is Mode.COUNT else None,
