@@ -273,7 +273,7 @@ def test_environment_records_machine_versions_and_command() -> None:
 
 TINY = [EXAMPLES / "baekjoon2239.txt", EXAMPLES / "empty4.txt", EXAMPLES / "empty9.txt"]
 TABLE_COLUMNS = ["set", "backend", "puzzles", "solved", "timeout", "wrong", "error", "PAR-2",
-                 "mean", "median", "p90", "p99", "max", "t/dfs"]
+                 "mean", "median", "p90", "p99", "max", "cpu", "median", "peak", "MB", "t/dfs"]
 
 
 def puzzles_of(path: Path) -> list[Record]:
@@ -398,7 +398,9 @@ def test_cli_bench_interrupted_then_resumed(tmp_path: Path,
     register_wrong(monkeypatch, "interrupting")
     # Solves: the untimed priming and the timed run of puzzle 1, then Ctrl-C in puzzle 2.
     monkeypatch.setattr(InterruptingBackend, "solves_before_interrupt", 2)
-    args = ["bench", *TINY, "--backends", "interrupting", "--results", log, "--no-setup"]
+    # In-process (--no-isolate): the test backend raises KeyboardInterrupt where Ctrl-C would.
+    args = ["bench", *TINY, "--backends", "interrupting", "--results", log, "--no-setup",
+            "--no-isolate"]
     result = invoke(*args)
     assert result.exit_code == 130
     assert result.stderr == (f"Interrupted after 1 of 3 puzzles; the finished ones are in {log}: "
@@ -437,7 +439,8 @@ def test_cli_bench_wrong_answer_is_counted_never_timed_exit_1(
     rows = [line.split() for line in result.stdout.splitlines()[1:3]]
     assert [row[:7] for row in rows] == [["two", "dfs", "2", "2", "0", "0", "0"],
                                          ["two", "givenchanger", "2", "0", "0", "2", "0"]]
-    assert rows[1][7:] == ["-"] * 7  # no PAR-2 without a limit, no time, no ratio
+    # No PAR-2 without a limit, no time, no CPU time, no ratio; its memory was measured.
+    assert rows[1][7:14] == ["-"] * 7 and rows[1][14].isdigit() and rows[1][15] == "-"
     assert "PAR-2: '-', since without --time-limit" in result.stdout
 
 

@@ -110,7 +110,8 @@ def test_csv_summary_has_one_row_per_set_mode_and_backend_in_seconds() -> None:
     table = list(csv.reader(io.StringIO(text)))
     assert table[0] == ["set", "mode", "backend", "puzzles", "solved", "timeouts", "wrong",
                         "errors", "par2", "mean", "median", "p90", "p99", "max", "ratio",
-                        "ratio_puzzles"]
+                        "ratio_puzzles", "cpu_median", "max_rss_mb", "median_ci", "ratio_ci",
+                        "p_value"]
     a, b = table[1:]
     assert a[:8] == ["top", "lexmin", "a", "3", "2", "1", "0", "0"]
     assert [float(value) for value in a[8:15]] == pytest.approx(

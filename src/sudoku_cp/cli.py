@@ -271,7 +271,7 @@ def _configurations(items: Iterable[str], shorthands: dict[str, Any]) -> list[Ba
 
 
 def _executor(kind: str, jobs: int, scheduler: str | None) -> Executor:
-    if scheduler and kind != "dask":
+    if scheduler and kind not in ("dask",):
         fail("--scheduler needs --executor dask")
     return make_executor(kind, jobs=jobs, scheduler=scheduler)
 
@@ -651,13 +651,16 @@ def _argv() -> str:
               default=None, show_default="all", help="Only the first K puzzles of each file.")
 @option("--setup/--no-setup", "measure_setup", default=True,
               help="First measure imports and first-solve costs in fresh interpreters.")
+@option("--isolate/--no-isolate", default=True,
+        help="With -j 1: each configuration in a worker process of its own, run one after "
+             "the other, so that its peak memory is its own.")
 @handle_errors
 @_stdout_guard
 def bench(files: tuple[str, ...], input_format: str | None, box: str | None, no_download: bool,
           backend_list: str, mode: str, limit: int, time_limit: float | None, repeat: int,
           warmup: int, jobs: int, executor: str, scheduler: str | None, results: str | None,
           resume: bool, out: str | None, baseline: str | None, first: int | None,
-          measure_setup: bool, **given: Any) -> None:
+          measure_setup: bool, isolate: bool, **given: Any) -> None:
     """Time backends over puzzle sets (one set per file) and print the summary table.
 
     \b
@@ -689,7 +692,8 @@ def bench(files: tuple[str, ...], input_format: str | None, box: str | None, no_
         fail(f"{bad.error} (a benchmark needs clean puzzles)")
     if stream.errors:
         sys.exit(EXIT_USAGE)
-    runner = _executor(executor, jobs, scheduler)
+    isolated = isolate and jobs == 1 and executor == "local"
+    runner = _executor("isolated" if isolated else executor, jobs, scheduler)
     settings_record = {**settings.to_dict(), "baseline": baseline, "first": first}
     header = make_header(command="bench", settings=settings_record,
                          backends=[spec.describe() for spec in specs],
@@ -740,7 +744,8 @@ def bench(files: tuple[str, ...], input_format: str | None, box: str | None, no_
     if len(todo) < len(puzzles):
         click.echo(f"Resumed {results}: {len(puzzles) - len(todo)} of "
                    f"{_plural(len(puzzles), 'puzzle')} were already measured.", err=True)
-    rows = measuring.summarize(runs, time_limit=time_limit, baseline=baseline)
+    rows = measuring.summarize(runs, time_limit=time_limit, baseline=baseline,
+                               intervals=repeat > 1)
     click.echo(render_summary_text(rows, baseline=baseline))
     click.echo()
     click.echo(summary_legend(baseline=baseline, time_limit=time_limit, repeat=repeat))
@@ -836,7 +841,8 @@ def report(results_files: tuple[str, ...], output: str, baseline: str | None,
     if suffix not in (".md", ".markdown", ".tex", ".csv"):
         fail(f"{output}: name the report .md (Markdown), .tex (LaTeX) or .csv")
     if suffix in (".tex", ".csv"):
-        rows = summarize(results.runs(), time_limit=results.time_limit, baseline=chosen)
+        rows = summarize(results.runs(), time_limit=results.time_limit, baseline=chosen,
+                         intervals=results.repeat > 1)
         text = (render_summary_latex(rows, baseline=chosen) if suffix == ".tex"
                 else render_summary_csv(rows))
     else:

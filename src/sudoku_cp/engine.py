@@ -89,6 +89,7 @@ class PuzzleRun:
     results: dict[str, list[SolveResult]] = field(default_factory=dict)  # label -> repeats
     cpu: dict[str, list[float]] = field(default_factory=dict)             # label -> CPU seconds
     errors: dict[str, str] = field(default_factory=dict)                  # label -> what failed
+    max_rss: dict[str, float] = field(default_factory=dict)  # label -> MB, the process's peak
 
     def result(self, label: str) -> SolveResult | None:
         """The first measured result of a configuration, None when it failed."""
@@ -107,6 +108,7 @@ class Run:
     reason: str | None = None
     disagrees: bool = False
     cpu_seconds: float | None = None
+    max_rss_mb: float | None = None  # peak memory of the process that ran it, so far
 
     @property
     def seconds(self) -> float | None:
@@ -119,6 +121,7 @@ class Run:
             "backend": self.label, "repeat": self.repeat, "status": self.status,
             "seconds": _round(result.seconds) if result is not None else None,
             "cpu_seconds": _round(self.cpu_seconds),
+            "max_rss_mb": None if self.max_rss_mb is None else round(self.max_rss_mb, 1),
             "build_seconds": _round(stats.pop("build_seconds", None)),
             "solve_seconds": _round(stats.pop("solve_seconds", None)),
             "solution": (result.solution.to_line()
@@ -179,6 +182,17 @@ def _round(seconds: float | None) -> float | None:
 
 # -- the warm backends of one process --------------------------------------------------------------
 
+def peak_memory_mb() -> float | None:
+    """This process's peak resident memory so far (Linux: kB; macOS: bytes), in MB."""
+    try:
+        import resource
+        import sys
+    except ImportError:  # pragma: no cover - not on Windows
+        return None
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
+
+
 class WarmBackends:
     """The backends of one process, built once and rebuilt after a failure."""
 
@@ -210,6 +224,9 @@ class WarmBackends:
                     results.append(self._solve_once(backend, grid))
                     cpu.append(time.process_time() - started)
                 run.results[spec.label], run.cpu[spec.label] = results, cpu
+                peak = peak_memory_mb()
+                if peak is not None:
+                    run.max_rss[spec.label] = peak
             except Exception as error:  # a backend bug must not end the run
                 LOGGER.warning("%s failed on %s: %r", spec.label, record.where, error)
                 run.errors[spec.label] = f"{type(error).__name__}: {error}"
@@ -417,6 +434,41 @@ class PoolExecutor(Executor):
         return answers
 
 
+class IsolatedExecutor(Executor):
+    """Each configuration in a worker process of its own, run one after the other on each
+    chunk: timings stay sequential (one solve at a time, as inline), and each run's
+    `max_rss_mb` is the peak memory of its configuration's process alone."""
+
+    name = "isolated"
+
+    def __init__(self, *, chunk_size: int = CHUNK_SIZE) -> None:
+        self.chunk_size = max(1, chunk_size)
+
+    def map(self, records: Iterable[PuzzleRecord], specs: Sequence[BackendSpec],
+            settings: SolveSettings) -> Iterator[PuzzleRun]:
+        from concurrent.futures.process import BrokenProcessPool
+
+        pools = {spec.label: _Pool([spec], settings, 1) for spec in specs}
+        try:
+            for chunk in _chunks(records, self.chunk_size):
+                merged = [PuzzleRun(record) for record in chunk]
+                for spec in specs:
+                    pool = pools[spec.label]
+                    try:
+                        answers = pool.executor.submit(_solve_chunk, chunk).result()
+                    except BrokenProcessPool:
+                        answers = _isolate(chunk, pool, [spec])
+                    for whole, part in zip(merged, answers):
+                        whole.results.update(part.results)
+                        whole.cpu.update(part.cpu)
+                        whole.errors.update(part.errors)
+                        whole.max_rss.update(part.max_rss)
+                yield from merged
+        finally:
+            for pool in pools.values():
+                pool.stop()
+
+
 def _chunks(records: Iterable[PuzzleRecord], size: int) -> Iterator[list[PuzzleRecord]]:
     iterator = iter(records)
     while chunk := list(itertools.islice(iterator, size)):
@@ -450,6 +502,7 @@ def _isolate(chunk: list[PuzzleRecord], pool: _Pool,
                 run.results.update(one.results)
                 run.cpu.update(one.cpu)
                 run.errors.update(one.errors)
+                run.max_rss.update(one.max_rss)
                 break
         answers.append(run)
     return answers
@@ -462,8 +515,8 @@ def default_jobs() -> int:
 
 def make_executor(kind: str | Executor | None = None, *, jobs: int = 1,
                   scheduler: str | None = None, client: Any = None) -> Executor:
-    """An executor by name: 'inline', 'local' (a pool of `jobs` processes; inline for one job)
-    or 'dask'; an `Executor` instance is returned as is.
+    """An executor by name: 'inline', 'local' (a pool of `jobs` processes; inline for one job),
+    'isolated' (a process per configuration) or 'dask'; an `Executor` instance is returned as is.
 
     Raises:
         ExecutorError: for an unknown name, or dask without its extra installed.
@@ -476,11 +529,13 @@ def make_executor(kind: str | Executor | None = None, *, jobs: int = 1,
         return PoolExecutor(jobs) if jobs > 1 else InlineExecutor()
     if kind == "inline":
         return InlineExecutor()
+    if kind == "isolated":
+        return IsolatedExecutor()
     if kind == "dask":
         from .executors_dask import DaskExecutor
         dask: Executor = DaskExecutor(jobs=jobs, scheduler=scheduler, client=client)
         return dask
-    raise ExecutorError(f"unknown executor {kind!r} (choose from local, dask)")
+    raise ExecutorError(f"unknown executor {kind!r} (choose from local, isolated, dask)")
 
 
 # -- the engine ------------------------------------------------------------------------------------
@@ -511,7 +566,8 @@ def judge(run: PuzzleRun, specs: Sequence[BackendSpec], mode: Mode) -> PuzzleRes
         label, repeat = names[name]
         cpu = run.cpu.get(label, [])
         outcome.runs.append(Run(label, repeat, entry.status, results[name], entry.reason,
-                                entry.disagrees, cpu[repeat] if repeat < len(cpu) else None))
+                                entry.disagrees, cpu[repeat] if repeat < len(cpu) else None,
+                                run.max_rss.get(label)))
     outcome.verdict, outcome.findings = verdict, findings
     return outcome
 
@@ -539,6 +595,6 @@ def execute(records: Iterable[PuzzleRecord], specs: Sequence[BackendSpec],
             close()
 
 
-__all__ = ["BackendSpec", "ERROR", "Executor", "InlineExecutor", "PoolExecutor", "PuzzleResult",
-           "PuzzleRun", "Run", "SolveSettings", "WarmBackends", "default_jobs", "execute",
+__all__ = ["BackendSpec", "ERROR", "Executor", "InlineExecutor", "IsolatedExecutor",
+           "PoolExecutor", "PuzzleResult", "PuzzleRun", "Run", "SolveSettings", "WarmBackends", "default_jobs", "execute",
            "judge", "make_executor", "set_of"]

@@ -332,12 +332,24 @@ class SummaryRow:
     max: float | None
     ratio: float | None  # geometric mean of time / baseline time over puzzles both answered
     ratio_puzzles: int
+    cpu_median: float | None = None   # median CPU seconds of the answered puzzles
+    max_rss_mb: float | None = None   # peak memory of the process(es) that ran it
+    median_ci: tuple[float, float] | None = None  # 95% bootstrap interval of the median
+    ratio_ci: tuple[float, float] | None = None   # 95% bootstrap interval of the ratio
+    p_value: float | None = None      # paired Wilcoxon signed-rank test against the baseline
 
 
 def summarize(records: Iterable[Mapping[str, Any]], *, time_limit: float | None,
-              baseline: str | None) -> list[SummaryRow]:
-    """The summary table: one row per (set, mode, backend), sets and backends in input order."""
+              baseline: str | None, intervals: bool = False) -> list[SummaryRow]:
+    """The summary table: one row per (set, mode, backend), sets and backends in input order.
+
+    With `intervals` (bench does it with --repeat), and scipy installed: 95% bootstrap intervals
+    of each median and of each ratio to the baseline, and a paired Wilcoxon signed-rank test of
+    each configuration against the baseline on the puzzles both answered.
+    """
+    records = list(records)
     outcomes = puzzle_outcomes(records)
+    extra = _run_extras(records)
     rows = []
     for (name, mode, backend), puzzles in outcomes.items():
         times = [outcome.seconds for outcome in puzzles.values()
@@ -357,12 +369,94 @@ def summarize(records: Iterable[Mapping[str, Any]], *, time_limit: float | None,
             p90=percentile(times, 90) if times else None,
             p99=percentile(times, 99) if times else None,
             max=max(times) if times else None,
-            ratio=ratio, ratio_puzzles=ratio_puzzles))
+            ratio=ratio, ratio_puzzles=ratio_puzzles,
+            cpu_median=extra.get((name, mode, backend), (None, None))[0],
+            max_rss_mb=extra.get((name, mode, backend), (None, None))[1]))
+        if intervals and times:
+            rows[-1] = _with_intervals(rows[-1], times, puzzles, reference,
+                                       is_baseline=backend == baseline)
     # Sets, then modes, in order of first appearance; sorting is stable, so backends keep theirs.
     set_order = {name: number for number, name in enumerate(dict.fromkeys(k[0] for k in outcomes))}
     mode_order = {mode: number for number, mode in enumerate(dict.fromkeys(k[1] for k in outcomes))}
     rows.sort(key=lambda row: (set_order[row.set], mode_order[row.mode]))
     return rows
+
+
+def _run_extras(records: Sequence[Mapping[str, Any]]
+                ) -> dict[GroupKey, tuple[float | None, float | None]]:
+    """Per (set, mode, backend): the median CPU seconds of answered runs, the peak memory."""
+    cpu: dict[GroupKey, list[float]] = {}
+    peak: dict[GroupKey, float] = {}
+    for record in records:
+        key = (record["set"], record["mode"], record["backend"])
+        if record.get("cpu_seconds") is not None and record["status"] in ANSWERED:
+            cpu.setdefault(key, []).append(float(record["cpu_seconds"]))
+        if record.get("max_rss_mb") is not None:
+            peak[key] = max(peak.get(key, 0.0), float(record["max_rss_mb"]))
+    keys = set(cpu) | set(peak)
+    return {key: (statistics.median(cpu[key]) if key in cpu else None, peak.get(key))
+            for key in keys}
+
+
+BOOTSTRAP_RESAMPLES = 2000
+CONFIDENCE = 0.95
+
+
+def statistics_available() -> bool:
+    """Whether scipy (the optional extra `stats`) is installed."""
+    import importlib.util
+
+    return importlib.util.find_spec("scipy") is not None
+
+
+def bootstrap_interval(values: Sequence[float], *, of: str = "median",
+                       seed: int = 0) -> tuple[float, float] | None:
+    """A 95% percentile-bootstrap interval of the median (or of the mean) of `values`, by
+    scipy.stats.bootstrap with a fixed seed; None for fewer than two values or no scipy."""
+    if len(values) < 2 or not statistics_available():
+        return None
+    import numpy
+    from scipy import stats
+
+    statistic = numpy.median if of == "median" else numpy.mean
+    result = stats.bootstrap((numpy.asarray(values, dtype=float),), statistic,
+                             confidence_level=CONFIDENCE, n_resamples=BOOTSTRAP_RESAMPLES,
+                             method="percentile", random_state=seed, vectorized=True,
+                             batch=200)
+    return float(result.confidence_interval.low), float(result.confidence_interval.high)
+
+
+def wilcoxon_p(pairs: Sequence[tuple[float, float]]) -> float | None:
+    """The two-sided p-value of a paired Wilcoxon signed-rank test (scipy.stats.wilcoxon);
+    None when it cannot be computed (no scipy, too few pairs, or all differences zero)."""
+    if len(pairs) < 2 or not statistics_available():
+        return None
+    from scipy import stats
+
+    mine, theirs = zip(*pairs)
+    try:
+        result = stats.wilcoxon(mine, theirs)
+    except ValueError:
+        return None
+    return float(result.pvalue)
+
+
+def _with_intervals(row: SummaryRow, times: Sequence[float],
+                    puzzles: Mapping[int, PuzzleOutcome],
+                    reference: Mapping[int, PuzzleOutcome] | None, *,
+                    is_baseline: bool) -> SummaryRow:
+    from dataclasses import replace
+
+    median_ci = bootstrap_interval(times)
+    ratio_ci = p_value = None
+    if reference is not None and not is_baseline:
+        pairs = paired_times(puzzles, reference)
+        logs = [math.log(max(mine, TINY_SECONDS) / max(theirs, TINY_SECONDS))
+                for mine, theirs in pairs]
+        interval = bootstrap_interval(logs, of="mean")
+        ratio_ci = (math.exp(interval[0]), math.exp(interval[1])) if interval else None
+        p_value = wilcoxon_p(pairs)
+    return replace(row, median_ci=median_ci, ratio_ci=ratio_ci, p_value=p_value)
 
 
 def has_failures(records: Iterable[Mapping[str, Any]]) -> bool:

@@ -223,20 +223,44 @@ def format_ratio(ratio: float | None) -> str:
 
 def summary_cells(rows: Sequence[SummaryRow], *, baseline: str | None
                   ) -> tuple[list[str], list[list[str]]]:
-    """The table's column names and cells; the mode column only when several modes are shown."""
+    """The table's column names and cells; the mode column only when several modes are shown,
+    the CPU, memory and interval columns only when the results have them."""
     several_modes = len({row.mode for row in rows}) > 1
+    with_cpu = any(row.cpu_median is not None for row in rows)
+    with_memory = any(row.max_rss_mb is not None for row in rows)
+    with_ci = any(row.median_ci is not None for row in rows)
     names = ["set"] + (["mode"] if several_modes else []) + [
-        "backend", "puzzles", "solved", "timeout", "wrong", "error", "PAR-2", "mean", "median",
-        "p90", "p99", "max"] + ([f"t/{baseline}"] if baseline else [])
+        "backend", "puzzles", "solved", "timeout", "wrong", "error", "PAR-2", "mean", "median"] + (
+        ["median 95% CI"] if with_ci else []) + ["p90", "p99", "max"] + (
+        ["cpu median"] if with_cpu else []) + (["peak MB"] if with_memory else []) + (
+        [f"t/{baseline}"] if baseline else []) + (
+        ["ratio 95% CI", "Wilcoxon p"] if with_ci and baseline else [])
     cells = []
     for row in rows:
         cells.append([row.set] + ([row.mode] if several_modes else []) + [
             row.backend, str(row.puzzles), str(row.solved), str(row.timeouts), str(row.wrong),
             str(row.errors), format_milliseconds(row.par2), format_milliseconds(row.mean),
-            format_milliseconds(row.median), format_milliseconds(row.p90),
-            format_milliseconds(row.p99), format_milliseconds(row.max)]
-            + ([format_ratio(row.ratio)] if baseline else []))
+            format_milliseconds(row.median)]
+            + ([_interval(row.median_ci, format_milliseconds)] if with_ci else [])
+            + [format_milliseconds(row.p90), format_milliseconds(row.p99),
+               format_milliseconds(row.max)]
+            + ([format_milliseconds(row.cpu_median)] if with_cpu else [])
+            + ([f"{row.max_rss_mb:.0f}" if row.max_rss_mb is not None else "-"]
+               if with_memory else [])
+            + ([format_ratio(row.ratio)] if baseline else [])
+            + ([_interval(row.ratio_ci, format_ratio), _p_value(row.p_value)]
+               if with_ci and baseline else []))
     return names, cells
+
+
+def _interval(interval: tuple[float, float] | None, show: Any) -> str:
+    return "-" if interval is None else f"[{show(interval[0])}, {show(interval[1])}]"
+
+
+def _p_value(p: float | None) -> str:
+    if p is None:
+        return "-"
+    return "<0.001" if p < 0.001 else f"{p:.3f}"
 
 
 def _text_columns(names: Sequence[str]) -> int:
@@ -253,6 +277,11 @@ def summary_legend(*, baseline: str | None, time_limit: float | None, repeat: in
                else "PAR-2: '-', since without --time-limit there is no penalty to give")
     ratio = (f" t/{baseline}: geometric mean, over the puzzles both solved, of the time divided "
              f"by {baseline}'s." if baseline else "")
+    ratio += (" cpu median: CPU seconds (all threads), in ms. peak MB: the peak resident "
+              "memory of the process that ran the configuration (its own process unless "
+              "--no-isolate or -j N). With --repeat: 95% percentile-bootstrap intervals "
+              "(scipy, 2000 resamples, over puzzles) of the median and of the ratio, and the "
+              "p-value of a paired Wilcoxon signed-rank test against the baseline.")
     return (f"Times in ms per puzzle (a puzzle's time is {repeats}), over the puzzles solved; "
             f"solved counts unsatisfiable answers no other run contradicted. Median: the middle "
             f"value (mean of the two middle ones); p90, p99: nearest rank. {penalty}.{ratio}")

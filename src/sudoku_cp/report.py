@@ -87,7 +87,8 @@ def render_markdown_report(results: Results, plots: Mapping[str, str], *,
     report."""
     settings = results.settings
     time_limit = results.time_limit
-    rows = summarize(results.runs(), time_limit=time_limit, baseline=baseline)
+    rows = summarize(results.runs(), time_limit=time_limit, baseline=baseline,
+                     intervals=results.repeat > 1)
     parts = ["# sudoku-cp benchmark", ""]
     sessions: list[tuple[str, dict[str, Any]]] = []
     for path, header in zip(results.header_paths, results.headers):
