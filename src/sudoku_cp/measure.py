@@ -434,6 +434,8 @@ def wilcoxon_p(pairs: Sequence[tuple[float, float]]) -> float | None:
     from scipy import stats
 
     mine, theirs = zip(*pairs)
+    if all(a == b for a, b in pairs):
+        return None  # no difference to rank: the test says nothing
     try:
         result = stats.wilcoxon(mine, theirs)
     except ValueError:
