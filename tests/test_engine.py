@@ -36,7 +36,7 @@ RAISES = "8" + "0" * 80   # ... and raises on a first value of 8
 
 
 def multi(seed: int) -> str:
-    """A 9x9 puzzle with several completions and a blank first cell."""
+    """A 9x9 puzzle (30 givens of a random grid: usually many completions), first cell blank."""
     values = list(random_multi_solution(9, 30, seed).values)
     values[0] = 0
     return "".join(map(str, values))
