@@ -361,7 +361,7 @@ def test_cli_bench_refuses_a_used_log_and_other_settings_then_resumes(tmp_path: 
     assert len(done.stdout.splitlines()[1:4]) == 3  # the summary covers the whole log
     assert done.stdout.splitlines()[1].split()[:4] == ["baekjoon2239", "dfs", "1", "1"]
     kinds = [line["kind"] for line in lines_of(log)]
-    assert kinds == ["header", "puzzle", "puzzle", "puzzle", "header"]  # nothing run again
+    assert kinds == ["header", "puzzle", "puzzle", "puzzle"]  # nothing run, nothing added
     assert lines_of(log)[4]["resumed"] is True
 
 

@@ -103,9 +103,6 @@ def test_malformed_options_are_refused(text: str, message: str) -> None:
         parse_configurations([text])
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "configs.parse_one builds dict(combination), so an option given twice (or by its alias and "
-    "its keyword) silently keeps the last value, while the label shows both"))
 @pytest.mark.parametrize("text", ["sat[solver=glucose3,solver=glucose4]",
                                   "sat[solver=glucose3,sat_solver=glucose4]"])
 def test_an_option_given_twice_is_refused(text: str) -> None:

@@ -180,9 +180,6 @@ def test_differing_counts_disagree_and_a_count_unfit_for_its_status_is_wrong(sma
     assert "  counts differ: dfs 2, overcount 3+, sat 2" in blocks[2]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "verify.compare does not refute 'unsatisfiable' with a valid completion in count mode "
-    "(see test_verify): nosolution's 13 refuted answers are disagreements, not wrong"))
 def test_a_refuted_unsatisfiable_count_is_wrong(small: Path) -> None:
     result = invoke(small, "--backends", "dfs,nosolution,sat", "--mode", "count", "--jobs", "1")
     assert result.exit_code == 1
@@ -369,19 +366,12 @@ def test_resume_refuses_another_puzzle_at_a_done_place(small: Path, tmp_path: Pa
     assert puzzles_of(path) == [record for record in jsonl(before) if record["kind"] == "puzzle"]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "results.ResultsLog.open appends the session header (resumed: true) before any puzzle is "
-    "checked, so a --resume refused for another input still adds a header line to the log"))
 def test_a_refused_resume_leaves_the_log_as_it_was(small: Path, tmp_path: Path) -> None:
     edited, path, before = edited_input(small, tmp_path)
     assert invoke(edited, *RESUMABLE, "--results", path, "--resume").exit_code == 2
     assert path.read_text() == before
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "cli.crosscheck calls make_header without inputs= (bench passes it) and results.RESUME_KEYS "
-    "holds no input: --resume with other FILES appends their puzzles to the log and the "
-    "summary counts both inputs as one run"))
 def test_resume_refuses_another_input(small: Path, serg: Path, tmp_path: Path) -> None:
     path = tmp_path / "r.jsonl"
     complete_run(small, path)

@@ -140,10 +140,6 @@ def test_a_worker_that_keeps_dying_is_isolated_and_the_culprit_named() -> None:
     assert running_children(before) == []
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "engine._isolate (src/sudoku_cp/engine.py, the 'worker process died' message) says "
-    "WORKER_RETRIES + 2 tries, but a culprit runs 1 + WORKER_RETRIES times in its chunk and "
-    "twice alone: WORKER_RETRIES + 3 (5, not 4)"))
 def test_the_tries_named_for_a_culprit_are_the_tries_made(tmp_path: Path) -> None:
     deaths = tmp_path / "deaths.txt"
     ProcessKillerBackend.deaths = str(deaths)

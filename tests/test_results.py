@@ -224,18 +224,19 @@ def test_a_csv_results_file_is_refused_in_one_line(tmp_path: Path) -> None:
 def test_a_full_disk_is_one_line_and_keeps_what_was_written(tmp_path: Path) -> None:
     path = tmp_path / "r.jsonl"
     log = ResultsLog.open(path, HEADER)
+    log.append(hand_made()[0])
     full = open("/dev/full", "ab", buffering=0)  # every write fails at once: a full disk
     real, log.handle = log.handle, full
     try:
         with pytest.raises(ResultsFileError) as raised:
-            log.append(hand_made()[0])
+            log.append(hand_made()[1])
         assert one_line(raised) == (f"{path}: cannot write: No space left on device; the results "
                                     f"so far are kept: continue with --resume")
     finally:
         log.handle = real
         log.close()
         full.close()
-    assert [line["kind"] for line in lines_of(path)] == ["header"]
+    assert [line["kind"] for line in lines_of(path)] == ["header", "puzzle"]
 
 
 # -- lines that are not records --------------------------------------------------------------------
@@ -287,10 +288,11 @@ def test_a_torn_last_line_is_cut_in_place_on_resume(tmp_path: Path) -> None:
     with ResultsLog.open(path, HEADER, resume=True) as log:
         assert log.previous_count == 2
         assert os.stat(path).st_ino == inode  # cut in place, never rewritten through a copy
-        assert path.read_bytes() == whole + json.dumps(
-            {**HEADER, "resumed": True}, separators=(",", ":")).encode() + b"\n"
+        assert path.read_bytes() == whole  # the session header waits for the first record
         log.append(hand_made()[2])
     assert os.stat(path).st_ino == inode
+    assert path.read_bytes().startswith(whole + json.dumps(
+        {**HEADER, "resumed": True}, separators=(",", ":")).encode() + b"\n")
     assert load_results(path).records == hand_made()
 
 

@@ -231,10 +231,6 @@ def test_counts_differ_the_majority_is_the_reference_and_a_tie_marks_everyone() 
     assert compare({"a": two, "b": two}, EMPTY_4, Mode.COUNT)[2] == AGREE
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "verify.compare runs _compare_answers only outside count mode, so in count mode a valid "
-    "first completion never refutes 'unsatisfiable' (count 0): it is a mere disagreement, and "
-    "when two runs say 0 the one with the valid completion is the one marked as disagreeing"))
 def test_in_count_mode_a_valid_completion_proves_unsatisfiable_wrong() -> None:
     none = counted(0, Status.UNSATISFIABLE, solution=None)
     judged, findings, verdict = compare({"a": counted(2), "b": none, "c": none}, EMPTY_4,
@@ -254,11 +250,6 @@ def test_a_count_mode_completion_that_breaks_a_rule_is_wrong() -> None:
                         "(and 2 more violations)"]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "verify.compare (src/sudoku_cp/verify.py:181-188) caches check_result by the solution grid "
-    "alone; in count mode the check also depends on count/limit/status, so a bad count that "
-    "shares its first completion with an earlier run passes, and a good one after a bad one "
-    "is called wrong"))
 @pytest.mark.parametrize("order", ["good first", "bad first"])
 def test_each_count_is_checked_even_when_runs_share_their_first_completion(order: str) -> None:
     runs = {"good": counted(2), "bad": counted(5)}

@@ -106,6 +106,8 @@ def parse_one(text: str) -> list[BackendSpec]:
         if not equal or not values.strip():
             raise ConfigurationError(f"{text!r}: write options as name=value, got {item!r}")
         keyword = _keyword(name, option.strip())
+        if any(existing == keyword for existing, _ in (alternatives[0] for alternatives in grid)):
+            raise ConfigurationError(f"{text!r}: option {option.strip()!r} is given twice")
         grid.append([(keyword, _value(value.strip())) for value in values.split("|")])
     combinations = list(itertools.product(*grid)) if grid else [()]
     specs = []

@@ -497,7 +497,7 @@ def _isolate(chunk: list[PuzzleRecord], pool: _Pool,
                                        record.where)
                         run.errors[spec.label] = (
                             f"worker process died while running {spec.label} on this puzzle "
-                            f"({WORKER_RETRIES + 2} tries)")
+                            f"({WORKER_RETRIES + 3} tries)")
                     continue
                 run.results.update(one.results)
                 run.cpu.update(one.cpu)

@@ -41,7 +41,8 @@ RESULTS_VERSION = 2
 Record = dict[str, Any]
 
 # Settings whose difference makes a log impossible to continue (the answers or times would mix).
-RESUME_KEYS = ("command", "mode", "limit", "time_limit", "repeat", "warmup", "backends")
+RESUME_KEYS = ("command", "inputs", "mode", "limit", "time_limit", "repeat", "warmup",
+               "backends")
 
 
 def make_header(*, command: str, settings: Mapping[str, Any], backends: Sequence[Mapping[str, Any]],
@@ -68,6 +69,7 @@ class ResultsLog:
         self._previous_end = previous_end
         self.resumed = resumed
         self.written = 0
+        self._pending: Mapping[str, Any] | None = None  # the session header, not yet written
 
     @classmethod
     def open(cls, path: str | os.PathLike[str], header: Mapping[str, Any], *,
@@ -104,7 +106,8 @@ class ResultsLog:
             if good_end < size:
                 handle.truncate(good_end)  # a torn last line: cut it, in place, under the lock
             log = cls(path, handle, done, good_end, resumed=bool(size))
-            log.append({**header, **({"resumed": True} if size else {})})
+            # Written with the first record: a resume refused for another input adds nothing.
+            log._pending = {**header, **({"resumed": True} if size else {})}
         except BaseException:
             _unlock(path, handle)
             handle.close()
@@ -164,6 +167,9 @@ class ResultsLog:
         Raises:
             ResultsFileError: when the write fails (a full disk); what was written stays.
         """
+        if self._pending is not None:
+            pending, self._pending = self._pending, None
+            self.append(pending)
         data = (to_json_line(dict(record)) + "\n").encode("utf-8")
         try:
             self.handle.write(data)
@@ -177,6 +183,11 @@ class ResultsLog:
     def close(self) -> None:
         if self.handle.closed:
             return
+        if self._pending is not None and not self.resumed:
+            try:  # a new log keeps its header even when no puzzle was run
+                self.append({"kind": "header"} | dict(self._pending))
+            except ResultsFileError:
+                pass
         try:
             self.handle.flush()
         except OSError:
@@ -300,8 +311,10 @@ def _check_header(path: Path, found: Mapping[str, Any], header: Mapping[str, Any
     if found.get("kind") != "header" or found.get("format") != RESULTS_FORMAT:
         raise ResultsFileError(f"{path} is not a sudoku-cp results log (its first line is not "
                                f"a results header): choose another results file")
-    now = {"command": header.get("command"), **header.get("settings", {})}
-    then = {"command": found.get("command"), **found.get("settings", {})}
+    now = {"command": header.get("command"), "inputs": header.get("inputs"),
+           **header.get("settings", {})}
+    then = {"command": found.get("command"), "inputs": found.get("inputs"),
+            **found.get("settings", {})}
     different = [f"{key} {_show(then.get(key))} in the file, {_show(now.get(key))} now"
                  for key in RESUME_KEYS if then.get(key) != now.get(key)]
     if different:

@@ -140,8 +140,12 @@ def check_completion(puzzle: Grid, answer: Grid) -> Check:
     return Check(tuple(violations))
 
 
-def check_result(puzzle: Grid, result: SolveResult) -> str | None:
-    """Why one backend's answer is wrong on its own, or None when it passes every check."""
+def check_result(puzzle: Grid, result: SolveResult,
+                 completions: dict[Grid, Check] | None = None) -> str | None:
+    """Why one backend's answer is wrong on its own, or None when it passes every check.
+
+    `completions` caches `check_completion` by grid, for runs that share an answer.
+    """
     if result.mode is Mode.COUNT and result.status is not Status.TIMEOUT:
         count, limit = result.count, result.limit
         if count is None or count < 0 or (limit is not None and count > limit):
@@ -152,7 +156,12 @@ def check_result(puzzle: Grid, result: SolveResult) -> str | None:
         return None
     if result.solution is None:
         return None if result.mode is Mode.COUNT else "reported solved without a completion"
-    check = check_completion(puzzle, result.solution)
+    if completions is None:
+        check = check_completion(puzzle, result.solution)
+    else:
+        if result.solution not in completions:
+            completions[result.solution] = check_completion(puzzle, result.solution)
+        check = completions[result.solution]
     if check.ok:
         return None
     return (f"its first completion {check.describe()}" if result.mode is Mode.COUNT
@@ -178,21 +187,22 @@ def compare(results: Mapping[str, SolveResult | None], puzzle: Grid, mode: Mode,
     """
     errors = errors or {}
     judged: dict[str, Judged] = {}
-    checked: dict[Grid, str | None] = {}  # runs that agree share one check of their grid
+    completions: dict[Grid, Check] = {}  # runs that agree share one check of their grid
     for name, result in results.items():
         if result is None:
             judged[name] = Judged(ERROR, errors.get(name, "no result"))
             continue
-        if result.solution is not None and result.solution not in checked:
-            checked[result.solution] = check_result(puzzle, result)
-        own = (checked[result.solution] if result.solution is not None
-               else check_result(puzzle, result))
+        own = check_result(puzzle, result, completions)
         judged[name] = Judged(WRONG, own) if own else Judged(str(result.status), result.reason)
     findings = [f"{name}: wrong: {entry.reason}" for name, entry in judged.items()
                 if entry.status == WRONG]
     valid = {name: result for name, result in results.items()
              if result is not None and judged[name].status in ANSWERED}
     if mode is Mode.COUNT:
+        # A valid completion refutes 'unsatisfiable' (count 0) whatever the counts say.
+        findings += _refute_unsatisfiable(valid, judged)
+        valid = {name: result for name, result in valid.items()
+                 if judged[name].status in ANSWERED}
         findings += _compare_counts(valid, judged)
     else:
         findings += _compare_answers(valid, judged, mode)
@@ -235,6 +245,21 @@ def _compare_answers(valid: Mapping[str, SolveResult], judged: dict[str, Judged]
             continue
         judged[name] = Judged(WRONG, reason)
         findings.append(f"{name}: wrong: {reason}")
+    return findings
+
+
+def _refute_unsatisfiable(valid: Mapping[str, SolveResult],
+                          judged: dict[str, Judged]) -> list[str]:
+    witness = next((name for name, result in valid.items()
+                    if result.status is Status.SOLVED and result.solution is not None), None)
+    if witness is None:
+        return []
+    findings = []
+    for name, result in valid.items():
+        if result.status is Status.UNSATISFIABLE:
+            reason = f"says unsatisfiable, but {witness}'s completion is valid"
+            judged[name] = Judged(WRONG, reason)
+            findings.append(f"{name}: wrong: {reason}")
     return findings
 
 
