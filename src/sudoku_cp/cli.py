@@ -457,16 +457,28 @@ def _plural(count: int, noun: str) -> str:
 @click.argument("names", nargs=-1, metavar="[BACKEND]...")
 @handle_errors
 def list_backends(names: tuple[str, ...]) -> None:
-    """List the backends, whether each is available, what it is, and its options."""
+    """List the backends, whether each is available, what it is, and its options; a plugin
+    that fails to load is listed as broken, with the reason."""
+    from .backends import backend_problems
     from .configs import option_names
+    from .errors import BackendUnavailableError
 
+    problems = backend_problems()
     for name in names or tuple(backend_names()):
-        cls = backend_class(name)
+        try:
+            cls = backend_class(name)
+        except BackendUnavailableError:  # a plugin that fails to load
+            click.echo(f"{name:<6} {'broken':<10} {problems.get(name, '')}")
+            continue
         state = "available" if cls.is_available() else "missing " + ",".join(cls.requires)
         click.echo(f"{name:<6} {state:<10} {cls.description}")
         options = option_names(name)
         if options:
             click.echo(f"       options: {', '.join(options)}")
+        if name in problems:  # a plugin that took this backend's name, ignored
+            click.echo(f"       {problems[name]}")
+    for name in [] if names else [name for name in problems if name not in backend_names()]:
+        click.echo(f"{name:<6} {'ignored':<10} {problems[name]}")
 
 
 @main.command(epilog="""Examples:

@@ -1,5 +1,12 @@
 """The backend registry: names to classes, imported on first use.
 
+The registry is the built-in backends plus the plugins: installed packages that declare an entry
+point in the group `sudoku_cp.backends` (name = `module:Class`, e.g. `naive =
+"sudoku_cp_example:NaiveBackend"`). Plugins are looked up once, on the first use of the registry,
+and imported only when their backend is asked for. A plugin that fails to import, is not a
+`Backend`, or takes a built-in's name never breaks the other backends: `backend_class` refuses it
+in one line, and `backend_problems` says what is wrong (what `sudoku-cp backends` prints).
+
 The backend modules themselves import their solver (ortools, pysat) only inside methods, so
 listing or choosing a backend never loads a solver it does not use.
 """
@@ -8,24 +15,120 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import importlib.metadata
+import logging
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from ..errors import BackendOptionError, BackendUnavailableError, UnknownBackendError
 from .base import Backend, Deadline, Outcome
 
-__all__ = ["Backend", "BackendOptionError", "Deadline", "Outcome", "applicable_options",
-           "backend_class", "backend_names", "get_backend", "register_backend", "registered"]
+__all__ = ["BUILTIN_BACKENDS", "Backend", "BackendOptionError", "Deadline", "ENTRY_POINT_GROUP",
+           "Outcome", "Plugin", "applicable_options", "backend_class", "backend_names",
+           "backend_problems", "get_backend", "plugins", "register_backend", "registered",
+           "reload_plugins"]
+
+log = logging.getLogger(__name__)
+
+ENTRY_POINT_GROUP = "sudoku_cp.backends"
+# Characters that configurations give a meaning to ('label=sat[solver=a|b],dfs'): a plugin name
+# holding one could never be asked for.
+_RESERVED_CHARACTERS = frozenset("[]=,| \t")
 
 _REGISTRY: dict[str, tuple[str, str]] = {
     "dfs": ("sudoku_cp.backends.dfs", "DfsBackend"),
     "cpsat": ("sudoku_cp.backends.cpsat", "CpSatBackend"),
     "sat": ("sudoku_cp.backends.sat", "SatBackend"),
 }
+BUILTIN_BACKENDS: tuple[str, ...] = tuple(_REGISTRY)
+
+
+@dataclass(frozen=True)
+class Plugin:
+    """A backend declared by an installed package: its entry point and where it comes from."""
+
+    name: str
+    module: str
+    attribute: str  # the class, 'Class' or 'Outer.Inner'
+    distribution: str  # the installed package ('sudoku-cp-example 0.1.0')
+
+    @property
+    def value(self) -> str:
+        """The entry point's value, 'module:Class'."""
+        return f"{self.module}:{self.attribute}"
+
+    def describe(self) -> str:
+        return f"plugin {self.name!r} ({self.value}, from {self.distribution})"
+
+
+_plugins: dict[str, Plugin] | None = None  # None until the first use of the registry
+_ignored: dict[str, str] = {}  # plugin name -> why it is not in the registry (a name clash)
+
+
+def _distribution_of(entry_point: importlib.metadata.EntryPoint) -> str:
+    dist = entry_point.dist
+    if dist is None:
+        return "an unknown distribution"
+    return f"{dist.metadata['Name'] or '?'} {dist.version}"
+
+
+def _load_plugins() -> dict[str, Plugin]:
+    """The plugins, found on first use: entry points are read (not imported) and put in the
+    registry, after the built-ins, in name order; a built-in's name stays the built-in's."""
+    global _plugins
+    if _plugins is not None:
+        return _plugins
+    found: dict[str, Plugin] = {}
+    _ignored.clear()
+    try:
+        entry_points = sorted(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP),
+                              key=lambda point: (point.name, point.value))
+    except Exception as error:  # broken metadata of some unrelated package  # pragma: no cover
+        log.warning("cannot read the %s entry points: %s", ENTRY_POINT_GROUP, error)
+        entry_points = []
+    for entry_point in entry_points:
+        plugin = Plugin(entry_point.name, entry_point.module, entry_point.attr,
+                        _distribution_of(entry_point))
+        if plugin.name in BUILTIN_BACKENDS:
+            _ignored[plugin.name] = (f"{plugin.describe()} is ignored: {plugin.name!r} is a "
+                                     f"built-in backend")
+        elif plugin.name in found:
+            _ignored[plugin.name] = (f"{plugin.describe()} is ignored: "
+                                     f"{found[plugin.name].describe()} has that name")
+        elif _RESERVED_CHARACTERS & set(plugin.name) or not plugin.name:
+            _ignored[plugin.name] = (f"{plugin.describe()} is ignored: a backend name cannot "
+                                     f"hold any of '[]=,|' or spaces")
+        else:
+            found[plugin.name] = plugin
+    for name, plugin in found.items():
+        # A name already registered by hand (a test's backend) keeps its registration.
+        _REGISTRY.setdefault(name, (plugin.module, plugin.attribute))
+    _plugins = found
+    return found
+
+
+def plugins() -> dict[str, Plugin]:
+    """The plugin backends in the registry, by name."""
+    return dict(_load_plugins())
+
+
+def reload_plugins() -> None:
+    """Forget the plugins found so far and look for them again (after a package was installed
+    or removed in a running process). Forked workers inherit what this process has found."""
+    global _plugins
+    if _plugins is not None:
+        for name, plugin in _plugins.items():
+            if _REGISTRY.get(name) == (plugin.module, plugin.attribute):
+                del _REGISTRY[name]
+    _plugins = None
+    importlib.invalidate_caches()
+    _load_plugins()
 
 
 def register_backend(name: str, module_name: str, class_name: str) -> None:
     """Add a backend to the registry (tests use it for deliberately wrong backends)."""
+    _load_plugins()
     _REGISTRY[name] = (module_name, class_name)
 
 
@@ -33,6 +136,7 @@ def register_backend(name: str, module_name: str, class_name: str) -> None:
 def registered(name: str, module_name: str, class_name: str) -> Iterator[None]:
     """Register a backend for the length of a `with` block (a test's deliberately wrong
     backend); the registry is restored afterwards. Forked workers inherit it."""
+    _load_plugins()
     previous = _REGISTRY.get(name)
     _REGISTRY[name] = (module_name, class_name)
     try:
@@ -45,23 +149,75 @@ def registered(name: str, module_name: str, class_name: str) -> Iterator[None]:
 
 
 def backend_names() -> list[str]:
-    """The registered names, in registry order."""
+    """The registered names, in registry order: the built-ins, then the plugins (a plugin that
+    fails to import included: `backend_problems` says why)."""
+    _load_plugins()
     return list(_REGISTRY)
 
 
 def backend_class(name: str) -> type[Backend]:
-    """The class registered under `name`.
+    """The class registered under `name`, imported now.
 
     Raises:
         UnknownBackendError: naming the choices.
+        BackendUnavailableError: for a plugin that fails to import or is not a Backend, in one
+            line naming the plugin, its package and the error.
     """
+    _load_plugins()
     try:
         module_name, class_name = _REGISTRY[name]
     except KeyError:
         raise UnknownBackendError(
             f"unknown backend {name!r} (choose from {', '.join(_REGISTRY)})") from None
-    cls: type[Backend] = getattr(importlib.import_module(module_name), class_name)
+    plugin = (_plugins or {}).get(name)
+    if plugin is None or (module_name, class_name) != (plugin.module, plugin.attribute):
+        return _import_class(module_name, class_name)  # a built-in, or registered by hand
+    try:
+        cls = _import_class(module_name, class_name)
+    except Exception as error:  # whatever a third-party import raises, it is one line here
+        raise _PluginError(name, f"{plugin.describe()}: {type(error).__name__}: "
+                                 f"{_one_line(error)}") from error
+    if not (isinstance(cls, type) and issubclass(cls, Backend)):
+        raise _PluginError(name, f"{plugin.describe()}: {plugin.attribute} is not a subclass "
+                                 f"of sudoku_cp.backends.Backend")
     return cls
+
+
+class _PluginError(BackendUnavailableError):
+    """A plugin that cannot be loaded; `reason` names it, its package and the error."""
+
+    def __init__(self, name: str, reason: str) -> None:
+        super().__init__(f"backend {name!r} cannot be loaded: {reason}")
+        self.reason = reason
+
+
+def _import_class(module_name: str, class_name: str) -> type[Backend]:
+    target: Any = importlib.import_module(module_name)
+    for attribute in class_name.split("."):  # 'module:Outer.Inner' is a valid entry point
+        target = getattr(target, attribute)
+    cls: type[Backend] = target
+    return cls
+
+
+def _one_line(error: BaseException) -> str:
+    text = " ".join(str(error).split())
+    return text or "(no message)"
+
+
+def backend_problems() -> dict[str, str]:
+    """What is wrong with the plugins, by name: one that fails to import or is not a Backend
+    (it is listed, and refused when asked for), and one ignored because another backend has its
+    name (a built-in's name stays the built-in's). Importing each plugin is the check, so this
+    loads every plugin backend module (not their solvers)."""
+    problems = dict(_ignored)
+    for name in _load_plugins():
+        if name in problems:
+            continue
+        try:
+            backend_class(name)
+        except _PluginError as error:
+            problems[name] = error.reason
+    return problems
 
 
 def get_backend(name: str, **options: Any) -> Backend:
@@ -70,7 +226,8 @@ def get_backend(name: str, **options: Any) -> Backend:
 
     Raises:
         UnknownBackendError: for an unregistered name.
-        BackendUnavailableError: when its solver package is not installed.
+        BackendUnavailableError: when its solver package is not installed, or a plugin that
+            fails to load.
         BackendOptionError: for an option value the backend refuses.
     """
     cls = backend_class(name)
@@ -86,4 +243,3 @@ def applicable_options(names: list[str], options: dict[str, Any]) -> dict[str, l
     """For each option that is set, the chosen backends that take it (an empty list: none do)."""
     return {key: [name for name in names if key in backend_class(name).option_names]
             for key, value in options.items() if value is not None}
-
