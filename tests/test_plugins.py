@@ -11,17 +11,20 @@ from __future__ import annotations
 
 import importlib.metadata
 import os
+import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 import sudoku_cp
 from sudoku_cp.backends import (BUILTIN_BACKENDS, backend_class, backend_names,
                                 backend_problems, plugins, registered, reload_plugins)
 from sudoku_cp.backends.dfs import DfsBackend
+from sudoku_cp.cli import main
 from sudoku_cp.errors import BackendUnavailableError
 from sudoku_cp.testing import BAEKJOON_2239, BAEKJOON_2239_ANSWER, check_backend, contract_tests
 
@@ -33,19 +36,32 @@ BROKEN_REASON = ("plugin 'naivebroken' (sudoku_cp_example.missing:Nope, from sud
                  "0.1.0): ModuleNotFoundError: No module named 'sudoku_cp_example.missing'")
 
 
+def _can_build_wheels_here() -> bool:
+    """Whether this environment's setuptools builds wheels without a build environment of its
+    own (setuptools 70.1 and later, or the wheel package)."""
+    import importlib.util
+
+    try:
+        major, minor = (int(part) for part in importlib.metadata.version("setuptools")
+                        .split(".")[:2])
+    except (importlib.metadata.PackageNotFoundError, ValueError):
+        return False
+    return (major, minor) >= (70, 1) or importlib.util.find_spec("wheel") is not None
+
+
 @pytest.fixture(scope="session")
 def plugin_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The example package installed by pip into a folder of its own."""
-    target = tmp_path_factory.mktemp("plugin-site")
+    """The example package installed by pip into a folder of its own (built from a copy: pip
+    builds in the source folder, and concurrent runs must not share one)."""
+    work = tmp_path_factory.mktemp("plugin")
+    source, target = work / "source", work / "site"
+    shutil.copytree(EXAMPLE, source, ignore=shutil.ignore_patterns(
+        "build", "*.egg-info", "__pycache__"))
     command = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
-               "--disable-pip-version-check", "--target", str(target)]
-    done = subprocess.run([*command, "--no-build-isolation", str(EXAMPLE)],
-                          capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        # This environment's setuptools cannot build a wheel by itself (an old setuptools
-        # without the wheel package): let pip fetch a build environment.
-        done = subprocess.run([*command, str(EXAMPLE)], capture_output=True, text=True,
-                              check=False)
+               "--disable-pip-version-check", "--target", str(target), str(source)]
+    if _can_build_wheels_here():
+        command.append("--no-build-isolation")  # fast, and offline
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         pytest.fail(f"pip could not install {EXAMPLE}:\n{done.stdout}{done.stderr}")
     return target
@@ -90,26 +106,50 @@ def test_a_plugin_that_fails_to_import_is_refused_in_one_line():
     assert "naive" not in backend_problems()
 
 
-def _fake_entry_points(monkeypatch: pytest.MonkeyPatch, **values: str) -> None:
-    points = [importlib.metadata.EntryPoint(name, value, "sudoku_cp.backends")
-              for name, value in values.items()]
-    monkeypatch.setattr(importlib.metadata, "entry_points",
-                        lambda **selection: points if selection == {
-                            "group": "sudoku_cp.backends"} else [])
+@pytest.fixture
+def fake_plugins(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., None]]:
+    """`fake_plugins((name, value), ...)`: the registry sees these entry points only (from no
+    distribution); afterwards it looks at the real ones again."""
+    def install(*pairs: tuple[str, str]) -> None:
+        points = [importlib.metadata.EntryPoint(name, value, "sudoku_cp.backends")
+                  for name, value in pairs]
+        monkeypatch.setattr(importlib.metadata, "entry_points",
+                            lambda **selection: points if selection == {
+                                "group": "sudoku_cp.backends"} else [])
+        reload_plugins()
+
+    yield install
+    monkeypatch.undo()
     reload_plugins()
 
 
-def test_a_plugin_with_a_builtins_name_is_ignored_and_reported(monkeypatch):
-    _fake_entry_points(monkeypatch, dfs="sudoku_cp_example:NaiveBackend",
-                       notbackend="sudoku_cp.grid:Grid", naive="sudoku_cp_example:NaiveBackend")
+def test_a_plugin_with_a_taken_name_is_ignored_and_reported(fake_plugins):
+    fake_plugins(("dfs", "sudoku_cp_example:NaiveBackend"),
+                 ("notbackend", "sudoku_cp.grid:Grid"),
+                 ("naive", "sudoku_cp_example:NaiveBackend"),
+                 ("naive", "sudoku_cp.backends.dfs:DfsBackend"),
+                 ("bad[name]", "sudoku_cp_example:NaiveBackend"))
     assert backend_class("dfs") is DfsBackend
-    problems = backend_problems()
-    assert problems["dfs"] == ("plugin 'dfs' (sudoku_cp_example:NaiveBackend, from an unknown "
-                               "distribution) is ignored: 'dfs' is a built-in backend")
-    assert problems["notbackend"].endswith("Grid is not a subclass of "
-                                           "sudoku_cp.backends.Backend")
-    assert set(problems) == {"dfs", "notbackend"}
+    assert backend_class("naive") is DfsBackend  # of two plugins, the first by value
     assert backend_names() == [*BUILTIN_BACKENDS, "naive", "notbackend"]
+    problems = backend_problems()
+    assert problems == {
+        "dfs": ("plugin 'dfs' (sudoku_cp_example:NaiveBackend, from an unknown distribution) is "
+                "ignored: 'dfs' is a built-in backend"),
+        "naive": ("plugin 'naive' (sudoku_cp_example:NaiveBackend, from an unknown "
+                  "distribution) is ignored: plugin 'naive' (sudoku_cp.backends.dfs:DfsBackend, "
+                  "from an unknown distribution) has that name"),
+        "bad[name]": ("plugin 'bad[name]' (sudoku_cp_example:NaiveBackend, from an unknown "
+                      "distribution) is ignored: a backend name cannot hold any of '[]=,|' or "
+                      "spaces"),
+        "notbackend": ("plugin 'notbackend' (sudoku_cp.grid:Grid, from an unknown "
+                       "distribution): Grid is not a subclass of sudoku_cp.backends.Backend")}
+    listed = CliRunner().invoke(main, ["backends"]).output.splitlines()
+    cpsat = next(i for i, line in enumerate(listed) if line.startswith("cpsat"))
+    assert listed[0] == "dfs    available  " + DfsBackend.description
+    assert "       " + problems["dfs"] in listed[1:cpsat]  # under the built-in it lost to
+    assert f"notbackend broken     {problems['notbackend']}" in listed
+    assert listed[-1] == f"bad[name] ignored    {problems['bad[name]']}"
 
 
 def test_a_registration_by_hand_outlives_a_reload():
