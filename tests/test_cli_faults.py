@@ -330,7 +330,15 @@ def test_superscript_digits_in_the_spaced_layout_are_one_line():
     assert result.stderr == "Error: <stdin>:9:17: expected a number, got '\u00b2'\n"
 
 
-def test_a_36_line_block_is_never_read_as_36_puzzles():
-    result = run("solve", stdin=("0" * 36 + "\n") * 36)
+def test_a_36_line_block_is_one_36x36_puzzle_never_36_puzzles():
+    result = run("solve", "--mode", "any", "--format", "line", stdin=("0" * 36 + "\n") * 36)
+    assert result.exit_code == 0, result.stderr
+    (answer,) = result.stdout.splitlines()
+    values = [int(value) for value in answer.split(",")]
+    assert len(values) == 36 * 36 and sorted(values[:36]) == list(range(1, 37))
+
+
+def test_an_81_line_block_is_refused_in_one_line():
+    result = run("solve", stdin=("0" * 81 + "\n") * 81)
     assert result.exit_code == 2 and result.stdout == ""
-    assert len(result.stderr.splitlines()) == 1 and "36" in result.stderr
+    assert len(result.stderr.splitlines()) == 1 and "81" in result.stderr

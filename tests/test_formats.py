@@ -191,10 +191,16 @@ def test_read_records_ignores_a_torn_last_line() -> None:
 
 # -- detection never splits one square block -------------------------------------------------------
 
-def test_36_lines_of_36_zeros_are_refused_in_one_line_never_36_puzzles() -> None:
-    text = ("0" * 36 + "\n") * 36
-    message = ("<stdin>:1: no Sudoku has rows of 36 values (36 is above the largest size, 35): "
-               "sizes are 4, 6, 8, 9, 10, 12, 16, 25, ... up to 35")
+def test_36_lines_of_36_zeros_are_one_36x36_grid_never_36_puzzles() -> None:
+    layout, records = read_puzzles(("0" * 36 + "\n") * 36)
+    assert layout is Layout.GRID
+    assert [record.grid for record in records] == [Grid.empty(36)]
+
+
+def test_81_lines_of_81_zeros_are_refused_in_one_line_never_81_puzzles() -> None:
+    text = ("0" * 81 + "\n") * 81
+    message = ("<stdin>:1: no Sudoku has rows of 81 values (81 is above the largest size, 64): "
+               "sizes are 4, 6, 8, 9, 10, 12, 16, 25, ... up to 64")
     with pytest.raises(GridParseError) as caught:
         read_puzzles(text)
     assert str(caught.value) == message

@@ -37,7 +37,7 @@ def test_6x6_boxes_are_two_rows_by_three_columns():
     assert geometry(6).boxes[0] == (0, 1, 2, 6, 7, 8)
 
 
-@pytest.mark.parametrize("size", [7, 11, 2, 3, 1, 36])
+@pytest.mark.parametrize("size", [7, 11, 2, 3, 1, 37, 65, 81])
 def test_sizes_without_a_box_shape_are_refused(size):
     with pytest.raises(GridShapeError):
         default_box(size)
@@ -125,3 +125,25 @@ def test_line_round_trip_any_shape(shape, data):
     grid = Grid.from_values(values, box=box)
     assert Grid.parse(grid.to_line(), box=box) == grid
     assert Grid.parse(grid.to_line().lower(), box=box) == grid
+
+
+@pytest.mark.parametrize("size, box", [(36, (6, 6)), (42, (6, 7)), (49, (7, 7)), (56, (7, 8)),
+                                       (64, (8, 8)), (30, (5, 6))])
+def test_sizes_up_to_64_have_their_boxes(size, box):
+    assert default_box(size) == box
+    assert len(geometry(size).units) == 3 * size
+
+
+def test_values_above_35_are_numbers_and_the_line_round_trips():
+    grid = Grid.empty(36).with_values({0: 36, 1: 35, 37: 10})
+    line = grid.to_line()
+    assert line.startswith("36,35,0,") and line.count(",") == 36 * 36 - 1
+    assert Grid.parse(line) == grid
+    assert grid.to_text().splitlines()[0].split()[:3] == ["36", "35", "0"]
+    assert Grid.parse(Grid.empty(9).to_line()) == Grid.empty(9)
+    assert Grid.parse(",".join(["0"] * 16)) == Grid.empty(4)  # commas for any size
+
+
+def test_a_bad_number_in_a_comma_line_is_named():
+    with pytest.raises(GridParseError, match="'37' is not a number from 0 to 36"):
+        Grid.parse(",".join(["37"] + ["0"] * (36 * 36 - 1)))

@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from .errors import GridParseError, GridShapeError, SudokuError
-from .grid import MAX_SIZE, SYMBOLS, Grid, Shape, default_box, symbol_value, value_symbol
+from .grid import (MAX_SIZE, SYMBOL_SIZE, SYMBOLS, Grid, Shape, default_box, symbol_value,
+                   value_symbol)
 from .result import Mode, SolveResult, Status
 
 if TYPE_CHECKING:  # the engine imports this module
@@ -129,6 +130,8 @@ def detect_layout(lines: Sequence[Line]) -> Layout:
     first = lines[0][1]
     if len(first.split()) > 1:
         return Layout.SPACED
+    if "," in first:
+        return Layout.LINE  # numbers joined by commas: one puzzle per line
     length = len(first)
     square_block = (len(lines) >= length and 2 <= length
                     and all(len(line) == length for _, line in lines[:length]))
@@ -180,7 +183,7 @@ def _records(lines: Iterator[Line], *, source: str, layout: Layout | None, box: 
     return layout, itertools.islice(stream, first) if first is not None else stream
 
 
-MAX_LOOKAHEAD = 64  # rows read ahead, at most, to tell one big grid from one-line puzzles
+MAX_LOOKAHEAD = 100  # rows read ahead, at most, to tell one big grid from one-line puzzles
 
 
 def _block_lookahead(first: str, lines: Iterator[Line]) -> list[Line]:
@@ -223,7 +226,7 @@ def _row_values(line: str, number: int, layout: Layout, source: str, size: int) 
         for column, symbol in enumerate(line, start=1):
             value = symbol_value(symbol)
             if value is None or value > size:
-                alphabet = SYMBOLS[:min(max(size, 1), MAX_SIZE)]
+                alphabet = SYMBOLS[:min(max(size, 1), SYMBOL_SIZE)]
                 expected = f"0 or . for blank, {alphabet[0]}-{alphabet[-1]}" if size >= 4 \
                     else "0 or . for blank, 1-9, A-Z"
                 raise GridParseError(f"unknown symbol {symbol!r} for a {size}x{size} grid "
@@ -435,7 +438,7 @@ def format_grid(grid: Grid, layout: Layout | str) -> str:
     layout = Layout(layout)
     if layout is Layout.LINE:
         return grid.to_line()
-    if layout is Layout.GRID:
+    if layout is Layout.GRID and grid.size <= SYMBOL_SIZE:
         return "\n".join("".join(value_symbol(v) for v in row) for row in grid.rows())
     return "\n".join(" ".join(str(v) for v in row) for row in grid.rows())
 

@@ -23,7 +23,8 @@ from .errors import GridParseError, GridShapeError
 
 BLANK = 0
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-MAX_SIZE = len(SYMBOLS)  # the largest size whose values all have a one-character symbol
+SYMBOL_SIZE = len(SYMBOLS)  # the largest size whose values all have a one-character symbol
+MAX_SIZE = 64  # the largest size supported; above SYMBOL_SIZE values are written as numbers
 BLANK_SYMBOLS = "0."
 UNIT_KINDS = ("row", "column", "box")
 
@@ -31,8 +32,10 @@ Shape = tuple[int, int]  # (box_rows, box_cols)
 
 
 def value_symbol(value: int) -> str:
-    """The one-character symbol of a value: '.'-free, 0 for blank, 1-9, then A.. ."""
-    return "0" if value == BLANK else SYMBOLS[value - 1]
+    """The symbol of a value: 0 for blank, 1-9, then A..Z (35); above 35, the number itself."""
+    if value == BLANK:
+        return "0"
+    return SYMBOLS[value - 1] if value <= SYMBOL_SIZE else str(value)
 
 
 def symbol_value(symbol: str) -> int | None:
@@ -199,13 +202,16 @@ class Grid:
 
     @classmethod
     def parse(cls, line: str, *, box: Shape | None = None) -> Grid:
-        """Parse one puzzle written as N*N symbols ('0' or '.' blank, 1-9, A..; any case).
+        """Parse one puzzle written as N*N symbols ('0' or '.' blank, 1-9, A..; any case), or
+        as N*N numbers separated by commas (any N; the only way above 35, see `to_line`).
 
         Raises:
             GridParseError: when the length is not N*N for a supported N, or a symbol is
                 unknown or above N; the column is 1-based.
         """
         text = line.strip()
+        if "," in text:
+            return cls._parse_numbers(text, box)
         size = math.isqrt(len(text))
         if size * size != len(text) or size < 4:
             raise GridParseError(
@@ -229,6 +235,26 @@ class Grid:
                                      column=column)
             values.append(value)
         return cls(tuple(values), shape)
+
+    @classmethod
+    def _parse_numbers(cls, text: str, box: Shape | None) -> Grid:
+        tokens = [token.strip() for token in text.split(",")]
+        size = math.isqrt(len(tokens))
+        if size * size != len(tokens) or size < 4:
+            raise GridParseError(f"expected N*N comma-separated numbers for a puzzle, got "
+                                 f"{len(tokens)}: {_quote(text)}")
+        values = []
+        for column, token in enumerate(tokens, start=1):
+            if token == ".":
+                token = "0"
+            if not (token.isascii() and token.isdigit()) or int(token) > size:
+                raise GridParseError(f"value {token!r} is not a number from 0 to {size} "
+                                     f"(number {column} of the line)")
+            values.append(int(token))
+        try:
+            return cls.from_values(values, box=box)
+        except GridShapeError as error:
+            raise GridParseError(f"{error} ({len(tokens)} numbers)") from None
 
     # -- views ----------------------------------------------------------------------------------
 
@@ -264,11 +290,17 @@ class Grid:
         return Grid(tuple(values), self.box)
 
     def to_line(self) -> str:
-        """The puzzle as N*N symbols, '0' for blank: the inverse of `Grid.parse`."""
+        """The puzzle as N*N symbols, '0' for blank (above 35: N*N numbers joined by commas):
+        the inverse of `Grid.parse`."""
+        if self.size > SYMBOL_SIZE:
+            return ",".join(str(v) for v in self.values)
         return "".join(value_symbol(v) for v in self.values)
 
     def to_text(self) -> str:
-        """The grid layout the CLI prints: one row of symbols per line, '0' for blank."""
+        """The grid layout the CLI prints: one row of symbols per line, '0' for blank (above
+        35, the spaced layout: numbers separated by spaces)."""
+        if self.size > SYMBOL_SIZE:
+            return "\n".join(" ".join(str(v) for v in row) for row in self.rows())
         return "\n".join("".join(value_symbol(v) for v in row) for row in self.rows())
 
     def picture(self) -> str:
