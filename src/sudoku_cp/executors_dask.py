@@ -170,9 +170,11 @@ class DaskExecutor(Executor):
         try:
             # Loopback only: the scheduler, workers, nannies and dashboard accept no outside
             # connection (a Dask scheduler runs whatever code it is sent).
-            self.cluster = distributed.LocalCluster(
-                n_workers=self.jobs, threads_per_worker=1, processes=True, host="127.0.0.1",
-                dashboard_address="127.0.0.1:0", worker_dashboard_address="127.0.0.1:0")
+            with _worker_config():
+                self.cluster = distributed.LocalCluster(
+                    n_workers=self.jobs, threads_per_worker=1, processes=True,
+                    host="127.0.0.1", dashboard_address="127.0.0.1:0",
+                    worker_dashboard_address="127.0.0.1:0")
             self.client = distributed.Client(self.cluster, set_as_default=False)
         except (OSError, TimeoutError, RuntimeError) as error:
             self.close()
@@ -374,6 +376,17 @@ def _close_client(client: Any) -> None:
     finally:
         if lost:
             logging.disable(disabled)
+
+
+def _worker_config() -> Any:
+    """The Dask settings our local cluster's workers start with (the nannies hand them on).
+
+    The statistical profiler is off: it samples the running task's Python stack every 10 ms,
+    taking the GIL from the solver each time, which cost the pure-Python dfs backend several
+    per cent (benchmarks/bench_dask.py); it only feeds the dashboard's profile page."""
+    import dask.config
+
+    return dask.config.set({"distributed.worker.profile.enabled": False})
 
 
 def _executing(dask_worker: Any) -> int:
