@@ -508,11 +508,11 @@ class CpSatBackend(Backend):
     """OR-Tools CP-SAT: lex-min by a staged lexicographic objective, for every size and mode.
 
     `workers` is the number of CP-SAT workers for `any` (lex-min stages and counting always use
-    one: see the module docstring). Default 1, measured on this 2-core machine (with the earlier
-    model built per puzzle): `any` medians
-    with 1 / 2 workers (two runs each, other jobs running): top95 4.1-5.0 / 5.1-5.4 ms,
-    serg_benchmark[:200] 6.8-7.0 / 7.7-8.7 ms, empty 25x25 1.7-2.2 / 2.1-2.2 s; only the empty
-    16x16 gained from two (0.33-0.51 / 0.27-0.36 s). Earlier, quieter: 4 workers were slower still.
+    one: see the module docstring). Default 1, measured on this 2-core machine with the earlier
+    model built per puzzle: `any` medians with 1 / 2 workers (two runs each, other jobs
+    running): top95 4.1-5.0 / 5.1-5.4 ms, serg_benchmark[:200] 6.8-7.0 / 7.7-8.7 ms, empty 25x25
+    1.7-2.2 / 2.1-2.2 s; only the empty 16x16 gained from two (0.33-0.51 / 0.27-0.36 s).
+    Earlier, quieter: 4 workers were slower still.
 
     The backend keeps, per grid shape, two copies of the shape's model (with and without the
     lex-min decision strategy); `prepare` makes them, and imports OR-Tools, outside the clock.
@@ -597,7 +597,7 @@ class CpSatBackend(Backend):
 
         configure_fixed_search(run.solver.parameters)
         probed = may_be_unique(grid) and self._stages_at_least(grid, shape, PROBE_FROM_STAGES)
-        stats["probe"] = "skipped"  # surely several completions
+        stats["probe"] = "skipped"  # several completions for sure, or too few stages to save
         if probed:
             try:
                 outcome = self._probe_uniqueness(shape, run)
