@@ -146,10 +146,10 @@ def test_a_plugin_with_a_taken_name_is_ignored_and_reported(fake_plugins):
                        "distribution): Grid is not a subclass of sudoku_cp.backends.Backend")}
     listed = CliRunner().invoke(main, ["backends"]).output.splitlines()
     cpsat = next(i for i, line in enumerate(listed) if line.startswith("cpsat"))
-    assert listed[0] == "dfs    available  " + DfsBackend.description
-    assert "       " + problems["dfs"] in listed[1:cpsat]  # under the built-in it lost to
+    assert listed[0] == "dfs        available  " + DfsBackend.description
+    assert "           " + problems["dfs"] in listed[1:cpsat]  # under the built-in it lost to
     assert f"notbackend broken     {problems['notbackend']}" in listed
-    assert listed[-1] == f"bad[name] ignored    {problems['bad[name]']}"
+    assert listed[-1] == f"bad[name]  ignored    {problems['bad[name]']}"
 
 
 def test_a_registration_by_hand_outlives_a_reload():
@@ -187,7 +187,8 @@ def test_sudoku_cp_backends_lists_the_plugin_and_the_broken_one(plugin):
     done = sudoku_cp_command(plugin, "backends")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert "naive  available  example plugin: naive row-major DFS (small grids)" in lines
+    assert lines[0].startswith("dfs         available  ")  # the name column fits naivebroken
+    assert "naive       available  example plugin: naive row-major DFS (small grids)" in lines
     assert f"naivebroken broken     {BROKEN_REASON}" in lines
 
 

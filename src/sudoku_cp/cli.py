@@ -464,21 +464,24 @@ def list_backends(names: tuple[str, ...]) -> None:
     from .errors import BackendUnavailableError
 
     problems = backend_problems()
-    for name in names or tuple(backend_names()):
+    shown = names or tuple(backend_names())
+    ignored = [] if names else [name for name in problems if name not in backend_names()]
+    width = max(6, *(len(name) for name in (*shown, *ignored)))  # plugins may have long names
+    for name in shown:
         try:
             cls = backend_class(name)
         except BackendUnavailableError:  # a plugin that fails to load
-            click.echo(f"{name:<6} {'broken':<10} {problems.get(name, '')}")
+            click.echo(f"{name:<{width}} {'broken':<10} {problems.get(name, '')}")
             continue
         state = "available" if cls.is_available() else "missing " + ",".join(cls.requires)
-        click.echo(f"{name:<6} {state:<10} {cls.description}")
+        click.echo(f"{name:<{width}} {state:<10} {cls.description}")
         options = option_names(name)
         if options:
-            click.echo(f"       options: {', '.join(options)}")
+            click.echo(f"{'':<{width}} options: {', '.join(options)}")
         if name in problems:  # a plugin that took this backend's name, ignored
-            click.echo(f"       {problems[name]}")
-    for name in [] if names else [name for name in problems if name not in backend_names()]:
-        click.echo(f"{name:<6} {'ignored':<10} {problems[name]}")
+            click.echo(f"{'':<{width}} {problems[name]}")
+    for name in ignored:
+        click.echo(f"{name:<{width}} {'ignored':<10} {problems[name]}")
 
 
 @main.command(epilog="""Examples:
