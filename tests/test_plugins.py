@@ -128,7 +128,8 @@ def test_a_plugin_with_a_taken_name_is_ignored_and_reported(fake_plugins):
                  ("notbackend", "sudoku_cp.grid:Grid"),
                  ("naive", "sudoku_cp_example:NaiveBackend"),
                  ("naive", "sudoku_cp.backends.dfs:DfsBackend"),
-                 ("bad[name]", "sudoku_cp_example:NaiveBackend"))
+                 ("bad[name]", "sudoku_cp_example:NaiveBackend"),
+                 ("noclass", "sudoku_cp_example"))
     assert backend_class("dfs") is DfsBackend
     assert backend_class("naive") is DfsBackend  # of two plugins, the first by value
     assert backend_names() == [*BUILTIN_BACKENDS, "naive", "notbackend"]
@@ -142,6 +143,8 @@ def test_a_plugin_with_a_taken_name_is_ignored_and_reported(fake_plugins):
         "bad[name]": ("plugin 'bad[name]' (sudoku_cp_example:NaiveBackend, from an unknown "
                       "distribution) is ignored: a backend name cannot hold any of '[]=,|' or "
                       "spaces"),
+        "noclass": ("plugin 'noclass' (sudoku_cp_example, from an unknown distribution) is "
+                    "ignored: an entry point of sudoku_cp.backends is 'module:Class'"),
         "notbackend": ("plugin 'notbackend' (sudoku_cp.grid:Grid, from an unknown "
                        "distribution): Grid is not a subclass of sudoku_cp.backends.Backend")}
     listed = CliRunner().invoke(main, ["backends"]).output.splitlines()
@@ -149,7 +152,8 @@ def test_a_plugin_with_a_taken_name_is_ignored_and_reported(fake_plugins):
     assert listed[0] == "dfs        available  " + DfsBackend.description
     assert "           " + problems["dfs"] in listed[1:cpsat]  # under the built-in it lost to
     assert f"notbackend broken     {problems['notbackend']}" in listed
-    assert listed[-1] == f"bad[name]  ignored    {problems['bad[name]']}"
+    assert listed[-2:] == [f"bad[name]  ignored    {problems['bad[name]']}",
+                           f"noclass    ignored    {problems['noclass']}"]
 
 
 def test_a_registration_by_hand_outlives_a_reload():

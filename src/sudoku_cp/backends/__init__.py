@@ -63,7 +63,7 @@ class Plugin:
 
 
 _plugins: dict[str, Plugin] | None = None  # None until the first use of the registry
-_ignored: dict[str, str] = {}  # plugin name -> why it is not in the registry (a name clash)
+_ignored: dict[str, str] = {}  # plugin name -> why it is not in the registry (a clash, a bad name)
 
 
 def _distribution_of(entry_point: importlib.metadata.EntryPoint) -> str:
@@ -88,9 +88,14 @@ def _load_plugins() -> dict[str, Plugin]:
         log.warning("cannot read the %s entry points: %s", ENTRY_POINT_GROUP, error)
         entry_points = []
     for entry_point in entry_points:
-        plugin = Plugin(entry_point.name, entry_point.module, entry_point.attr,
+        attribute: str | None = entry_point.attr  # None for a value without ':Class'
+        plugin = Plugin(entry_point.name, entry_point.module, attribute or "",
                         _distribution_of(entry_point))
-        if plugin.name in BUILTIN_BACKENDS:
+        if not attribute:
+            _ignored[plugin.name] = (f"plugin {plugin.name!r} ({entry_point.value}, from "
+                                     f"{plugin.distribution}) is ignored: an entry point of "
+                                     f"{ENTRY_POINT_GROUP} is 'module:Class'")
+        elif plugin.name in BUILTIN_BACKENDS:
             _ignored[plugin.name] = (f"{plugin.describe()} is ignored: {plugin.name!r} is a "
                                      f"built-in backend")
         elif plugin.name in found:
