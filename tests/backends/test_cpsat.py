@@ -566,6 +566,17 @@ def test_the_probe_finds_no_completion(backend):
     assert (result.status, result.stats["probe"]) == (Status.UNSATISFIABLE, "none")
 
 
+def test_a_probe_stopped_by_the_time_limit_is_a_timeout(monkeypatch, backend):
+    replace_status(monkeypatch, cp_model.UNKNOWN)
+    result = backend.solve(Grid.parse(G17), time_limit=60.0)
+    assert (result.status, result.solution, result.stats["probe"]) == (Status.TIMEOUT, None,
+                                                                       "timeout")
+    monkeypatch.undo()
+    with pytest.raises(BackendFailure, match="UNKNOWN in the uniqueness probe"):
+        replace_status(monkeypatch, cp_model.UNKNOWN)
+        backend.solve(Grid.parse(G17))  # no limit: UNKNOWN is a solver failure
+
+
 @pytest.mark.parametrize("mode", ["lexmin", "any", "count"])
 def test_the_kept_model_is_left_clean_even_after_a_failure(mode, monkeypatch):
     backend = get_backend("cpsat")
