@@ -159,6 +159,7 @@ class ShapeModel:
         self._units_of_cell = [tuple(unit_index[unit] for unit in units)
                                for units in shape_geometry.units_of]
         self._all_values = (1 << (size + 1)) - 2  # bits 1..N
+        self._values_of_mask: dict[int, list[int]] = {}  # candidate mask -> its values, ascending
 
     def literal(self, cell: int, value: int) -> int:
         """The variable index of the Boolean "cell holds value"."""
@@ -195,11 +196,12 @@ class ShapeModel:
     def candidates(self, values: Sequence[int]) -> list[int]:
         """Per cell, the bit mask (bit v for value v) of the values no filled peer holds."""
         used = [0] * len(self._units)
-        for index, unit in enumerate(self._units):
-            mask = 0
-            for cell in unit:
-                mask |= 1 << values[cell]
-            used[index] = mask
+        units_of_cell = self._units_of_cell
+        for cell, value in enumerate(values):
+            if value:
+                bit = 1 << value
+                for unit in units_of_cell[cell]:
+                    used[unit] |= bit
         everything = self._all_values
         return [everything & ~(used[a] | used[b] | used[c]) for a, b, c in self._units_of_cell]
 
@@ -235,9 +237,12 @@ class ShapeModel:
         variables: list[int] = []
         coefficients: list[int] = []
         place = 1
+        values_of_mask = self._values_of_mask
         for cell in reversed(cells):
             mask = candidates[cell]
-            values = [value for value in range(1, size + 1) if mask >> value & 1]
+            values = values_of_mask.get(mask)
+            if values is None:
+                values = values_of_mask[mask] = [v for v in range(1, size + 1) if mask >> v & 1]
             for rank, value in enumerate(values[1:], start=1):
                 variables.append(cell * size + value - 1)
                 coefficients.append(place * rank)
@@ -596,7 +601,9 @@ class CpSatBackend(Backend):
         from ortools.sat.python import cp_model
 
         configure_fixed_search(run.solver.parameters)
-        probed = may_be_unique(grid) and self._stages_at_least(grid, shape, PROBE_FROM_STAGES)
+        candidates = shape.candidates(grid.values)
+        probed = may_be_unique(grid) and self._stages_at_least(grid.blanks(), shape, candidates,
+                                                               PROBE_FROM_STAGES)
         stats["probe"] = "skipped"  # several completions for sure, or too few stages to save
         if probed:
             try:
@@ -612,7 +619,8 @@ class CpSatBackend(Backend):
         number = 0
         while left:
             number += 1
-            candidates = shape.candidates(known)
+            if number > 1:
+                candidates = shape.candidates(known)
             chunk = shape.next_chunk(left, candidates)
             left = left[len(chunk):]
             shape.minimize_chunk(chunk, candidates)
@@ -644,11 +652,11 @@ class CpSatBackend(Backend):
         return Outcome(Status.SOLVED, values=tuple(values))
 
     @staticmethod
-    def _stages_at_least(grid: Grid, shape: ShapeModel, stages: int) -> bool:
+    def _stages_at_least(blanks: list[int], shape: ShapeModel, candidates: Sequence[int],
+                         stages: int) -> bool:
         """Whether the staged objective would take at least this many stages, counting chunks
         by the candidates the givens leave (freezing a chunk can only shorten what follows)."""
-        candidates = shape.candidates(grid.values)
-        left = grid.blanks()
+        left = blanks
         for _ in range(stages - 1):
             left = left[len(shape.next_chunk(left, candidates)):]
             if not left:
