@@ -129,6 +129,14 @@ def _label(name: str, options: Mapping[str, Any], text: str, count: int) -> str:
     return f"{name}[{shown}]"
 
 
+def _takes(name: str, key: str) -> bool:
+    """Whether a registered backend takes an option (a broken plugin takes none)."""
+    try:
+        return key in backend_class(name).option_names
+    except SudokuError:
+        return False
+
+
 def parse_configurations(items: Sequence[str | BackendSpec], *,
                          shorthands: Mapping[str, Any] | None = None) -> list[BackendSpec]:
     """Configurations from strings (each may hold several, comma-separated) or specs.
@@ -154,7 +162,7 @@ def parse_configurations(items: Sequence[str | BackendSpec], *,
     for key, value in given.items():
         takers = [spec for spec in specs if key in backend_class(spec.name).option_names]
         if not takers:
-            owners = [name for name in backend_names() if key in backend_class(name).option_names]
+            owners = [name for name in backend_names() if _takes(name, key)]
             raise ConfigurationError(
                 f"--{key.replace('_', '-')} applies to {', '.join(owners) or 'no backend'}, "
                 f"not to {', '.join(spec.label for spec in specs)}")
