@@ -20,9 +20,13 @@ completion, so they never change which completions exist.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from functools import reduce
+from operator import itemgetter, or_
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import ClassVar
 
+from ..errors import BackendOptionError
 from ..grid import BLANK, Grid, Shape, geometry
 from ..result import Mode, Status
 from .base import Backend, Deadline, Outcome
@@ -30,6 +34,9 @@ from .base import Backend, Deadline, Outcome
 Candidates = list[int]  # one bitmask per cell; a single bit means the cell is decided
 
 CHECK_CLOCK_EVERY = 64  # nodes between deadline checks: cheap, yet well under 10 ms apart
+PROBE_WIDTH = 30  # strong level: binary choices looked ahead at each node of the MRV search
+PROPAGATION_LEVELS = ("auto", "singles", "strong")
+STRONG_FROM_SIZE = 16  # auto: the strong level from this size on (it costs more than it saves below)
 ORACLE_BUDGET_PER_CELL = 1  # oracle nodes per cell of the grid before the row-major search goes on
 
 
@@ -47,6 +54,26 @@ class _Tables:
     units: tuple[tuple[int, ...], ...]
     units_of: tuple[tuple[tuple[int, ...], ...], ...]
     unit_ids_of: tuple[tuple[int, ...], ...]  # indices into `units` of each cell's three units
+    unit_masks: tuple[Callable[[Candidates], tuple[int, ...]], ...]  # each unit's masks
+    segments: _Segments  # every box ∩ row and box ∩ column, for locked candidates
+
+
+@dataclass(frozen=True, eq=False)
+class _Segments:
+    """Where boxes meet rows and columns (segments), flattened for locked candidates.
+
+    For segment i: `getters[i](candidates)` gives its cells' masks; `line_of[i]` numbers its row
+    or column, `box_of[i]` its box and direction (row segments and column segments of one box
+    are two groups); `line_rest[i]` and `box_rest[i]` are the other cells of its line and box.
+    """
+
+    getters: tuple[Callable[[Candidates], tuple[int, ...]], ...]
+    line_of: tuple[int, ...]
+    box_of: tuple[int, ...]
+    line_rest: tuple[tuple[int, ...], ...]
+    box_rest: tuple[tuple[int, ...], ...]
+    line_count: int
+    box_count: int
 
 
 @functools.cache
@@ -54,32 +81,77 @@ def _tables(size: int, box: Shape) -> _Tables:
     geo = geometry(size, box)
     unit_ids_of = tuple(tuple(index for index, unit in enumerate(geo.units) if cell in unit)
                         for cell in geo.cells)
-    return _Tables(size, (1 << size) - 1, geo.peers, geo.units, geo.units_of, unit_ids_of)
+    return _Tables(size, (1 << size) - 1, geo.peers, geo.units, geo.units_of, unit_ids_of,
+                   tuple(itemgetter(*unit) for unit in geo.units), _segments(geo.rows + geo.columns, geo.boxes))
+
+
+def _segments(lines: tuple[tuple[int, ...], ...],
+              boxes: tuple[tuple[int, ...], ...]) -> _Segments:
+    """The box-line intersections of every row and column (`lines`: rows, then columns)."""
+    getters, line_of, box_of, line_rest, box_rest = [], [], [], [], []
+    row_count = len(lines) // 2
+    for line_index, line in enumerate(lines):
+        for box_index, box_cells in enumerate(boxes):
+            cells = tuple(cell for cell in line if cell in box_cells)
+            if not cells:
+                continue
+            getters.append(itemgetter(*cells))
+            line_of.append(line_index)
+            box_of.append(2 * box_index + (line_index >= row_count))
+            line_rest.append(tuple(cell for cell in line if cell not in cells))
+            box_rest.append(tuple(cell for cell in box_cells if cell not in cells))
+    return _Segments(tuple(getters), tuple(line_of), tuple(box_of), tuple(line_rest),
+                     tuple(box_rest), len(lines), 2 * len(boxes))
+
+
+Frame = tuple[Candidates, list[tuple[int, int]]]  # a node and its untried (cell, bit), last first
 
 
 class _Search:
-    """One puzzle's search: propagation, the MRV search and the lex-min greedy loop."""
+    """One puzzle's search: propagation, the MRV search and the lex-min greedy loop.
 
-    def __init__(self, grid: Grid, deadline: Deadline) -> None:
+    With `strong`, propagation adds locked candidates and the search may branch on the places of
+    a value in a unit; without it, propagation and branching are exactly the original ones, so
+    `any` keeps finding the same completion (the generator depends on it).
+    """
+
+    def __init__(self, grid: Grid, deadline: Deadline, *, strong: bool = False) -> None:
         self.tables = _tables(grid.size, grid.box)
         self.grid = grid
         self.deadline = deadline
+        self.strong = strong
         self.nodes = 0
         self.oracle_calls = 0
 
     # -- propagation ------------------------------------------------------------------------------
 
     def propagate(self, candidates: Candidates, decided: list[int]) -> bool:
-        """Apply naked and hidden singles until fixpoint; False on a contradiction.
+        """Apply the rules until fixpoint; False on a contradiction.
 
         `decided` lists cells that became single-valued and whose value must still be removed
-        from their peers. Only the units where a candidate changed are scanned for hidden
-        singles: the others cannot have gained one.
+        from their peers.
+        """
+        if not self.strong:
+            return self.singles(candidates, decided, set())
+        dirty: set[int] = set()
+        while True:
+            if not self.singles(candidates, decided, dirty):
+                return False
+            if not self.locked_candidates(candidates, decided, dirty):
+                return False
+            if not decided and not dirty:
+                return True
+
+    def singles(self, candidates: Candidates, decided: list[int], dirty: set[int]) -> bool:
+        """Apply naked and hidden singles until fixpoint; False on a contradiction.
+
+        Only the units where a candidate changed (`dirty`, and the units of decided cells) are
+        scanned for hidden singles: the others cannot have gained one. Leaves `dirty` empty.
         """
         tables = self.tables
         peers, units, unit_ids_of, full = (tables.peers, tables.units, tables.unit_ids_of,
                                            tables.full)
-        dirty: set[int] = set()
+        unit_masks = tables.unit_masks
         while True:
             while decided:
                 cell = decided.pop()
@@ -96,17 +168,15 @@ class _Search:
                         if not mask & (mask - 1):
                             decided.append(peer)
             for unit_id in dirty:
-                unit = units[unit_id]
                 once = twice = 0
-                for cell in unit:
-                    mask = candidates[cell]
+                for mask in unit_masks[unit_id](candidates):
                     twice |= once & mask
                     once |= mask
                 if once != full:
                     return False  # some value has no place left in this unit
                 hidden = once & ~twice
                 if hidden:
-                    for cell in unit:
+                    for cell in units[unit_id]:
                         mask = candidates[cell]
                         only = mask & hidden
                         if only and only != mask:
@@ -117,6 +187,51 @@ class _Search:
             dirty.clear()
             if not decided:
                 return True
+
+    def locked_candidates(self, candidates: Candidates, decided: list[int],
+                          dirty: set[int]) -> bool:
+        """Pointing and claiming: a value whose places in a box all lie on one line leaves the
+        rest of that line, and one whose places on a line all lie in one box leaves the rest of
+        that box. Changed cells go to `decided` / `dirty`; False on a contradiction.
+
+        Each segment (box ∩ line) is ORed once; a value is in another segment of its line (box)
+        exactly when it is in two or more segments of that line (box).
+        """
+        tables = self.tables
+        layout = tables.segments
+        unit_ids_of = tables.unit_ids_of
+        masks = [reduce(or_, cells(candidates)) for cells in layout.getters]
+        line_once = [0] * layout.line_count
+        line_twice = [0] * layout.line_count
+        box_once = [0] * layout.box_count
+        box_twice = [0] * layout.box_count
+        for mask, line, box in zip(masks, layout.line_of, layout.box_of):
+            line_twice[line] |= line_once[line] & mask
+            line_once[line] |= mask
+            box_twice[box] |= box_once[box] & mask
+            box_once[box] |= mask
+        for index, mask in enumerate(masks):
+            in_line = line_twice[layout.line_of[index]]
+            in_box = box_twice[layout.box_of[index]]
+            pointing = mask & in_line & ~in_box
+            claiming = mask & in_box & ~in_line
+            if not pointing and not claiming:
+                continue
+            for bits, rest in ((pointing, layout.line_rest[index]),
+                               (claiming, layout.box_rest[index])):
+                if not bits:
+                    continue
+                for cell in rest:
+                    old = candidates[cell]
+                    if old & bits:
+                        new = old & ~bits
+                        if not new:
+                            return False
+                        candidates[cell] = new
+                        dirty.update(unit_ids_of[cell])
+                        if not new & (new - 1):
+                            decided.append(cell)
+        return True
 
     def initial_candidates(self) -> Candidates | None:
         """Candidates of the puzzle after propagation, or None when it is contradictory."""
@@ -151,36 +266,112 @@ class _Search:
                         break
         return best
 
+    def branches(self, candidates: Candidates) -> list[tuple[int, int]] | None:
+        """The (cell, bit) choices to branch on below a propagated node, last one first: [] when
+        the node has no completion, None when it is a completion. The MRV cell with its values
+        ascending; at the strong level, the choice that the look-ahead ranks best."""
+        if self.strong:
+            return self.look_ahead(candidates)
+        cell = self.most_constrained(candidates)
+        return None if cell < 0 else _cell_choices(cell, candidates[cell])
+
+    def look_ahead(self, candidates: Candidates) -> list[tuple[int, int]] | None:
+        """Try both sides of the best-placed binary choices (a two-candidate cell, or a value with
+        two places in a unit). When one side fails, the other holds in every completion: it is
+        applied to `candidates` in place and the look-ahead starts again. Otherwise branch on the
+        choice whose larger side keeps the fewest candidates."""
+        while True:
+            ranked = self.binary_choices(candidates)
+            if not ranked:
+                cell = self.most_constrained(candidates)
+                return None if cell < 0 else _cell_choices(cell, candidates[cell])
+            best: list[tuple[int, int]] = []
+            best_size = 1 << 60
+            forced = False
+            for choice in ranked[:PROBE_WIDTH]:
+                sizes = []
+                for cell, bit in choice:
+                    child = self.assume(candidates, cell, bit)
+                    sizes.append(-1 if child is None else sum(map(int.bit_count, child)))
+                if -1 in sizes:
+                    if sizes[0] == sizes[1]:
+                        return []  # both sides fail: no completion below this node
+                    cell, bit = choice[0] if sizes[0] >= 0 else choice[1]
+                    candidates[cell] &= bit
+                    if not self.propagate(candidates, [cell]):
+                        return []
+                    forced = True
+                    break
+                if max(sizes) < best_size:
+                    best_size, best = max(sizes), choice[::-1]
+            if not forced:
+                return best
+
+    def binary_choices(self, candidates: Candidates) -> list[list[tuple[int, int]]]:
+        """Every two-sided choice, as its two (cell, bit) sides: two-candidate cells, and values
+        with two places in a unit; those whose sides reach the most peer candidates first."""
+        peers = self.tables.peers
+        scored: list[tuple[int, int, list[tuple[int, int]]]] = []
+        for cell, mask in enumerate(candidates):
+            if mask.bit_count() == 2:
+                reach = 0
+                for peer in peers[cell]:
+                    if candidates[peer] & mask:
+                        reach += 1
+                scored.append((-reach, len(scored),
+                               [(cell, mask & -mask), (cell, mask & (mask - 1))]))
+        for unit in self.tables.units:
+            once = twice = thrice = 0
+            for cell in unit:
+                mask = candidates[cell]
+                if mask & (mask - 1):
+                    thrice |= twice & mask
+                    twice |= once & mask
+                    once |= mask
+            pairs = twice & ~thrice
+            while pairs:
+                bit = pairs & -pairs
+                pairs ^= bit
+                places = [cell for cell in unit if candidates[cell] & bit]
+                reach = 0
+                for place in places:
+                    for peer in peers[place]:
+                        if candidates[peer] & bit:
+                            reach += 1
+                scored.append((-reach, len(scored), [(place, bit) for place in places]))
+        scored.sort()
+        return [choice for _, _, choice in scored]
+
     def completions(self, candidates: Candidates, *,
                     stop_at: int | None = None) -> Iterator[Candidates]:
         """Every completion below a propagated node, by MRV search with ascending values.
 
         With `stop_at`, the search ends quietly once `self.nodes` reaches it.
         """
-        cell = self.most_constrained(candidates)
-        if cell < 0:
+        choices = self.branches(candidates)
+        if choices is None:
             yield candidates
             return
-        stack = [(candidates, cell, candidates[cell])]
+        stack: list[Frame] = [(candidates, choices)] if choices else []
         while stack:
             if stop_at is not None and self.nodes >= stop_at:
                 return
-            cell, child = self.next_child(stack)
+            _cell, child = self.next_child(stack)
             if child is None:
                 continue
-            next_cell = self.most_constrained(child)
-            if next_cell < 0:
+            choices = self.branches(child)
+            if choices is None:
                 yield child
-            else:
-                stack.append((child, next_cell, child[next_cell]))
+            elif choices:
+                stack.append((child, choices))
 
-    def next_child(self, stack: list[tuple[Candidates, int, int]]) -> tuple[int, Candidates | None]:
-        """Take the smallest untried value of the top frame (`node`, `cell`, untried values),
-        leave the rest on the stack, and return the cell with the propagated child (or None)."""
-        node, cell, untried = stack.pop()
-        bit = untried & -untried
-        if untried != bit:
-            stack.append((node, cell, untried ^ bit))
+    def next_child(self, stack: list[Frame]) -> tuple[int, Candidates | None]:
+        """Take the next untried choice of the top frame, leave the rest on the stack, and
+        return its cell with the propagated child (or None)."""
+        node, choices = stack[-1]
+        cell, bit = choices.pop()
+        if not choices:
+            stack.pop()
         self.tick()
         return cell, self.assume(node, cell, bit)
 
@@ -217,7 +408,7 @@ class _Search:
         budget = ORACLE_BUDGET_PER_CELL * len(candidates)
         units_of = self.tables.units_of
         cell = _first_undecided(candidates, 0)
-        stack = [(candidates, cell, candidates[cell])]
+        stack: list[Frame] = [(candidates, _cell_choices(cell, candidates[cell]))]
         while stack:
             cell, child = self.next_child(stack)
             if child is None or not _hall_holds(child, units_of[cell]):
@@ -226,15 +417,26 @@ class _Search:
                 verdict = self.bounded_completion(child, budget)
                 if verdict is None:
                     continue
-                if verdict is not False:
+                if isinstance(verdict, list):
                     witness = verdict
             if _agrees(child, witness):
                 stack.clear()  # this child is feasible: the lex-min lies below it
             next_cell = _first_undecided(child, cell + 1)
             if next_cell < 0:
                 return child  # the first completion reached in row-major order
-            stack.append((child, next_cell, child[next_cell]))
+            stack.append((child, _cell_choices(next_cell, child[next_cell])))
         return None
+
+
+def _cell_choices(cell: int, mask: int) -> list[tuple[int, int]]:
+    """The values of a cell as (cell, bit) choices, the smallest last (it is popped first)."""
+    choices = []
+    while mask:
+        bit = mask & -mask
+        choices.append((cell, bit))
+        mask ^= bit
+    choices.reverse()
+    return choices
 
 
 def _hall_holds(candidates: Candidates, units: tuple[tuple[int, ...], ...]) -> bool:
@@ -286,14 +488,39 @@ def _values(candidates: Candidates) -> tuple[int, ...]:
 
 
 class DfsBackend(Backend):
-    """Hand-written depth-first search: bitmask candidates, naked and hidden singles, MRV."""
+    """Hand-written depth-first search: bitmask candidates, naked and hidden singles, MRV.
+
+    `propagation` chooses what the lex-min search does at each node: `singles` (naked and
+    hidden singles, MRV cell), `strong` (also locked candidates, and a look-ahead on binary
+    choices that keeps the values it refutes and picks the branching choice), or `auto` (singles
+    below 16x16, strong from 16x16 on). `any` and `count` always use singles, so `any` keeps
+    returning the same completion (the generator's grids depend on it).
+
+    Raises:
+        BackendOptionError: for an unknown propagation level.
+    """
 
     name = "dfs"
-    description = "pure-Python search: bitmasks, naked+hidden singles, MRV oracle for lex-min"
+    description = "pure-Python search: bitmasks, singles (+ locked candidates and look-ahead " \
+                  "for large lex-min), MRV oracle for lex-min"
+    option_names: ClassVar[frozenset[str]] = frozenset({"propagation"})
+
+    def __init__(self, *, propagation: str = "auto") -> None:
+        if propagation not in PROPAGATION_LEVELS:
+            raise BackendOptionError(f"unknown dfs propagation {propagation!r} "
+                                     f"(choose from {', '.join(PROPAGATION_LEVELS)})")
+        self.propagation = propagation
+
+    def is_strong(self, grid: Grid, mode: Mode) -> bool:
+        """Whether this search uses the strong level."""
+        if mode is not Mode.LEXMIN or self.propagation == "singles":
+            return False
+        return self.propagation == "strong" or grid.size >= STRONG_FROM_SIZE
 
     def _solve(self, grid: Grid, *, mode: Mode, limit: int, deadline: Deadline) -> Outcome:
-        search = _Search(grid, deadline)
-        stats = {"nodes": 0, "oracle_calls": 0}
+        search = _Search(grid, deadline, strong=self.is_strong(grid, mode))
+        stats: dict[str, object] = {"nodes": 0, "oracle_calls": 0,
+                                    "propagation": "strong" if search.strong else "singles"}
         count = 0
         values: tuple[int, ...] | None = None
         status = Status.SOLVED
