@@ -1,13 +1,19 @@
-"""Issue 2 performance figures for the `dfs` backend, measured in one run on this machine.
+"""Performance figures for the `dfs` backend, measured in one run on this machine.
 
-    python benchmarks/bench_dfs.py [--data ../shared/data] [--naive-cap 10] [--skip-naive]
+    git show 3314fea~1:src/sudoku_cp/backends/dfs.py > /tmp/dfs_old.py   # the baseline
+    python benchmarks/bench_dfs.py [--data ../shared/data] [--baseline /tmp/dfs_old.py]
+        [--cap 60] [--naive-cap 10] [--skip-naive] [--only weak]
 
-Per puzzle times include parsing and verification. Prints Markdown tables.
+Per puzzle times include parsing and verification. Prints Markdown tables. With a baseline file
+(the dfs.py of before the strong propagation level, loaded from outside the package and marked
+"baseline"), every weak-spot figure is printed for the baseline and today's code side by side,
+each puzzle solved by both in turn, so both see the same machine load.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import statistics
 import subprocess
@@ -22,6 +28,81 @@ from sudoku_cp.grid import Grid
 ROOT = Path(__file__).resolve().parent.parent
 ANTI_BACKTRACK = "000000000000003085001020000000507000004000100090000000500000073002010000000040009"
 SETS = [("top95.txt", None), ("17clue.txt", 1000), ("serg_benchmark.txt", 1000)]
+GENERATED = ROOT / "data" / "generated"
+WEAK_SETS = ["unique-16x16.txt", "unique-25x25.txt", "multi-20x20.txt"]
+
+
+def load_baseline(path: Path):
+    """The DfsBackend of a saved copy of dfs.py (the baseline), imported under its own name."""
+    spec = importlib.util.spec_from_file_location("sudoku_cp.backends.dfs_baseline", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module.DfsBackend()
+
+
+def puzzle_lines(path: Path, count: int | None = None) -> list[str]:
+    lines = [line.strip() for line in path.read_text().splitlines()
+             if line.strip() and not line.startswith("#")]
+    return lines[:count]
+
+
+def side_by_side(backends: dict, lines: list[str], cap: float | None) -> dict[str, list[float]]:
+    """Each puzzle solved by each backend in turn; the times (a timeout counts as the cap)."""
+    times: dict[str, list[float]] = {label: [] for label in backends}
+    solutions = {}
+    for line in lines:
+        for label, backend in backends.items():
+            seconds, result = timed_solve(backend, line, time_limit=cap)
+            times[label].append(seconds)
+            if result.solution is not None:
+                solutions.setdefault(line, result.solution)
+                assert result.solution == solutions[line], (label, line)
+    return times
+
+
+def bench_nine(backends: dict, data: Path) -> None:
+    """9x9 medians of the baseline and today's code, each puzzle by both in turn."""
+    print("| set | puzzles | " + " | ".join(f"{label} median ms" for label in backends)
+          + " | ratio |")
+    print("|---|---:|" + "---:|" * len(backends) + "---:|")
+    for name, count in SETS:
+        path = data / name
+        if not path.exists():
+            continue
+        times = side_by_side(backends, path.read_text().split()[:count], None)
+        medians = [statistics.median(values) for values in times.values()]
+        ratio = f"{medians[-1] / medians[0]:.2f}" if len(medians) > 1 else ""
+        print(f"| {name} | {len(times['dfs'])} | "
+              + " | ".join(f"{median * 1e3:.2f}" for median in medians) + f" | {ratio} |")
+
+
+def bench_weak(backends: dict, cap: float) -> None:
+    """The weak spots: sparse unique 16x16 and 25x25, and sparse 20x20 with many completions
+    (lex-min), with sat's worst case for scale when python-sat is installed."""
+    others = dict(backends)
+    try:
+        others["sat"] = get_backend("sat")
+    except Exception as error:  # noqa: BLE001 - sat is optional here
+        print(f"(sat not usable: {error})")
+    print(f"\n| set | puzzles | " + " | ".join(f"{label} max s | {label} total s"
+                                             for label in others) + " |")
+    print("|---|---:|" + "---:|---:|" * len(others))
+    for name in WEAK_SETS:
+        path = GENERATED / name
+        if not path.exists():
+            continue
+        lines = puzzle_lines(path)
+        times = side_by_side(others, lines, cap)
+        print(f"| {name} | {len(lines)} | " + " | ".join(
+            f"{max(values):.3f} | {sum(values):.2f}" for values in times.values()) + " |")
+        per_puzzle = " ".join(f"{index + 1}: " + "/".join(f"{times[label][index]:.2f}"
+                                                          for label in others)
+                              for index in range(len(lines)))
+        print(f"|  | per puzzle ({'/'.join(others)}, s) | {per_puzzle} |")
+        if "sat" in times:
+            print(f"|  | dfs worst / sat worst | {max(times['dfs']) / max(times['sat']):.1f}x |")
+    print(f"(times at the {cap:g} s cap are timeouts)")
 
 
 def timed_solve(backend, line: str, time_limit: float | None = None) -> tuple[float, object]:
@@ -124,9 +205,22 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
     parser.add_argument("--naive-cap", type=float, default=10.0)
     parser.add_argument("--skip-naive", action="store_true")
+    parser.add_argument("--baseline", type=Path, default=Path("/tmp/dfs_old.py"),
+                        help="a saved copy of the old dfs.py, run side by side as 'baseline'")
+    parser.add_argument("--cap", type=float, default=60.0, help="time limit per weak puzzle")
+    parser.add_argument("--only", choices=["weak", "nine"], default=None)
     args = parser.parse_args()
     print(f"load average before: {os.getloadavg()}")
     backend = get_backend("dfs")
+    backends = {"baseline": load_baseline(args.baseline)} if args.baseline.exists() else {}
+    backends["dfs"] = backend
+    if args.only != "nine":
+        bench_weak(backends, args.cap)
+    if args.only != "weak":
+        bench_nine(backends, args.data)
+    if args.only is not None:
+        print(f"load average after: {os.getloadavg()}")
+        return
     bench_sets(backend, args.data)
     bench_named(backend)
     bench_process()
