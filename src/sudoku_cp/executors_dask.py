@@ -49,7 +49,7 @@ INSTALL_HINT = "--executor dask needs the dask extra: pip install 'sudoku-cp[das
 # same run: chunks of 8/16/32/64/128 gave 1.04/1.18/1.17/1.28/1.23 (2 rounds), and with the
 # profiler off 16/32/64 gave 1.35/0.86/1.06 (3 rounds). The machine was shared (load 5-9 on 2
 # cores), so single figures move by +-30%; 32 was never far from the best, keeps the per-task
-# cost small next to ~0.3 s of solving, and still gives the first answers within a second.
+# cost small next to ~0.2 s of solving, and still gives the first answers within a second.
 DASK_CHUNK_SIZE = 32
 CONNECT_TIMEOUT = 10.0     # seconds to reach a scheduler given by address
 WORKERS_REFRESH = 2.0      # seconds between looks at the cluster's size (adaptive clusters grow)
