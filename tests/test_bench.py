@@ -262,11 +262,13 @@ def test_a_failing_setup_is_an_error_entry_not_a_crash(tmp_path: Path,
 
 
 def test_environment_records_machine_versions_and_command() -> None:
-    found = environment(specs=[BackendSpec("dfs")], jobs=1, argv="sudoku-cp bench x")
+    found = environment(specs=[BackendSpec("dfs"), BackendSpec("cpsat"), BackendSpec("sat")],
+                        jobs=1, argv="sudoku-cp bench x")
     assert {"tool", "date", "argv", "python", "platform", "cpu", "cores", "usable_cores",
             "jobs", "load_average", "versions"} <= set(found)
     assert found["argv"] == "sudoku-cp bench x" and found["jobs"] == 1
-    assert set(found["versions"]) >= {"ortools", "python-sat"}
+    assert set(found["versions"]) == {"ortools", "python-sat"}  # what the backends declare
+    assert environment(specs=[BackendSpec("dfs")], jobs=1, argv="x")["versions"] == {}
 
 
 # -- the command line ------------------------------------------------------------------------------

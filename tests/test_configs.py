@@ -189,3 +189,38 @@ def test_the_cli_runs_and_shows_every_configuration_of_a_grid(one_puzzle: Path) 
     rows = [line.split()[0] for line in result.stdout.splitlines()[2:5]]
     assert rows == ["sat[solver=glucose3]", "sat[solver=cadical195]", "glu4"]
     assert "1 puzzle: 0 wrong, 0 disagree, 0 error, 0 timeout, 1 agree" in result.stdout
+
+
+# -- options declared as data ---------------------------------------------------------------------
+
+def test_backends_declare_their_options_as_data() -> None:
+    from sudoku_cp.backends import backend_class
+
+    sat, cpsat = backend_class("sat"), backend_class("cpsat")
+    assert [option.name for option in sat.options] == ["solver", "encoding", "amo"]
+    assert sat.option("solver").key == "sat_solver" and sat.option("sat_solver").name == "solver"
+    assert "cadical195" in sat.option("solver").choice_list()
+    assert cpsat.option("workers").kind is int and cpsat.option("workers").minimum == 1
+    assert sat.option_names == frozenset({"sat_solver", "encoding", "amo"})
+    assert set(sat.versions()) == {"python-sat"} and set(cpsat.versions()) == {"ortools"}
+
+
+def test_values_are_converted_and_checked_by_the_declaration() -> None:
+    from sudoku_cp.errors import BackendOptionError
+
+    (spec,) = parse_configurations(["cpsat[workers=2,strategy=search]"])
+    assert spec.options == {"workers": 2, "cpsat_strategy": "search"}
+    with pytest.raises(BackendOptionError, match="'workers' takes a whole number >= 1, got '0'"):
+        parse_configurations(["cpsat[workers=0]"])
+    with pytest.raises(BackendOptionError, match="'strategy' takes one of objective, search"):
+        parse_configurations(["cpsat[strategy=fastest]"])
+    result = CliRunner().invoke(main, ["solve", "-b", "sat[encoding=huge]"], input="0" * 16)
+    assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1
+    assert "takes one of extended, minimal" in result.stderr
+
+
+def test_backends_command_describes_each_option() -> None:
+    result = CliRunner().invoke(main, ["backends", "cpsat"])
+    assert result.exit_code == 0
+    assert "- workers=N  CP-SAT search workers (default 1, >= 1)" in result.stdout
+    assert "- strategy=objective|search" in result.stdout

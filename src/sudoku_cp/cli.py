@@ -13,6 +13,7 @@ import logging
 import math
 import shlex
 import signal
+import textwrap
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -478,6 +479,17 @@ def list_backends(names: tuple[str, ...]) -> None:
         options = option_names(name)
         if options:
             click.echo(f"{'':<{width}} options: {', '.join(options)}")
+        if names:  # one backend asked for: each option in full, as the backend declares it
+            for option in cls.options:
+                for number, line in enumerate(textwrap.wrap(option.describe(), 80 - width - 3)):
+                    click.echo(f"{'':<{width}} {'  ' if number else '- '}{line}")
+            choices = [(option.name, option.choice_list()) for option in cls.options]
+            for option_name, values in choices:
+                if values and len(values) > 6:
+                    click.echo(textwrap.fill(
+                        f"{option_name}: {', '.join(values)}", 80,
+                        initial_indent=" " * (width + 1),
+                        subsequent_indent=" " * (width + 3)))
         if name in problems:  # a plugin that took this backend's name, ignored
             click.echo(f"{'':<{width}} {problems[name]}")
     for name in ignored:

@@ -18,13 +18,6 @@ from .backends import backend_class, backend_names
 from .engine import BackendSpec
 from .errors import SudokuError
 
-# Short option names in configurations -> the keyword each backend's constructor takes.
-ALIASES: dict[str, dict[str, str]] = {
-    "sat": {"solver": "sat_solver"},
-    "cpsat": {"strategy": "cpsat_strategy"},
-}
-
-
 class ConfigurationError(SudokuError, ValueError):
     """A configuration that cannot be run: bad syntax, an unknown option, a repeated label."""
 
@@ -55,8 +48,10 @@ def split_top_level(text: str) -> list[str]:
 def option_names(name: str) -> list[str]:
     """The options a backend takes, by their configuration names."""
     cls = backend_class(name)
-    aliases = {keyword: alias for alias, keyword in ALIASES.get(name, {}).items()}
-    return sorted(aliases.get(keyword, keyword) for keyword in cls.option_names)
+    declared = [option.name for option in cls.options]
+    undeclared = [key for key in cls.option_names
+                  if not any(option.key == key for option in cls.options)]
+    return sorted(declared + undeclared)
 
 
 def _keyword(name: str, option: str) -> str:
@@ -66,15 +61,26 @@ def _keyword(name: str, option: str) -> str:
         ConfigurationError: for an option the backend does not take.
     """
     cls = backend_class(name)
-    keyword = ALIASES.get(name, {}).get(option, option.replace("-", "_"))
+    declared = cls.option(option)
+    if declared is not None:
+        return declared.key
+    keyword = option.replace("-", "_")
     if keyword not in cls.option_names:
         choices = ", ".join(option_names(name)) or "none"
         raise ConfigurationError(f"{name} has no option {option!r} (its options: {choices})")
     return keyword
 
 
-def _value(text: str) -> Any:
-    """Option values as written: whole numbers become ints, the rest stay text."""
+def _value(name: str, keyword: str, text: str) -> Any:
+    """An option's value as the backend declares it (a number, a choice); an undeclared
+    option's whole numbers become ints, the rest stay text.
+
+    Raises:
+        BackendOptionError: for a value the declaration refuses, naming what it takes.
+    """
+    declared = backend_class(name).option(keyword)
+    if declared is not None:
+        return declared.convert(text)
     if text.lstrip("-").isdigit():
         return int(text)
     return text
@@ -108,7 +114,8 @@ def parse_one(text: str) -> list[BackendSpec]:
         keyword = _keyword(name, option.strip())
         if any(existing == keyword for existing, _ in (alternatives[0] for alternatives in grid)):
             raise ConfigurationError(f"{text!r}: option {option.strip()!r} is given twice")
-        grid.append([(keyword, _value(value.strip())) for value in values.split("|")])
+        grid.append([(keyword, _value(name, keyword, value.strip()))
+                     for value in values.split("|")])
     combinations = list(itertools.product(*grid)) if grid else [()]
     specs = []
     for combination in combinations:
@@ -121,11 +128,17 @@ def parse_one(text: str) -> list[BackendSpec]:
     return specs
 
 
+class _Named:
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
 def _label(name: str, options: Mapping[str, Any], text: str, count: int) -> str:
     if count == 1:
         return text.strip()
-    aliases = {keyword: alias for alias, keyword in ALIASES.get(name, {}).items()}
-    shown = ",".join(f"{aliases.get(key, key)}={value}" for key, value in options.items())
+    cls = backend_class(name)
+    shown = ",".join(f"{(cls.option(key) or _Named(key)).name}={value}"
+                     for key, value in options.items())
     return f"{name}[{shown}]"
 
 
@@ -176,5 +189,5 @@ def parse_configurations(items: Sequence[str | BackendSpec], *,
     return specs
 
 
-__all__ = ["ALIASES", "ConfigurationError", "option_names", "parse_configurations",
+__all__ = ["ConfigurationError", "option_names", "parse_configurations",
            "parse_one", "split_top_level"]

@@ -54,13 +54,6 @@ Record = dict[str, Any]
 # Worst first: the outcome of a puzzle is the worst outcome among its repeats.
 OUTCOME_ORDER = (WRONG, ERROR, TIMEOUT, UNSATISFIABLE, SOLVED)
 
-# The module whose import is the real cost of each backend: `requires` names only the top-level
-# package, and `import ortools` alone loads almost nothing of CP-SAT.
-SOLVER_MODULES: dict[str, tuple[str, ...]] = {
-    "cpsat": ("ortools.sat.python.cp_model",),
-    "sat": ("pysat.solvers",),
-}
-PACKAGES = ("ortools", "python-sat")  # versions every header records
 TINY_SECONDS = 1e-9  # a floor for ratios of times, which are never truly zero
 SETUP_TIMEOUT_SECONDS = 600.0
 
@@ -96,8 +89,10 @@ def import_solvers(specs: Iterable[BackendSpec]) -> None:
 
 
 def solver_modules(backend: str) -> tuple[str, ...]:
-    """The modules whose import is a backend's one-off cost."""
-    return SOLVER_MODULES.get(backend, backend_class(backend).requires)
+    """The modules whose import is a backend's one-off cost, as the backend declares them
+    (`setup_modules`; else what it `requires`: `import ortools` alone loads almost nothing)."""
+    cls = backend_class(backend)
+    return cls.setup_modules or cls.requires
 
 
 def first_of_each_shape(records: Iterable[PuzzleRecord]) -> list[tuple[str, str, Shape]]:
@@ -184,13 +179,8 @@ def cpu_model() -> str:
 
 
 def package_versions(backends: Iterable[str]) -> dict[str, str]:
-    """ortools and python-sat (whether used or not), and whatever the chosen backends report."""
+    """The versions of the packages the chosen backends declare (`Backend.packages`)."""
     versions: dict[str, str] = {}
-    for package in PACKAGES:
-        try:
-            versions[package] = importlib.metadata.version(package)
-        except importlib.metadata.PackageNotFoundError:
-            versions[package] = "not installed"
     for name in backends:
         versions.update(backend_class(name).versions())
     return versions

@@ -11,7 +11,7 @@ import importlib.util
 import math
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -67,6 +67,67 @@ class Outcome:
     reason: str | None = None
 
 
+@dataclass(frozen=True)
+class BackendOption:
+    """One option a backend declares, as data: what `backend[name=value]` may say.
+
+    `choices` is a tuple, or a function returning the accepted values (looked up only when
+    needed: listing python-sat's solvers imports nothing, but is not free); `minimum` bounds
+    whole numbers; `keyword` is the constructor's keyword when it differs from `name`.
+    """
+
+    name: str
+    help: str
+    default: Any = None
+    kind: type = str
+    choices: tuple[str, ...] | Callable[[], Sequence[str]] | None = None
+    minimum: int | None = None
+    keyword: str = ""
+
+    @property
+    def key(self) -> str:
+        """The keyword the backend's constructor takes."""
+        return self.keyword or self.name
+
+    def choice_list(self) -> list[str] | None:
+        if self.choices is None:
+            return None
+        return list(self.choices() if callable(self.choices) else self.choices)
+
+    def convert(self, value: Any) -> Any:
+        """A value as written (text) or given (a number) turned into the option's type.
+
+        Raises:
+            BackendOptionError: naming the option and what it accepts.
+        """
+        from ..errors import BackendOptionError
+
+        if self.kind is int:
+            try:
+                number = int(value)
+            except (TypeError, ValueError):
+                raise BackendOptionError(f"option {self.name!r} takes a whole number, got "
+                                         f"{value!r}") from None
+            if isinstance(value, bool) or (self.minimum is not None and number < self.minimum):
+                raise BackendOptionError(f"option {self.name!r} takes a whole number >= "
+                                         f"{self.minimum}, got {value!r}")
+            return number
+        text = str(value)
+        if isinstance(self.choices, tuple) and text not in self.choices:
+            raise BackendOptionError(f"option {self.name!r} takes one of "
+                                     f"{', '.join(self.choices)}, got {text!r}")
+        return text
+
+    def describe(self) -> str:
+        """One line: 'solver=NAME  python-sat solver (default glucose3; ...)'."""
+        choices = self.choice_list()
+        shown = ("|".join(choices) if choices and len(choices) <= 6 else
+                 f"one of {len(choices)}" if choices else
+                 "N" if self.kind is int else "TEXT")
+        bound = f", >= {self.minimum}" if self.minimum is not None else ""
+        return f"{self.name}={shown}  {self.help} (default {self.default}{bound})"
+
+
 class Backend(ABC):
     """A way of solving Sudoku, for every size and mode.
 
@@ -80,7 +141,21 @@ class Backend(ABC):
     name: ClassVar[str]
     description: ClassVar[str]
     requires: ClassVar[tuple[str, ...]] = ()  # importable modules the backend needs
+    packages: ClassVar[tuple[str, ...]] = ()  # distributions whose versions a run records
+    setup_modules: ClassVar[tuple[str, ...]] = ()  # modules whose import is the one-off cost
+    options: ClassVar[tuple[BackendOption, ...]] = ()  # the options, as data
     option_names: ClassVar[frozenset[str]] = frozenset()  # keyword options __init__ accepts
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "options" in cls.__dict__ and "option_names" not in cls.__dict__:
+            cls.option_names = frozenset(option.key for option in cls.options)
+
+    @classmethod
+    def option(cls, name: str) -> BackendOption | None:
+        """The declared option called `name` (or whose keyword is `name`)."""
+        return next((option for option in cls.options if name in (option.name, option.key)),
+                    None)
 
     @classmethod
     def is_available(cls) -> bool:
@@ -89,8 +164,16 @@ class Backend(ABC):
 
     @classmethod
     def versions(cls) -> Mapping[str, str]:
-        """Versions of the solver packages this backend uses (empty for pure Python)."""
-        return {}
+        """Versions of the packages this backend uses (`packages`; empty for pure Python)."""
+        import importlib.metadata
+
+        found = {}
+        for package in cls.packages:
+            try:
+                found[package] = importlib.metadata.version(package)
+            except importlib.metadata.PackageNotFoundError:
+                found[package] = "not installed"
+        return found
 
     def solve(self, grid: Grid, *, mode: Mode | str = Mode.LEXMIN, limit: int = 2,
               time_limit: float | None = None) -> SolveResult:

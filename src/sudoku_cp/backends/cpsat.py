@@ -43,12 +43,12 @@ import logging
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..errors import BackendFailure, BackendOptionError
 from ..grid import BLANK, Grid, Shape, geometry
 from ..result import Mode, Status
-from .base import Backend, Deadline, Outcome
+from .base import BackendOption, Backend, Deadline, Outcome
 
 if TYPE_CHECKING:  # only for annotations; never imported at run time from here
     from ortools.sat.python import cp_model
@@ -526,7 +526,14 @@ class CpSatBackend(Backend):
     name = "cpsat"
     description = "OR-Tools CP-SAT model; lex-min by a staged lexicographic objective"
     requires = ("ortools",)
-    option_names = frozenset({"workers", "cpsat_strategy"})
+    packages: ClassVar[tuple[str, ...]] = ("ortools",)
+    setup_modules: ClassVar[tuple[str, ...]] = ("ortools.sat.python.cp_model",)
+    options: ClassVar[tuple[BackendOption, ...]] = (
+        BackendOption("strategy", "lexmin: staged exact objective, or the first solution of the "
+                      "fixed row-major search", "objective", choices=STRATEGIES,
+                      keyword="cpsat_strategy"),
+        BackendOption("workers", "CP-SAT search workers", DEFAULT_WORKERS, kind=int, minimum=1),
+    )
 
     def __init__(self, *, workers: int | None = None, cpsat_strategy: str = "objective") -> None:
         if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
@@ -539,11 +546,6 @@ class CpSatBackend(Backend):
         self.strategy = cpsat_strategy
         # (size, box) -> (model with the lex-min decision strategy, model without)
         self._shapes: dict[tuple[int, Shape], tuple[ShapeModel, ShapeModel]] = {}
-
-    @classmethod
-    def versions(cls) -> dict[str, str]:
-        """The OR-Tools version (empty when it is not installed)."""
-        return {"ortools": ortools_version()} if cls.is_available() else {}
 
     def prepare(self, grid: Grid) -> bool:
         """Import OR-Tools, warm CP-SAT up and copy this shape's models, once per shape."""

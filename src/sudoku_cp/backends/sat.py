@@ -52,7 +52,6 @@ in one stretch and overran a 120 s limit by 273 s (benchmarks/bench_sat_kept.py 
 from __future__ import annotations
 
 import functools
-import importlib.metadata
 import itertools
 import logging
 import math
@@ -65,7 +64,7 @@ from typing import Any, ClassVar, TextIO
 from ..errors import BackendFailure, BackendOptionError
 from ..grid import BLANK, Geometry, Grid, Shape, geometry
 from ..result import Mode, Status
-from .base import Backend, Deadline, Outcome
+from .base import BackendOption, Backend, Deadline, Outcome
 
 logger = logging.getLogger(__name__)
 
@@ -555,7 +554,17 @@ class SatBackend(Backend):
     name: ClassVar[str] = "sat"
     description: ClassVar[str] = "SAT (python-sat): CNF encoding, lex-min by iterative tightening"
     requires: ClassVar[tuple[str, ...]] = ("pysat",)
-    option_names: ClassVar[frozenset[str]] = frozenset({"sat_solver", "encoding", "amo"})
+    packages: ClassVar[tuple[str, ...]] = ("python-sat",)
+    setup_modules: ClassVar[tuple[str, ...]] = ("pysat.solvers",)
+    options: ClassVar[tuple[BackendOption, ...]] = (
+        BackendOption("solver", "python-sat solver (aliases such as g4 allowed)",
+                      DEFAULT_SOLVER, choices=accepted_solvers, keyword="sat_solver"),
+        BackendOption("encoding", "CNF encoding: minimal (cell and unit at-least-one, "
+                      "at-most-one per unit) or extended (both in all four)", DEFAULT_ENCODING,
+                      choices=ENCODINGS),
+        BackendOption("amo", "at-most-one encoding (pysat.card)", DEFAULT_AMO,
+                      choices=AMO_ENCODINGS),
+    )
 
     def __init__(self, *, sat_solver: str = DEFAULT_SOLVER, encoding: str = DEFAULT_ENCODING,
                  amo: str = DEFAULT_AMO) -> None:
@@ -569,11 +578,6 @@ class SatBackend(Backend):
         self._solvers: dict[_SolverKey, _KeptSolver] = {}
         self._watchdog = _Watchdog()
         self._setup: _Setup | None = None  # what prepare() did for the puzzle about to run
-
-    @classmethod
-    def versions(cls) -> Mapping[str, str]:
-        """The python-sat version (read from the package metadata, without importing it)."""
-        return {"python-sat": importlib.metadata.version("python-sat")}
 
     def close(self) -> None:
         """Delete the kept solvers."""
