@@ -7,7 +7,8 @@ from sudoku_cp.backends import get_backend
 from sudoku_cp.grid import Grid
 from sudoku_cp.result import Status
 
-from ..conftest import ANTI_BACKTRACK, G17, naive_lexmin, random_multi_solution, shared
+from ..conftest import (ANTI_BACKTRACK, DATA, G17, naive_lexmin, random_multi_solution,
+                        shared)
 
 
 @pytest.fixture(scope="module")
@@ -69,3 +70,97 @@ def test_importing_dfs_loads_no_solver():
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('ortools', 'pysat')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+# -- the strong propagation level (locked candidates, look-ahead on binary choices) -------------
+
+TOP95_FIRST = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+
+
+@pytest.fixture(scope="module")
+def strong():
+    return get_backend("dfs", propagation="strong")
+
+
+@pytest.fixture(scope="module")
+def singles():
+    return get_backend("dfs", propagation="singles")
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_strong_lexmin_equals_naive_on_random_small_grids(strong, seed):
+    rng = random.Random(1000 + seed)
+    size, box = rng.choice([(4, (2, 2)), (6, (2, 3)), (6, (3, 2)), (8, (2, 4))])
+    puzzle = random_multi_solution(size, rng.randint(0, size * size // 3), seed, box=box)
+    result = strong.solve(puzzle)
+    assert result.solution == naive_lexmin(puzzle)
+    assert result.stats["propagation"] == "strong"
+
+
+def test_strong_agrees_with_singles_on_generated_16x16(strong, singles):
+    # (unique #2 is left out: singles need seconds on it)
+    for lines in (_generated("unique-16x16.txt")[2:8], _generated("multi-16x16.txt")[:6]):
+        for line in lines:
+            puzzle = Grid.parse(line)
+            assert strong.solve(puzzle).solution == singles.solve(puzzle).solution, line
+
+
+def test_look_ahead_cuts_the_uniqueness_proof(strong, singles):
+    # unique-16x16 #37: the singles search needs thousands of nodes, the strong one a handful.
+    line = _generated("unique-16x16.txt")[36]
+    many, few = singles.solve(Grid.parse(line)), strong.solve(Grid.parse(line))
+    assert few.solution == many.solution
+    assert few.stats["nodes"] * 5 < many.stats["nodes"]
+
+
+def test_auto_is_singles_below_16_and_strong_from_16(backend):
+    assert backend.solve(Grid.parse(G17)).stats["propagation"] == "singles"
+    assert backend.solve(Grid.parse(_generated("unique-16x16.txt")[0])).stats["propagation"] \
+        == "strong"
+
+
+@pytest.mark.parametrize("mode", ["any", "count"])
+def test_any_and_count_keep_the_original_search(strong, singles, mode):
+    # generate.py fills grids with `any`: its answer must not depend on the level.
+    for line in (TOP95_FIRST, _generated("multi-16x16.txt")[0]):
+        puzzle = Grid.parse(line)
+        a, b = strong.solve(puzzle, mode=mode, limit=3), singles.solve(puzzle, mode=mode, limit=3)
+        assert (a.solution, a.count, a.stats) == (b.solution, b.count, b.stats)
+        assert a.stats["propagation"] == "singles"
+
+
+def test_strong_refutes_contradictions(strong):
+    puzzle = Grid.parse("023456789" + "0" * 36 + "100000000" + "0" * 27)
+    assert strong.solve(puzzle).status is Status.UNSATISFIABLE
+    for line in _generated("unsat-16x16.txt")[:2]:
+        assert strong.solve(Grid.parse(line)).status is Status.UNSATISFIABLE
+
+
+def test_locked_candidates_point_and_claim():
+    # Box 1 keeps 1 only in row 1 (pointing): 1 leaves the rest of row 1.
+    # Column 9 keeps 2 only in box 9 (claiming): 2 leaves the rest of box 9.
+    search = dfs._Search(Grid.empty(9), dfs.Deadline(None), strong=True)
+    full = search.tables.full
+    candidates = [full] * 81
+    for cell in (9, 10, 11, 18, 19, 20):
+        candidates[cell] &= ~1
+    for row in range(6):
+        candidates[row * 9 + 8] &= ~2
+    decided: list[int] = []
+    dirty: set[int] = set()
+    assert search.locked_candidates(candidates, decided, dirty)
+    assert all(not candidates[cell] & 1 for cell in range(3, 9))
+    assert all(candidates[cell] & 1 for cell in range(3))
+    assert all(not candidates[row * 9 + col] & 2 for row in (6, 7, 8) for col in (6, 7))
+    assert candidates[6 * 9 + 8] & 2 and dirty
+
+
+def test_unknown_propagation_level_is_refused():
+    from sudoku_cp.errors import BackendOptionError
+    with pytest.raises(BackendOptionError, match="propagation"):
+        get_backend("dfs", propagation="clever")
+
+
+def _generated(name: str) -> list[str]:
+    return [line for line in (DATA / "generated" / name).read_text().splitlines()
+            if line and not line.startswith("#")]
