@@ -30,7 +30,7 @@ from typing import ClassVar
 from ..errors import BackendOptionError
 from ..grid import BLANK, Grid, Shape, geometry
 from ..result import Mode, Status
-from .base import Backend, Deadline, Outcome
+from .base import Backend, BackendOption, Deadline, Outcome
 
 Candidates = list[int]  # one bitmask per cell; a single bit means the cell is decided
 
@@ -524,7 +524,11 @@ class DfsBackend(Backend):
     name = "dfs"
     description = "pure-Python search: bitmasks, singles (+ locked candidates and look-ahead " \
                   "for large lex-min), MRV oracle for lex-min"
-    option_names: ClassVar[frozenset[str]] = frozenset({"propagation"})
+    options: ClassVar[tuple[BackendOption, ...]] = (
+        BackendOption("propagation", "lexmin: singles; strong (locked candidates, look-ahead on "
+                      "binary choices for the uniqueness proof); auto = strong from 16x16",
+                      "auto", choices=PROPAGATION_LEVELS),
+    )
 
     def __init__(self, *, propagation: str = "auto") -> None:
         if propagation not in PROPAGATION_LEVELS:
