@@ -57,6 +57,8 @@ class _Tables:
     units_of: tuple[tuple[tuple[int, ...], ...], ...]
     unit_ids_of: tuple[tuple[int, ...], ...]  # indices into `units` of each cell's three units
     unit_masks: tuple[Callable[[Candidates], tuple[int, ...]], ...]  # each unit's masks
+    peer_bits: tuple[int, ...]  # each cell's peers as a bitset of cells
+    unit_bits: tuple[int, ...]  # each unit's cells as a bitset of cells
     segments: _Segments  # every box ∩ row and box ∩ column, for locked candidates
 
 
@@ -84,7 +86,9 @@ def _tables(size: int, box: Shape) -> _Tables:
     unit_ids_of = tuple(tuple(index for index, unit in enumerate(geo.units) if cell in unit)
                         for cell in geo.cells)
     return _Tables(size, (1 << size) - 1, geo.peers, geo.units, geo.units_of, unit_ids_of,
-                   tuple(itemgetter(*unit) for unit in geo.units), _segments(geo.rows + geo.columns, geo.boxes))
+                   tuple(itemgetter(*unit) for unit in geo.units),
+                   tuple(sum(1 << peer for peer in peers) for peers in geo.peers),
+                   tuple(sum(1 << cell for cell in unit) for unit in geo.units), _segments(geo.rows + geo.columns, geo.boxes))
 
 
 def _segments(lines: tuple[tuple[int, ...], ...],
@@ -320,21 +324,30 @@ class _Search:
 
     def binary_choices(self, candidates: Candidates) -> list[list[tuple[int, int]]]:
         """Every two-sided choice, as its two (cell, bit) sides: two-candidate cells, and values
-        with two places in a unit; those whose sides reach the most peer candidates first."""
-        peers = self.tables.peers
+        with two places in a unit; those whose sides reach the most peer candidates first.
+
+        Reach is counted with one bitset of cells per value, ANDed with a cell's peers."""
+        tables = self.tables
+        peer_bits = tables.peer_bits
+        places_of = [0] * tables.size  # value index -> bitset of the open cells holding it
         scored: list[tuple[int, int, list[tuple[int, int]]]] = []
         for cell, mask in enumerate(candidates):
+            if mask & (mask - 1):
+                here = 1 << cell
+                rest = mask
+                while rest:
+                    bit = rest & -rest
+                    rest ^= bit
+                    places_of[bit.bit_length() - 1] |= here
+        for cell, mask in enumerate(candidates):
             if mask.bit_count() == 2:
-                reach = 0
-                for peer in peers[cell]:
-                    if candidates[peer] & mask:
-                        reach += 1
-                scored.append((-reach, len(scored),
-                               [(cell, mask & -mask), (cell, mask & (mask - 1))]))
-        for unit in self.tables.units:
+                low, high = mask & -mask, mask & (mask - 1)
+                reach = ((places_of[low.bit_length() - 1] & peer_bits[cell]).bit_count()
+                         + (places_of[high.bit_length() - 1] & peer_bits[cell]).bit_count())
+                scored.append((-reach, len(scored), [(cell, low), (cell, high)]))
+        for unit_masks, unit_bits in zip(tables.unit_masks, tables.unit_bits):
             once = twice = thrice = 0
-            for cell in unit:
-                mask = candidates[cell]
+            for mask in unit_masks(candidates):
                 if mask & (mask - 1):
                     thrice |= twice & mask
                     twice |= once & mask
@@ -343,13 +356,13 @@ class _Search:
             while pairs:
                 bit = pairs & -pairs
                 pairs ^= bit
-                places = [cell for cell in unit if candidates[cell] & bit]
-                reach = 0
-                for place in places:
-                    for peer in peers[place]:
-                        if candidates[peer] & bit:
-                            reach += 1
-                scored.append((-reach, len(scored), [(place, bit) for place in places]))
+                cells_with = places_of[bit.bit_length() - 1]
+                both = cells_with & unit_bits
+                first = (both & -both).bit_length() - 1
+                second = both.bit_length() - 1
+                reach = ((cells_with & peer_bits[first]).bit_count()
+                         + (cells_with & peer_bits[second]).bit_count())
+                scored.append((-reach, len(scored), [(first, bit), (second, bit)]))
         scored.sort()
         return [choice for _, _, choice in scored]
 
