@@ -28,7 +28,7 @@ from pathlib import Path
 import psutil  # type: ignore[import-untyped]  # installed with dask[distributed]
 
 from sudoku_cp.engine import (BackendSpec, Executor, PoolExecutor, SolveSettings, execute)
-from sudoku_cp.executors_dask import DASK_CHUNK_SIZE, DaskExecutor
+from sudoku_cp.executors_dask import DaskExecutor
 from sudoku_cp.formats import PuzzleRecord, read_puzzles
 from sudoku_cp.result import Mode
 
@@ -95,14 +95,16 @@ def main() -> None:
     parser.add_argument("--mode", default="lexmin")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--chunk-sizes", default=str(DASK_CHUNK_SIZE),
-                        help="comma-separated Dask chunk sizes to compare")
+    parser.add_argument("--chunk-sizes", default="auto",
+                        help="comma-separated Dask chunk sizes to compare; auto: sized to the "
+                             "solve times (the default)")
     args = parser.parse_args()
 
     records = load(args.data, args.puzzles)
     specs = [BackendSpec(name) for name in args.backends.split(",")]
     settings = SolveSettings(Mode(args.mode))
-    chunk_sizes = [int(size) for size in args.chunk_sizes.split(",")]
+    chunk_sizes = [None if size == "auto" else int(size) for size in args.chunk_sizes.split(",")]
+    used: dict[str, list[int]] = {}
     walls: dict[str, list[float]] = {"local": []}
     cpus: dict[str, list[float]] = {"local": []}
     starts: dict[str, list[float]] = {}
@@ -116,7 +118,7 @@ def main() -> None:
         print(f"round {round_number + 1}: local {wall:.1f} s, CPU {cpu:.1f} s", file=sys.stderr,
               flush=True)
         for size in chunk_sizes:
-            name = f"dask, chunks of {size}"
+            name = f"dask, chunks of {size}" if size else "dask, chunks sized to the solve times"
             executor = DaskExecutor(jobs=args.jobs, chunk_size=size)
             start = time.perf_counter()
             executor.start()
@@ -127,6 +129,7 @@ def main() -> None:
                 executor.close()
             walls.setdefault(name, []).append(wall)
             cpus.setdefault(name, []).append(cpu)
+            used.setdefault(name, []).extend(executor.chunk_sizes)
             check(answers, reference, records, name)
             print(f"round {round_number + 1}: {name} {wall:.1f} s, CPU {cpu:.1f} s",
                   file=sys.stderr, flush=True)
@@ -150,6 +153,10 @@ def main() -> None:
         print(f"| {name} | {wall:.1f} | {len(records) / wall:.1f} | {wall / local:.3f} | "
               f"{cpu:.1f} | {cpu / local_cpu:.3f} | {start_up:.1f} | "
               f"{(wall + start_up) / local:.3f} |")
+    for name, sizes in used.items():
+        if name.endswith("solve times"):
+            print(f"\n{name}: {len(sizes)} tasks, puzzles per task min {min(sizes)}, median "
+                  f"{statistics.median(sizes):.0f}, max {max(sizes)}.")
     print("\nall rounds, wall (CPU) s: " + "; ".join(
         f"{name}: {', '.join(f'{t:.1f} ({c:.1f})' for t, c in zip(times, cpus[name]))}"
         for name, times in walls.items()))

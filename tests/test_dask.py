@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
+import tempfile
 import time
 from pathlib import Path
 
@@ -33,23 +35,33 @@ from sudoku_cp.result import Mode
 from .conftest import G17, UNSOLVABLE_4, random_multi_solution
 
 SOLVE_PAUSE = 0.05  # seconds each `slowlog` solve sleeps: chunks last long enough to be hit
+# Where `slowlog` notes its solves; set before the cluster starts, so its workers inherit it.
+# The workers import this module too: they keep the driver's file.
+if "SUDOKU_CP_TEST_SOLVES_LOG" not in os.environ:
+    os.environ["SUDOKU_CP_TEST_SOLVES_LOG"] = str(
+        Path(tempfile.mkdtemp(prefix="sudoku-cp-dask-")) / "solves.log")
+SOLVES_LOG = Path(os.environ["SUDOKU_CP_TEST_SOLVES_LOG"])
 
 
 class SlowLogBackend(DfsBackend):
-    """dfs that sleeps a little and appends `pid puzzle` to the file `log` for every solve."""
+    """dfs that sleeps a little and notes `pid puzzle` in SOLVES_LOG for every solve."""
 
     name = "slowlog"
-    option_names = frozenset({"log"})
-
-    def __init__(self, log: str | None = None) -> None:
-        self.log = log
 
     def _solve(self, grid: Grid, *, mode: Mode, limit: int, deadline: Deadline) -> Outcome:
         time.sleep(SOLVE_PAUSE)
-        if self.log:
-            with open(self.log, "a", encoding="utf-8") as handle:
-                handle.write(f"{os.getpid()} {grid.to_line()}\n")
+        with open(os.environ["SUDOKU_CP_TEST_SOLVES_LOG"], "a", encoding="utf-8") as handle:
+            handle.write(f"{os.getpid()} {grid.to_line()}\n")
         return super()._solve(grid, mode=mode, limit=limit, deadline=deadline)
+
+
+def solves(lines: list[str]) -> list[tuple[int, str]]:
+    """(pid, puzzle) of every `slowlog` solve of these puzzles so far (each test has its own)."""
+    wanted = set(lines)
+    if not SOLVES_LOG.exists():
+        return []
+    noted = [line.split() for line in SOLVES_LOG.read_text().splitlines()]
+    return [(int(pid), puzzle) for pid, puzzle in noted if puzzle in wanted]
 
 
 class WorkerKillerBackend(DfsBackend):
@@ -78,6 +90,7 @@ def cluster():
                                   host="127.0.0.1", dashboard_address="127.0.0.1:0",
                                   worker_dashboard_address="127.0.0.1:0") as local_cluster:
         yield local_cluster
+    shutil.rmtree(SOLVES_LOG.parent, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
@@ -147,6 +160,22 @@ def test_same_verdicts_and_order_as_inline(client):
     assert wait_until(lambda: not our_tasks(client))  # released (asynchronously)
 
 
+def test_tasks_are_sized_to_take_about_half_a_second(client):
+    lines = puzzle_lines(60, seed=13)
+    executor = DaskExecutor(client=client, in_flight_per_worker=1)
+    runs = list(executor.map(records_of(lines), [BackendSpec("slowlog")], SolveSettings()))
+    assert [run.record.index for run in runs] == list(range(60))
+    sizes = executor.chunk_sizes
+    assert sum(sizes) == 60
+    assert sizes[:2] == [executors_dask.FIRST_CHUNK_SIZE] * 2  # sent before any answer
+    per_task = round(executors_dask.TASK_SECONDS / SOLVE_PAUSE)  # 10 puzzles of 50 ms
+    assert all(per_task // 2 <= size <= per_task for size in sizes[2:-1]), sizes
+    fixed = DaskExecutor(client=client, chunk_size=7)
+    assert len(list(fixed.map(records_of(lines[:20]), [BackendSpec("dfs")],
+                              SolveSettings()))) == 20
+    assert fixed.chunk_sizes == [7, 7, 6]
+
+
 def test_count_mode_through_make_executor_with_a_client(client):
     lines = puzzle_lines(5, seed=2)
     specs = [BackendSpec("dfs"), BackendSpec("sat")]
@@ -157,28 +186,26 @@ def test_count_mode_through_make_executor_with_a_client(client):
     assert client.status == "running"  # a client passed in is the caller's: left open
 
 
-def test_a_worker_killed_mid_chunk_loses_and_repeats_nothing(client, tmp_path):
-    log = tmp_path / "solves.log"
-    lines = puzzle_lines(48, seed=3)
-    specs = [BackendSpec("slowlog", {"log": str(log)})]
-    expected = verdicts(execute(records_of(lines), [BackendSpec("slowlog")], SolveSettings()))
+def test_a_worker_killed_mid_chunk_loses_and_repeats_nothing(client):
+    lines = puzzle_lines(80, seed=3)
+    specs = [BackendSpec("slowlog")]
+    expected = verdicts(execute(records_of(lines), [BackendSpec("dfs", label="slowlog")],
+                                SolveSettings()))
     victim = next(iter(client.run(os.getpid).values()))
     outcomes = execute(records_of(lines), specs, SolveSettings(),
                        executor=DaskExecutor(client=client, chunk_size=4))
     got = [next(outcomes)]
 
-    def victim_starts_a_chunk() -> bool:  # its last solve is the first of a chunk: 3 more to go
-        solves = [line.split() for line in log.read_text().splitlines()]
-        mine = [lines.index(puzzle) for pid, puzzle in solves if int(pid) == victim]
-        return bool(mine) and mine[-1] % 4 == 0 and mine[-1] >= 4
+    def victim_in_a_chunk() -> bool:  # its last solve is not the last of its chunk of 4
+        mine = [lines.index(puzzle) for pid, puzzle in solves(lines) if pid == victim]
+        return bool(mine) and mine[-1] % 4 != 3 and mine[-1] >= 4
 
-    assert wait_until(victim_starts_a_chunk)
+    assert wait_until(victim_in_a_chunk, timeout=3)
     os.kill(victim, signal.SIGKILL)
     got.extend(outcomes)
     assert verdicts(got) == expected  # every puzzle once, in order, right
-    solves = [line.split() for line in log.read_text().splitlines()]
-    by_victim = {puzzle for pid, puzzle in solves if int(pid) == victim}
-    rerun = {puzzle for pid, puzzle in solves if int(pid) != victim} & by_victim
+    by_victim = {puzzle for pid, puzzle in solves(lines) if pid == victim}
+    rerun = {puzzle for pid, puzzle in solves(lines) if pid != victim} & by_victim
     assert rerun, "the killed worker's chunk ran again elsewhere"
     assert victim not in client.run(os.getpid).values()
     assert wait_until(lambda: len(client.scheduler_info()["workers"]) == 2)
@@ -203,10 +230,9 @@ def test_a_chunk_that_keeps_killing_workers_names_the_culprit(client, cluster):
     assert wait_until(lambda: len(client.scheduler_info()["workers"]) == 2)
 
 
-def test_closing_the_iterator_cancels_everything(client, tmp_path):
-    log = tmp_path / "solves.log"
+def test_closing_the_iterator_cancels_everything(client):
     lines = puzzle_lines(64, seed=7)
-    outcomes = execute(records_of(lines), [BackendSpec("slowlog", {"log": str(log)})],
+    outcomes = execute(records_of(lines), [BackendSpec("slowlog")],
                        SolveSettings(), executor=DaskExecutor(client=client, chunk_size=4))
     assert [outcome.record.index for outcome in (next(outcomes), next(outcomes))] == [0, 1]
     assert our_tasks(client)
@@ -217,9 +243,9 @@ def test_closing_the_iterator_cancels_everything(client, tmp_path):
         return not any(client.run(lambda dask_worker: dask_worker.state.executing_count).values())
 
     assert wait_until(idle, timeout=5)
-    solved = len(log.read_text().splitlines())
+    solved = len(solves(lines))
     time.sleep(4 * SOLVE_PAUSE)
-    assert len(log.read_text().splitlines()) == solved < len(lines)  # nothing runs any more
+    assert len(solves(lines)) == solved < len(lines)  # nothing runs any more
 
 
 def test_a_local_cluster_listens_on_loopback_only_and_is_closed_after_the_run():

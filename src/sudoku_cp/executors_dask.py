@@ -5,8 +5,10 @@ processes that listens on 127.0.0.1 only (scheduler, workers, nannies and dashbo
 (`tcp://host:8786`, `tls://host:8786`) it attaches to a running scheduler with the user's Dask
 configuration (`distributed.comm.tls.*` for TLS); or it uses a `distributed.Client` it is given.
 
-- Tasks are chunks of `chunk_size` puzzles, a bounded number in flight per worker thread, yielded
-  in submission order, so output order is kept and memory stays flat however long the input.
+- Tasks are chunks of puzzles sized to take about `TASK_SECONDS` of solving each (from the
+  solve times of the answers so far; `chunk_size` fixes it), a bounded number in flight per
+  worker thread, yielded in submission order, so output order is kept and memory stays flat
+  however long the input.
 - Each worker thread keeps its backends warm across tasks (`WarmBackends` in a thread-local
   cache keyed by the configurations and settings): one kept SAT solver per shape, OR-Tools
   imported once per worker process.
@@ -37,20 +39,23 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from .engine import (IN_FLIGHT_PER_WORKER, BackendSpec, Executor, PuzzleRun, SolveSettings,
-                     WarmBackends, _chunks)
+                     WarmBackends)
 from .errors import ExecutorError
 from .formats import PuzzleRecord
 
 LOGGER = logging.getLogger(__name__)
 
 INSTALL_HINT = "--executor dask needs the dask extra: pip install 'sudoku-cp[dask]'"
-# Puzzles per task (the local pool's are 16). Measured with benchmarks/bench_dask.py on 2,000
-# 17clue puzzles, lexmin, dfs,cpsat,sat, 2 workers, as wall time over the local pool's in the
-# same run: chunks of 8/16/32/64/128 gave 1.04/1.18/1.17/1.28/1.23 (2 rounds), and with the
-# profiler off 16/32/64 gave 1.35/0.86/1.06 (3 rounds). The machine was shared (load 5-9 on 2
-# cores), so single figures move by +-30%; 32 was never far from the best, keeps the per-task
-# cost small next to ~0.2 s of solving, and still gives the first answers within a second.
-DASK_CHUNK_SIZE = 32
+# Puzzles per task. A Dask task costs more than a local pool's (scheduler round trips, the
+# worker's event loop), so tasks are made long enough to hide that, and no longer: long tasks
+# delay the first answers, balance the workers worse at the end and lose more work to a worker
+# that dies. Measured with benchmarks/bench_dask.py on 2,000 17clue puzzles (lexmin,
+# dfs,cpsat,sat, ~6 ms of solving a puzzle, 2 workers; wall time over the local pool's in the
+# same run, median of 5 interleaved rounds): fixed chunks of 16/32/64/128 puzzles gave
+# 1.34/1.05/0.80/0.89, i.e. tasks of 0.1/0.2/0.4/0.8 s; so a task aims at 0.5 s of solving.
+TASK_SECONDS = 0.5
+FIRST_CHUNK_SIZE = 16      # puzzles per task until answers tell how long a puzzle takes
+MAX_CHUNK_SIZE = 256
 CONNECT_TIMEOUT = 10.0     # seconds to reach a scheduler given by address
 WORKERS_REFRESH = 2.0      # seconds between looks at the cluster's size (adaptive clusters grow)
 CANCEL_GRACE = 2.0         # seconds a closing run waits for its cancelled chunks to stop
@@ -128,12 +133,13 @@ class DaskExecutor(Executor):
     name = "dask"
 
     def __init__(self, *, jobs: int = 1, scheduler: str | None = None, client: Any = None,
-                 chunk_size: int = DASK_CHUNK_SIZE,
+                 chunk_size: int | None = None,
                  in_flight_per_worker: int = IN_FLIGHT_PER_WORKER) -> None:
         self.distributed = _import_distributed()
         self.jobs = max(1, jobs)
         self.scheduler = scheduler
-        self.chunk_size = max(1, chunk_size)
+        self.chunk_size = None if chunk_size is None else max(1, chunk_size)
+        self.chunk_sizes: list[int] = []  # the puzzles in each task of the last run, in order
         self.in_flight_per_worker = max(1, in_flight_per_worker)
         self.client: Any = client
         self.cluster: Any = None
@@ -216,7 +222,9 @@ class DaskExecutor(Executor):
         client = self.start()
         key = _configuration_key(specs, settings)
         specs = list(specs)
-        chunks = _chunks(records, self.chunk_size)
+        sizer = _ChunkSizer(self.chunk_size)
+        self.chunk_sizes = sizer.sizes
+        chunks = _sized_chunks(records, sizer)
         run = uuid.uuid4().hex[:8]
         numbers = itertools.count()
         pending: collections.deque[tuple[list[PuzzleRecord], Any]] = collections.deque()
@@ -236,6 +244,7 @@ class DaskExecutor(Executor):
                 chunk, future = pending[0]
                 answers = self._answers(client, future, chunk, key, specs, settings)
                 pending.popleft()
+                sizer.observe(answers)
                 yield from answers
                 self._fill(pending, chunks, window, submit)
         finally:
@@ -339,6 +348,44 @@ def _fetch(future: Any) -> tuple[list[PuzzleRun] | None, Exception | None]:
     return answers, None
 
 
+class _ChunkSizer:
+    """How many puzzles the next task gets: a fixed number, or enough for `TASK_SECONDS` of
+    solving at the mean solve time of the answers so far (set-up and warm-up not counted)."""
+
+    def __init__(self, fixed: int | None) -> None:
+        self.fixed = fixed
+        self.puzzles = 0
+        self.seconds = 0.0
+        self.sizes: list[int] = []  # what was handed out, for the benchmark and the tests
+
+    def observe(self, answers: Sequence[PuzzleRun]) -> None:
+        for run in answers:
+            if run.results:
+                self.puzzles += 1
+                self.seconds += sum(result.seconds for results in run.results.values()
+                                    for result in results)
+
+    def size(self) -> int:
+        if self.fixed is not None:
+            size = self.fixed
+        elif not self.puzzles:
+            size = FIRST_CHUNK_SIZE
+        else:
+            per_puzzle = self.seconds / self.puzzles
+            size = (MAX_CHUNK_SIZE if per_puzzle <= 0 else
+                    max(1, min(MAX_CHUNK_SIZE, round(TASK_SECONDS / per_puzzle))))
+        return size
+
+
+def _sized_chunks(records: Iterable[PuzzleRecord],
+                  sizer: _ChunkSizer) -> Iterator[list[PuzzleRecord]]:
+    """The records in lists, each as long as the sizer says when it is made."""
+    iterator = iter(records)
+    while chunk := list(itertools.islice(iterator, sizer.size())):
+        sizer.sizes.append(len(chunk))
+        yield chunk
+
+
 class _QuietSchedulerLoss(logging.Filter):
     """Drops Dask's own lines about a lost scheduler: the run reports it in one line."""
 
@@ -422,4 +469,4 @@ def _one_line(error: BaseException) -> str:
     return text[0] if text else type(error).__name__
 
 
-__all__ = ["DASK_CHUNK_SIZE", "DaskExecutor", "INSTALL_HINT"]
+__all__ = ["DaskExecutor", "INSTALL_HINT", "TASK_SECONDS"]
