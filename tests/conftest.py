@@ -8,6 +8,9 @@ from pathlib import Path
 import pytest
 
 from sudoku_cp.grid import Grid
+# The published contract suite's generators, shared with the tests (same seeds, same puzzles).
+from sudoku_cp.testing import full_grid  # noqa: F401
+from sudoku_cp.testing import brute_force_count, random_multi_solution  # noqa: F401
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
@@ -49,31 +52,6 @@ def register():
         yield lambda name, module, cls: stack.enter_context(registered(name, module, cls))
 
 
-def random_multi_solution(size: int, givens: int, seed: int, *, box=None) -> Grid:
-    """A random puzzle with `givens` clues taken from a random full grid (often many solutions)."""
-    rng = random.Random(seed)
-    solution = full_grid(size, rng, box=box)
-    cells = rng.sample(range(size * size), givens)
-    return solution.with_values({cell: 0 for cell in range(size * size) if cell not in cells})
-
-
-def full_grid(size: int, rng: random.Random, *, box=None) -> Grid:
-    """A random completed grid: the pattern grid with shuffled values, rows in bands and bands."""
-    empty = Grid.empty(size, box=box)
-    box_rows, box_cols = empty.box
-    n = size
-
-    def pattern(r: int, c: int) -> int:
-        return (box_cols * (r % box_rows) + r // box_rows + c) % n
-
-    bands = rng.sample(range(n // box_rows), n // box_rows)
-    rows = [b * box_rows + r for b in bands for r in rng.sample(range(box_rows), box_rows)]
-    stacks = rng.sample(range(n // box_cols), n // box_cols)
-    cols = [s * box_cols + c for s in stacks for c in rng.sample(range(box_cols), box_cols)]
-    values = rng.sample(range(1, n + 1), n)
-    return Grid.from_values([values[pattern(r, c)] for r in rows for c in cols], box=box)
-
-
 def naive_lexmin(grid: Grid, *, count_limit: int = 0) -> Grid | None:
     """The reference answer: the naive row-major DFS, values ascending, first full grid wins."""
     values = list(grid.values)
@@ -100,28 +78,3 @@ def naive_lexmin(grid: Grid, *, count_limit: int = 0) -> Grid | None:
     return Grid(tuple(values), grid.box) if search(0) else None
 
 
-def brute_force_count(grid: Grid, limit: int) -> int:
-    """Completions counted by the naive DFS, up to `limit`."""
-    values = list(grid.values)
-    geo = grid.geometry
-    blanks = grid.blanks()
-    if grid.conflicts():
-        return 0
-    found = 0
-
-    def search(k: int) -> bool:
-        nonlocal found
-        if k == len(blanks):
-            found += 1
-            return found >= limit
-        cell = blanks[k]
-        for value in range(1, grid.size + 1):
-            if all(values[peer] != value for peer in geo.peers[cell]):
-                values[cell] = value
-                if search(k + 1):
-                    return True
-        values[cell] = 0
-        return False
-
-    search(0)
-    return found

@@ -39,7 +39,7 @@ __all__ = ["ANTI_BACKTRACK", "BAEKJOON_2239", "BAEKJOON_2239_ANSWER", "COUNT_LIM
            "ContractCase", "EMPTY_16_LEXMIN_ROWS_1_2", "EMPTY_4_LEXMIN", "EMPTY_6_LEXMIN",
            "EMPTY_9_LEXMIN", "G17", "KNOWN_COUNTS", "UNSOLVABLE_4", "assert_backend",
            "brute_force_count", "check_backend", "contract_cases", "contract_tests",
-           "count_batch", "naive_lexmin", "random_multi_solution"]
+           "count_batch", "full_grid", "naive_lexmin", "random_multi_solution"]
 
 # -- known puzzles and answers -------------------------------------------------------------------
 
@@ -77,12 +77,12 @@ def random_multi_solution(size: int, givens: int, seed: int, *, box: Shape | Non
     """A random puzzle with `givens` clues taken from a random full grid (often many solutions);
     the same (size, givens, seed) always gives the same puzzle."""
     rng = random.Random(seed)
-    solution = _full_grid(size, rng, box=box)
+    solution = full_grid(size, rng, box=box)
     cells = rng.sample(range(size * size), givens)
     return solution.with_values({cell: 0 for cell in range(size * size) if cell not in cells})
 
 
-def _full_grid(size: int, rng: random.Random, *, box: Shape | None = None) -> Grid:
+def full_grid(size: int, rng: random.Random, *, box: Shape | None = None) -> Grid:
     """A random completed grid: the pattern grid with shuffled values, rows in bands and bands."""
     box_rows, box_cols = Grid.empty(size, box=box).box
 
