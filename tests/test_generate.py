@@ -388,6 +388,7 @@ REGENERATED_PREFIX = {
     "adversarial-9x9": 2,     # (1.1 s)
     "unique-16x16": 4,        # (0.23 s)
     "multi-16x16": 4,         # (0.32 s)
+    "multi-20x20": 2,         # (about 4 s)
     "unsat-16x16": 4,         # (0.25 s)
     "adversarial-16x16": 1,   # (1.4 s)
     "unique-25x25": 0,        # (18 s for the first; unsat-25x25 runs the same unique removal)
@@ -439,7 +440,7 @@ def test_data_file_matches_its_command(path):
 
 def sample(recorded: GeneratedFile, size: int) -> list[int]:
     """A few puzzle indices: all of a small file's first ones, fewer for big grids."""
-    how_many = {4: 10, 6: 10, 9: 6, 16: 3, 25: 1}[size]
+    how_many = {4: 10, 6: 10, 9: 6, 16: 3, 20: 2, 25: 1}[size]
     indices = range(len(recorded.puzzles))
     return sorted(random.Random(recorded.path.stem).sample(indices, min(how_many, len(indices))))
 
