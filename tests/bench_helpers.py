@@ -4,6 +4,8 @@ puzzle records and headers for results logs, and the registration of deliberatel
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -12,7 +14,6 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from sudoku_cp import backends as backend_registry
 from sudoku_cp.cli import main
 from sudoku_cp.results import ResultsLog, make_header
 
@@ -27,12 +28,12 @@ ENVIRONMENT = {"tool": "sudoku-cp 0.1.0", "date": "2026-01-01T00:00:00+00:00",
                "versions": {"ortools": "9.15.6755", "python-sat": "1.9.dev24"}}
 
 
-def register_wrong(monkeypatch: pytest.MonkeyPatch, *names: str) -> None:
-    """Put deliberately wrong backends of tests/wrong_backends.py in the registry for one test
-    (monkeypatch restores it; forked workers and set-up children find the module too)."""
+def register_wrong(register: Callable[[str, str, str], Any], *names: str) -> None:
+    """Put deliberately wrong backends of tests/wrong_backends.py in the registry for one test,
+    through the conftest fixture `register` (the public `sudoku_cp.backends.registered`; forked
+    workers and set-up children find the module too)."""
     for name in names:
-        class_name = WRONG_BACKENDS.get(name, name)
-        monkeypatch.setitem(backend_registry._REGISTRY, name, ("tests.wrong_backends", class_name))
+        register(name, "tests.wrong_backends", WRONG_BACKENDS.get(name, name))
 
 
 def run_row(set_name: str, index: int, backend: str, status: str, seconds: float | None, *,

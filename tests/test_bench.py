@@ -10,10 +10,11 @@ import os
 import sys
 from pathlib import Path
 
+from typing import Any
+
 import pytest
 
 import sudoku_cp
-from sudoku_cp import backends as backend_registry
 from sudoku_cp.engine import BackendSpec, SolveSettings
 from sudoku_cp.formats import PuzzleStream
 from sudoku_cp.grid import Grid
@@ -166,8 +167,9 @@ def test_priming_keeps_one_off_set_up_out_of_the_first_timed_run() -> None:
     assert [run["build_seconds"] for run in runs] == [0.0, 0.0]
 
 
-def test_a_broken_completion_is_counted_and_not_timed(monkeypatch: pytest.MonkeyPatch) -> None:
-    register_wrong(monkeypatch, "rulebreaker")
+def test_a_broken_completion_is_counted_and_not_timed(monkeypatch: pytest.MonkeyPatch,
+        register: Any) -> None:
+    register_wrong(register, "rulebreaker")
     runs = timed([BAEKJOON_2239, EMPTY_4], ["dfs", "rulebreaker"], time_limit=1.0)
     broken = of(runs, "rulebreaker")
     # rulebreaker breaks only puzzles with givens: the empty 4x4 is solved right.
@@ -183,8 +185,8 @@ def test_a_broken_completion_is_counted_and_not_timed(monkeypatch: pytest.Monkey
 
 
 def test_an_unsatisfiable_claim_is_wrong_when_another_backend_found_a_completion(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    register_wrong(monkeypatch, "nosolution")
+        monkeypatch: pytest.MonkeyPatch, register: Any) -> None:
+    register_wrong(register, "nosolution")
     runs = timed([BAEKJOON_2239], ["nosolution", "dfs"])
     assert of(runs, "nosolution")[0]["status"] == "wrong"
     assert of(runs, "nosolution")[0]["reason"] == (
@@ -196,8 +198,9 @@ def test_an_unsatisfiable_claim_is_wrong_when_another_backend_found_a_completion
     assert summarize(alone, time_limit=None, baseline=None)[0].solved == 1
 
 
-def test_a_larger_completion_is_not_the_lexmin(monkeypatch: pytest.MonkeyPatch) -> None:
-    register_wrong(monkeypatch, "notlexmin")
+def test_a_larger_completion_is_not_the_lexmin(monkeypatch: pytest.MonkeyPatch,
+        register: Any) -> None:
+    register_wrong(register, "notlexmin")
     runs = timed([EMPTY_4], ["notlexmin", "dfs"])
     assert of(runs, "notlexmin")[0]["status"] == "wrong"
     assert of(runs, "notlexmin")[0]["reason"].startswith(
@@ -206,8 +209,8 @@ def test_a_larger_completion_is_not_the_lexmin(monkeypatch: pytest.MonkeyPatch) 
     assert of(any_mode, "notlexmin")[0]["status"] == "solved"
 
 
-def test_a_timeout_is_recorded_as_such(monkeypatch: pytest.MonkeyPatch) -> None:
-    register_wrong(monkeypatch, "sleepy")  # times out on puzzles whose first cell is blank
+def test_a_timeout_is_recorded_as_such(monkeypatch: pytest.MonkeyPatch, register: Any) -> None:
+    register_wrong(register, "sleepy")  # times out on puzzles whose first cell is blank
     runs = timed([BAEKJOON_2239, EMPTY_4], ["sleepy"], time_limit=2.0)
     assert [run["status"] for run in runs] == ["solved", "timeout"]
     (row,) = summarize(runs, time_limit=2.0, baseline=None)
@@ -238,8 +241,9 @@ def test_setup_is_measured_on_the_first_puzzle_of_each_shape(tmp_path: Path) -> 
 
 
 def test_setup_is_measured_in_a_fresh_interpreter(tmp_path: Path,
-                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    register_wrong(monkeypatch, "rulebreaker")
+                                                  monkeypatch: pytest.MonkeyPatch,
+        register: Any) -> None:
+    register_wrong(register, "rulebreaker")
     puzzles = first_of_each_shape(stream(tmp_path, [BAEKJOON_2239, EMPTY_4, BAEKJOON_2239]))
     setup = measure_setup([BackendSpec("dfs"), BackendSpec("rulebreaker", label="rb")], puzzles,
                           SolveSettings())
@@ -254,8 +258,9 @@ def test_setup_is_measured_in_a_fresh_interpreter(tmp_path: Path,
 
 
 def test_a_failing_setup_is_an_error_entry_not_a_crash(tmp_path: Path,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    register_wrong(monkeypatch, "crasher")  # raises on puzzles whose first cell is blank
+                                                       monkeypatch: pytest.MonkeyPatch,
+        register: Any) -> None:
+    register_wrong(register, "crasher")  # raises on puzzles whose first cell is blank
     puzzles = first_of_each_shape(stream(tmp_path, [EMPTY_4]))
     setup = measure_setup([BackendSpec("crasher")], puzzles, SolveSettings())
     assert setup["crasher"]["error"] == "RuntimeError: boom"
@@ -367,19 +372,17 @@ def test_cli_bench_refuses_a_used_log_and_other_settings_then_resumes(tmp_path: 
 
 
 def test_cli_bench_resume_retries_the_puzzles_that_ended_in_an_error(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, register: Any) -> None:
     log = tmp_path / "results.jsonl"
     args = ["bench", *TINY, "--backends", "dfs,flaky", "--results", log, "--no-setup"]
-    monkeypatch.setitem(backend_registry._REGISTRY, "flaky",
-                        ("tests.wrong_backends", "CrashingBackend"))  # raises on a blank first cell
+    register("flaky", "tests.wrong_backends", "CrashingBackend")  # raises on a blank first cell
     first = invoke(*args)
     assert first.exit_code == 1  # a backend error
     assert first.stderr.splitlines()[0] == f"{TINY[1]}:1: flaky error: RuntimeError: boom"
     assert [[run["status"] for run in record["runs"]] for record in puzzles_of(log)] == [
         ["solved", "solved"], ["solved", "error"], ["solved", "error"]]
 
-    monkeypatch.setitem(backend_registry._REGISTRY, "flaky",
-                        ("sudoku_cp.backends.dfs", "DfsBackend"))  # fixed
+    register("flaky", "sudoku_cp.backends.dfs", "DfsBackend")  # fixed
     resumed = invoke(*args, "--resume")
     assert resumed.exit_code == 0, resumed.output
     assert resumed.stderr == f"Resumed {log}: 1 of 3 puzzles were already measured.\n"
@@ -394,9 +397,10 @@ def test_cli_bench_resume_retries_the_puzzles_that_ended_in_an_error(
 
 
 def test_cli_bench_interrupted_then_resumed(tmp_path: Path,
-                                            monkeypatch: pytest.MonkeyPatch) -> None:
+                                            monkeypatch: pytest.MonkeyPatch,
+        register: Any) -> None:
     log = tmp_path / "results.jsonl"
-    register_wrong(monkeypatch, "interrupting")
+    register_wrong(register, "interrupting")
     # Solves: the untimed priming and the timed run of puzzle 1, then Ctrl-C in puzzle 2.
     monkeypatch.setattr(InterruptingBackend, "solves_before_interrupt", 2)
     # In-process (--no-isolate): the test backend raises KeyboardInterrupt where Ctrl-C would.
@@ -428,8 +432,8 @@ def test_cli_bench_torn_last_line_is_cut_on_resume(tmp_path: Path) -> None:
 
 
 def test_cli_bench_wrong_answer_is_counted_never_timed_exit_1(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    register_wrong(monkeypatch, "givenchanger")
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, register: Any) -> None:
+    register_wrong(register, "givenchanger")
     puzzles = tmp_path / "two.txt"
     puzzles.write_text(f"{BAEKJOON_2239}\n{BAEKJOON_2239}\n")
     result = invoke("bench", puzzles, "--backends", "dfs,givenchanger", "--no-setup")
@@ -531,17 +535,15 @@ def test_cli_bench_does_not_resume_a_crosscheck_log(tmp_path: Path) -> None:
 
 
 def test_cli_bench_resume_with_a_smaller_first_keeps_every_puzzle_apart(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, register: Any) -> None:
     one, two = tmp_path / "one.txt", tmp_path / "two.txt"
     one.write_text(f"{BAEKJOON_2239}\n" * 3)
     two.write_text(f"{BAEKJOON_2239}\n{'0' * 81}\n{BAEKJOON_2239}\n")
     log = tmp_path / "results.jsonl"
     args = ["bench", one, two, "--backends", "flaky", "--results", log, "--no-setup"]
-    monkeypatch.setitem(backend_registry._REGISTRY, "flaky",
-                        ("tests.wrong_backends", "CrashingBackend"))  # two:2 ends in an error
+    register("flaky", "tests.wrong_backends", "CrashingBackend")  # two:2 ends in an error
     assert invoke(*args, "--first", 3).exit_code == 1
-    monkeypatch.setitem(backend_registry._REGISTRY, "flaky",
-                        ("sudoku_cp.backends.dfs", "DfsBackend"))
+    register("flaky", "sudoku_cp.backends.dfs", "DfsBackend")
     resumed = invoke(*args, "--first", 2, "--resume")  # two:2 is run again, at another index
     assert resumed.exit_code == 0, resumed.output
     rows = [line.split()[:5] for line in resumed.stdout.splitlines()[1:3]]
