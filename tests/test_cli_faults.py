@@ -342,3 +342,23 @@ def test_an_81_line_block_is_refused_in_one_line():
     result = run("solve", stdin=("0" * 81 + "\n") * 81)
     assert result.exit_code == 2 and result.stdout == ""
     assert len(result.stderr.splitlines()) == 1 and "81" in result.stderr
+
+
+@pytest.mark.parametrize("args", [["crosscheck", "-b", "dfs,sat", "-j", "2"],
+                                  ["solve", "-b", "cpsat", "--format", "line"]],
+                         ids=["crosscheck -j 2", "solve cpsat"])
+def test_three_quick_ctrl_c_end_in_one_message_and_no_traceback(tmp_path, args):
+    source = puzzles_file(tmp_path, 3000)
+    process = cli(*args, str(source))
+    try:
+        assert process.stdout is not None
+        process.stdout.readline() if args[0] == "solve" else time.sleep(2.5)  # it is running
+        for _ in range(3):
+            process.send_signal(signal.SIGINT)
+            time.sleep(0.03)
+        _, stderr = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert process.returncode == 130, stderr
+    assert "Interrupted after" in stderr
+    assert "Traceback" not in stderr and "Exception ignored" not in stderr
