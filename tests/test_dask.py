@@ -21,7 +21,7 @@ distributed = pytest.importorskip("distributed")  # the `test` extra installs it
 from click.testing import CliRunner
 
 from sudoku_cp import executors_dask
-from sudoku_cp.backends import register_backend
+from sudoku_cp.backends import register_backend, registered
 from sudoku_cp.backends.base import Deadline, Outcome
 from sudoku_cp.backends.dfs import DfsBackend
 from sudoku_cp.cli import main
@@ -102,8 +102,10 @@ def client(cluster):
 
 @pytest.fixture(autouse=True)
 def test_backends():
-    register_backend("slowlog", __name__, "SlowLogBackend")
-    register_backend("workerkiller", __name__, "WorkerKillerBackend")
+    """The same backends in this process, for the length of each test only."""
+    with registered("slowlog", __name__, "SlowLogBackend"), \
+            registered("workerkiller", __name__, "WorkerKillerBackend"):
+        yield
 
 
 def puzzle_lines(count: int, *, seed: int = 0) -> list[str]:
