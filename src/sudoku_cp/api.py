@@ -150,10 +150,13 @@ def solve_many(source: Sources, *, backend: str | BackendSpec = "dfs",
     specs = specs_of(backend, options)
     settings = SolveSettings(Mode(mode), limit, time_limit)
     runner = make_executor(executor if client is None else "dask", jobs=jobs, client=client)
-    with contextlib.closing(execute(_stream(source, layout=layout, box=box), specs, settings,
-                                    executor=runner)) as outcomes:
-        for outcome in outcomes:
-            yield Answer.of(outcome)
+    try:
+        with contextlib.closing(execute(_stream(source, layout=layout, box=box), specs,
+                                        settings, executor=runner)) as outcomes:
+            for outcome in outcomes:
+                yield Answer.of(outcome)
+    finally:
+        runner.close()
 
 
 @dataclass
@@ -198,11 +201,14 @@ def crosscheck(source: Sources, *, backends: Sequence[str | BackendSpec] = ("dfs
                 tally.add(record, resumed=True)
             records = (record for record in records if not log.is_done(record))
         logger = (lambda outcome: log.append(outcome.to_record())) if log is not None else None
-        for outcome in execute(records, specs, settings, executor=runner, log=logger):
-            if outcome.verdict is None:
-                tally.bad_input += 1
-            else:
-                tally.add(outcome.to_record())
+        try:
+            for outcome in execute(records, specs, settings, executor=runner, log=logger):
+                if outcome.verdict is None:
+                    tally.bad_input += 1
+                else:
+                    tally.add(outcome.to_record())
+        finally:
+            runner.close()
     summary = tally.summary(wall_seconds=time.perf_counter() - start)
     return CrosscheckReport(summary, [dict(record) for record in tally.shown])
 

@@ -315,6 +315,18 @@ def _stdout_guard(command: Callable[..., Any]) -> Callable[..., Any]:
 
 # -- the group -------------------------------------------------------------------------------------
 
+def _log_warnings() -> None:
+    """The library's warnings as 'warning: ...' on stderr; only sudoku_cp's logger, so other
+    libraries (Dask) keep their own logging."""
+    logger = logging.getLogger("sudoku_cp")
+    if not logger.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("warning: %(message)s"))
+        logger.addHandler(handler)
+        logger.setLevel(logging.WARNING)
+        logger.propagate = False
+
+
 class OneLineErrors(click.Group):
     """A group whose usage errors are one line ('Error: ... (see COMMAND --help)'), exit 2."""
 
@@ -354,7 +366,7 @@ class OneLineErrors(click.Group):
 @click.pass_context
 def main(ctx: click.Context) -> None:
     """Lexicographically smallest Sudoku completions by search, CP-SAT and SAT."""
-    logging.basicConfig(level=logging.WARNING, format="warning: %(message)s")
+    _log_warnings()
     if ctx.invoked_subcommand is None:
         click.echo(ctx.get_help())
 
@@ -398,7 +410,8 @@ def solve(files: tuple[str, ...], input_format: str | None, box: str | None, no_
     exit_code = EXIT_OK
     progress = Progress(None, label="solve ")
     written = shown = 0
-    outcomes = execute(stream, specs, settings, executor=_executor(executor, jobs, scheduler))
+    runner = _executor(executor, jobs, scheduler)
+    outcomes = execute(stream, specs, settings, executor=runner)
     try:
         for outcome in outcomes:
             shown = _report_input_errors(stream, shown)
@@ -415,6 +428,7 @@ def solve(files: tuple[str, ...], input_format: str | None, box: str | None, no_
         sys.exit(_interrupt_code(error))
     finally:
         outcomes.close()
+        runner.close()
     progress.close()
     _report_input_errors(stream, shown)
     if stream.errors:
@@ -621,6 +635,7 @@ def crosscheck(files: tuple[str, ...], input_format: str | None, box: str | None
         interrupted = error
     finally:
         progress.close()
+        runner.close()
         if log is not None:
             log.close()
     _report_input_errors(stream, shown)
@@ -766,6 +781,7 @@ def bench(files: tuple[str, ...], input_format: str | None, box: str | None, no_
             outcomes.close()
         progress.close()
     finally:
+        runner.close()
         if log is not None:
             log.close()
     if len(todo) < len(puzzles):
