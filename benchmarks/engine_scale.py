@@ -3,7 +3,7 @@ of `solve` and `crosscheck` on 200,000 puzzles, and 9x9 throughput of both comma
 older checkout of the toolkit (the code before the engine), run the same way.
 
     git worktree add /tmp/oldtree 9cae45b        # the commit before the engine
-    python benchmarks/engine_scale.py --old /tmp/oldtree/src [--puzzles 200000]
+    python benchmarks/engine_scale.py --old /tmp/oldtree/src [--puzzles 200000] [--old-big]
 
 Needs ../shared/data/17clue.txt (or SUDOKU_CP_DATA). Prints one Markdown table.
 """
@@ -71,6 +71,10 @@ def main() -> None:
     parser.add_argument("--old", help="src folder of an older checkout to compare with")
     parser.add_argument("--puzzles", type=int, default=200_000)
     parser.add_argument("--throughput", type=int, default=20_000)
+    parser.add_argument("--crosscheck-backends", default="dfs,sat",
+                        help="backends of the crosscheck runs")
+    parser.add_argument("--old-big", action="store_true",
+                        help="also run the old code on the big input (slow: it reads it whole)")
     args = parser.parse_args()
     lines = SEVENTEEN.read_text().split()
     folder = Path(tempfile.mkdtemp())
@@ -80,29 +84,34 @@ def main() -> None:
     some.write_text("".join(line + "\n" for line in lines[:args.throughput]))
     python = [sys.executable, "-m", "sudoku_cp"]
     versions = [("new", None)] + ([("old", args.old)] if args.old else [])
-    rows = []
+    rows: list[tuple[str, str, str]] = []
+    print("| code | what | figure |\n|---|---|---|", flush=True)
+
+    def report(row: tuple[str, str, str]) -> None:
+        rows.append(row)
+        print("| " + " | ".join(row) + " |", flush=True)
+
     for name, path in versions:
         latency = first_answer_latency(path)
-        rows.append((name, "first answer on a slow pipe (5 s gap)", f"{latency:.3f} s"))
+        report((name, "first answer on a slow pipe (5 s gap)", f"{latency:.3f} s"))
     for name, path in versions:
         for label, command in (
                 ("solve dfs", [*python, "solve", str(some), "--format", "line"]),
-                ("crosscheck dfs,sat -j 2",
-                 [*python, "crosscheck", str(some), "--backends", "dfs,sat", "--jobs", "2"])):
+                (f"crosscheck {args.crosscheck_backends} -j 2",
+                 [*python, "crosscheck", str(some), "--backends", args.crosscheck_backends,
+                  "--jobs", "2"])):
             wall, _, code = timed(command, pythonpath=path)
-            rows.append((name, f"{label}, {args.throughput} of 17clue",
-                         f"{args.throughput / wall:.0f} puzzles/s (exit {code})"))
-    for name, path in versions:
+            report((name, f"{label}, {args.throughput} of 17clue",
+                    f"{args.throughput / wall:.0f} puzzles/s (exit {code})"))
+    for name, path in versions[:None if args.old_big else 1]:
         for label, command in (
                 ("solve dfs", [*python, "solve", str(big), "--format", "line"]),
-                ("crosscheck dfs,sat -j 2",
-                 [*python, "crosscheck", str(big), "--backends", "dfs,sat", "--jobs", "2"])):
+                (f"crosscheck {args.crosscheck_backends} -j 2",
+                 [*python, "crosscheck", str(big), "--backends", args.crosscheck_backends,
+                  "--jobs", "2"])):
             wall, rss, code = timed(command, pythonpath=path)
-            rows.append((name, f"{label}, {args.puzzles} puzzles",
-                         f"max RSS {rss:.0f} MB, {wall:.0f} s (exit {code})"))
-    print("| code | what | figure |\n|---|---|---|")
-    for row in rows:
-        print("| " + " | ".join(row) + " |")
+            report((name, f"{label}, {args.puzzles} puzzles",
+                    f"max RSS {rss:.0f} MB, {wall:.0f} s (exit {code})"))
 
 
 if __name__ == "__main__":
