@@ -348,11 +348,16 @@ def test_an_81_line_block_is_refused_in_one_line():
                                   ["solve", "-b", "cpsat", "--format", "line"]],
                          ids=["crosscheck -j 2", "solve cpsat"])
 def test_three_quick_ctrl_c_end_in_one_message_and_no_traceback(tmp_path, args):
-    source = puzzles_file(tmp_path, 3000)
-    process = cli(*args, str(source))
+    source = puzzles_file(tmp_path, 30000)
+    results = tmp_path / "r.jsonl"
+    extra = ["--results", str(results)] if args[0] == "crosscheck" else []
+    process = cli(*args, str(source), *extra)
     try:
         assert process.stdout is not None
-        process.stdout.readline() if args[0] == "solve" else time.sleep(2.5)  # it is running
+        if args[0] == "solve":
+            process.stdout.readline()  # it is solving
+        else:
+            wait_for(lambda: len(puzzle_records(results)) >= 5)
         for _ in range(3):
             process.send_signal(signal.SIGINT)
             time.sleep(0.03)

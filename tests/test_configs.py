@@ -8,7 +8,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from sudoku_cp.backends import backend_names
+from sudoku_cp.backends import Backend, backend_names, registered
+from sudoku_cp.backends.base import Deadline, Outcome
+from sudoku_cp.grid import Grid
+from sudoku_cp.result import Mode
 from sudoku_cp.cli import main
 from sudoku_cp.configs import (ConfigurationError, option_names, parse_configurations,
                                parse_one, split_top_level)
@@ -86,11 +89,22 @@ def test_an_unknown_option_names_the_backend_options() -> None:
     assert {"strategy", "workers"} <= set(option_names("cpsat"))
 
 
-def test_a_backend_without_options_says_none(wrong_backends: dict[str, str]) -> None:
-    with pytest.raises(ConfigurationError) as caught:
-        parse_configurations(["nosolution[x=1]"])
-    assert str(caught.value) == "nosolution has no option 'x' (its options: none)"
-    assert option_names("nosolution") == []
+class BareBackend(Backend):
+    """A backend that declares no option (it never solves: only its options are looked at)."""
+
+    name = "bare"
+    description = "no options"
+
+    def _solve(self, grid: Grid, *, mode: Mode, limit: int, deadline: Deadline) -> Outcome:
+        raise NotImplementedError
+
+
+def test_a_backend_without_options_says_none() -> None:
+    with registered("bare", __name__, "BareBackend"):
+        with pytest.raises(ConfigurationError) as caught:
+            parse_configurations(["bare[x=1]"])
+        assert str(caught.value) == "bare has no option 'x' (its options: none)"
+        assert option_names("bare") == []
 
 
 @pytest.mark.parametrize("text, message", [

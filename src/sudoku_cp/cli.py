@@ -115,7 +115,7 @@ class LazyChoice(click.Choice):  # type: ignore[type-arg,unused-ignore]
         self._loaded: tuple[str, ...] | None = None
         super().__init__([])
 
-    @property  # type: ignore[override]
+    @property  # type: ignore[override,unused-ignore]
     def choices(self) -> tuple[str, ...]:
         if self._loaded is None:
             self._loaded = tuple(self._load())
