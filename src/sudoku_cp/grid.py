@@ -31,6 +31,13 @@ UNIT_KINDS = ("row", "column", "box")
 Shape = tuple[int, int]  # (box_rows, box_cols)
 
 
+_SYMBOL_OF_VALUE = ("0", *SYMBOLS)
+_ALL_SYMBOLS = {**{symbol: value for value, symbol in enumerate(SYMBOLS, start=1)},
+                **{symbol.lower(): value for value, symbol in enumerate(SYMBOLS, start=1)},
+                "0": BLANK, ".": BLANK}
+_VALUE_OF_SYMBOL: dict[int, dict[str, int]] = {}  # per size: the symbols a puzzle may use
+
+
 def value_symbol(value: int) -> str:
     """The symbol of a value: 0 for blank, 1-9, then A..Z (35); above 35, the number itself."""
     if value == BLANK:
@@ -222,6 +229,14 @@ class Grid:
             geometry(size, shape)
         except GridShapeError as error:
             raise GridParseError(f"{error} ({len(text)} symbols)") from None
+        fast = _VALUE_OF_SYMBOL.get(size)
+        if fast is None:
+            fast = _VALUE_OF_SYMBOL[size] = {symbol: value for symbol, value in _ALL_SYMBOLS.items()
+                                             if value <= size}
+        try:  # the common case, a well-formed line, in one C-level pass
+            return cls(tuple(map(fast.__getitem__, text)), shape)
+        except KeyError:
+            pass  # find the bad symbol and say where it is
         values = []
         for column, symbol in enumerate(text, start=1):
             value = symbol_value(symbol)
@@ -294,7 +309,7 @@ class Grid:
         the inverse of `Grid.parse`."""
         if self.size > SYMBOL_SIZE:
             return ",".join(str(v) for v in self.values)
-        return "".join(value_symbol(v) for v in self.values)
+        return "".join(map(_SYMBOL_OF_VALUE.__getitem__, self.values))
 
     def to_text(self) -> str:
         """The grid layout the CLI prints: one row of symbols per line, '0' for blank (above

@@ -53,9 +53,21 @@ def _series_styles(keys: Iterable[tuple[str, str, str]]) -> dict[tuple[str, str]
     modes = list(dict.fromkeys(mode for _, mode, _ in keys))
     return {(backend, mode): {
         "label": f"{backend} ({mode})" if len(modes) > 1 else backend,
-        "color": f"C{backends.index(backend) % 10}",
+        "color": backend_colour(backends.index(backend), len(backends)),
         "linestyle": LINE_STYLES[modes.index(mode) % len(LINE_STYLES)],
     } for _, mode, backend in keys}
+
+
+def backend_colour(number: int, count: int) -> Any:
+    """Ten backends or fewer: the default cycle (C0..C9); more (a grid of configurations): the
+    20 colours of tab20, then a gradient, so that no two series share a colour."""
+    if count <= 10:
+        return f"C{number}"
+    import matplotlib
+
+    if count <= 20:
+        return matplotlib.colormaps["tab20"](number)
+    return matplotlib.colormaps["turbo"](number / max(count - 1, 1))
 
 
 def _legend_columns(labels: Sequence[str], width_inches: float) -> int:

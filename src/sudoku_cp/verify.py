@@ -21,11 +21,13 @@ from __future__ import annotations
 
 import collections
 import enum
-from collections.abc import Mapping, Sequence
+import functools
+import operator
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from .grid import BLANK, Grid, value_symbol
+from .grid import BLANK, Geometry, Grid, value_symbol
 from .result import Mode, SolveResult, Status
 
 SOLVED: Final = str(Status.SOLVED)
@@ -125,8 +127,9 @@ def check_completion(puzzle: Grid, answer: Grid) -> Check:
         violations.append(Violation(Rule.BLANK_LEFT, blanks, size=size))
     geo = answer.geometry
     rules = (Rule.ROW_REPEAT, Rule.COLUMN_REPEAT, Rule.BOX_REPEAT)
-    for unit_index, unit in enumerate(geo.units):
-        values = [answer.values[cell] for cell in unit if answer.values[cell] != BLANK]
+    for unit_index, (unit, values_of) in enumerate(zip(geo.units, _unit_getters(geo))):
+        values = [value for value in values_of(answer.values) if value != BLANK] if blanks \
+            else values_of(answer.values)
         if len(set(values)) == len(values):
             continue  # the common case: one set per unit, no detailed scan
         seen: dict[int, list[int]] = {}
@@ -138,6 +141,12 @@ def check_completion(puzzle: Grid, answer: Grid) -> Check:
             if len(cells) > 1:
                 violations.append(Violation(rules[kind], tuple(cells), value, number + 1, size))
     return Check(tuple(violations))
+
+
+@functools.cache
+def _unit_getters(geo: Geometry) -> tuple[Callable[[Sequence[int]], tuple[int, ...]], ...]:
+    """Per unit, a C-level getter of its cells' values (the checker runs on every answer)."""
+    return tuple(operator.itemgetter(*unit) for unit in geo.units)
 
 
 def check_result(puzzle: Grid, result: SolveResult,
