@@ -162,7 +162,8 @@ class PuzzleResult:
             "puzzle": record.text}
         if grid.box != default_box(grid.size):
             data["box"] = f"{grid.box[0]}x{grid.box[1]}"  # needed to read the grids back
-        data.update(size=grid.size, givens=len(grid.givens()), mode=str(self.mode),
+        data.update(size=grid.size, givens=len(grid.values) - grid.values.count(0),
+                    mode=str(self.mode),
                     verdict=self.verdict, findings=self.findings,
                     runs=[run.to_dict() for run in self.runs])
         return data
