@@ -70,7 +70,8 @@ def handle_errors(command: Callable[..., Any]) -> Callable[..., Any]:
     SIGTERM exit 143."""
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        previous = signal.signal(signal.SIGTERM, _on_sigterm)
+        previous_int = signal.getsignal(signal.SIGINT)
+        previous_term = signal.signal(signal.SIGTERM, _on_sigterm)
         try:
             return command(*args, **kwargs)
         except SudokuError as error:
@@ -80,7 +81,12 @@ def handle_errors(command: Callable[..., Any]) -> Callable[..., Any]:
             _quiet_echo("Interrupted." if not isinstance(error, Terminated) else "Terminated.")
             sys.exit(_interrupt_code(error))
         finally:
-            signal.signal(signal.SIGTERM, previous)
+            # A caller in the same process (a test) gets its handlers back, unless the command
+            # was interrupted: then the process is exiting, and a second Ctrl-C must not kill it
+            # halfway through its clean-up.
+            if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+                signal.signal(signal.SIGINT, previous_int)
+                signal.signal(signal.SIGTERM, previous_term)
     return wrapper
 
 
@@ -315,16 +321,28 @@ def _stdout_guard(command: Callable[..., Any]) -> Callable[..., Any]:
 
 # -- the group -------------------------------------------------------------------------------------
 
+class _StderrHandler(logging.StreamHandler):  # type: ignore[type-arg,unused-ignore]
+    """Writes to whatever sys.stderr is at the time of the record (click's test runner swaps
+    it), never to a stream that has since been closed."""
+
+    @property  # type: ignore[override,unused-ignore]
+    def stream(self) -> Any:
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value: Any) -> None:
+        pass
+
+
 def _log_warnings() -> None:
-    """The library's warnings as 'warning: ...' on stderr; only sudoku_cp's logger, so other
-    libraries (Dask) keep their own logging."""
+    """The library's warnings as 'warning: ...' on stderr, through sudoku_cp's logger only, so
+    that other libraries (Dask) keep their own logging."""
     logger = logging.getLogger("sudoku_cp")
-    if not logger.handlers:
-        handler = logging.StreamHandler()
+    if not any(isinstance(handler, _StderrHandler) for handler in logger.handlers):
+        handler = _StderrHandler()
         handler.setFormatter(logging.Formatter("warning: %(message)s"))
+        handler.setLevel(logging.WARNING)
         logger.addHandler(handler)
-        logger.setLevel(logging.WARNING)
-        logger.propagate = False
 
 
 class OneLineErrors(click.Group):
