@@ -91,6 +91,13 @@ class PuzzleRun:
     errors: dict[str, str] = field(default_factory=dict)                  # label -> what failed
     max_rss: dict[str, float] = field(default_factory=dict)  # label -> MB, the process's peak
 
+    def merge(self, other: PuzzleRun) -> None:
+        """Take in what another run of the same puzzle produced (other configurations)."""
+        self.results.update(other.results)
+        self.cpu.update(other.cpu)
+        self.errors.update(other.errors)
+        self.max_rss.update(other.max_rss)
+
     def result(self, label: str) -> SolveResult | None:
         """The first measured result of a configuration, None when it failed."""
         found = self.results.get(label)
@@ -460,10 +467,7 @@ class IsolatedExecutor(Executor):
                     except BrokenProcessPool:
                         answers = _isolate(chunk, pool, [spec])
                     for whole, part in zip(merged, answers):
-                        whole.results.update(part.results)
-                        whole.cpu.update(part.cpu)
-                        whole.errors.update(part.errors)
-                        whole.max_rss.update(part.max_rss)
+                        whole.merge(part)
                 yield from merged
         finally:
             for pool in pools.values():
@@ -500,10 +504,7 @@ def _isolate(chunk: list[PuzzleRecord], pool: _Pool,
                             f"worker process died while running {spec.label} on this puzzle "
                             f"({WORKER_RETRIES + 3} tries)")
                     continue
-                run.results.update(one.results)
-                run.cpu.update(one.cpu)
-                run.errors.update(one.errors)
-                run.max_rss.update(one.max_rss)
+                run.merge(one)
                 break
         answers.append(run)
     return answers

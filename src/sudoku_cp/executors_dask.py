@@ -304,9 +304,7 @@ class DaskExecutor(Executor):
                 if error is not None:
                     raise self._failed(client, error) from error
                 assert one is not None
-                run.results.update(one[0].results)
-                run.cpu.update(one[0].cpu)
-                run.errors.update(one[0].errors)
+                run.merge(one[0])  # its peak memory too
             answers.append(run)
         return answers
 
