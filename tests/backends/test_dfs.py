@@ -147,12 +147,27 @@ def test_locked_candidates_point_and_claim():
     for row in range(6):
         candidates[row * 9 + 8] &= ~2
     decided: list[int] = []
-    dirty: set[int] = set()
-    assert search.locked_candidates(candidates, decided, dirty)
+    dirty = search.locked_candidates(candidates, decided)
+    assert dirty > 0
     assert all(not candidates[cell] & 1 for cell in range(3, 9))
     assert all(candidates[cell] & 1 for cell in range(3))
     assert all(not candidates[row * 9 + col] & 2 for row in (6, 7, 8) for col in (6, 7))
-    assert candidates[6 * 9 + 8] & 2 and dirty
+    assert candidates[6 * 9 + 8] & 2
+    # The dirty units are those of the changed cells: row 1 and boxes 2, 3 (pointing), box 9.
+    units = search.tables.units
+    changed = {index for index in range(len(units)) if dirty >> index & 1}
+    assert all(any(cell in units[index] for index in changed) for cell in (3, 8, 60, 70))
+    untouched_box = {27, 28, 29, 36, 37, 38, 45, 46, 47}  # box 4: none of its cells changed
+    assert not any(set(units[index]) == untouched_box for index in changed)
+
+
+def test_locked_candidates_report_a_contradiction():
+    search = dfs._Search(Grid.empty(9), dfs.Deadline(None), strong=True)
+    candidates = [search.tables.full] * 81
+    for cell in (9, 10, 11, 18, 19, 20):
+        candidates[cell] &= ~1  # 1 must be in row 1 within box 1 ...
+    candidates[3] = 1  # ... yet cell (1, 4) can only be 1: pointing empties it
+    assert search.locked_candidates(candidates, []) == -1
 
 
 def test_unknown_propagation_level_is_refused():

@@ -63,6 +63,7 @@ class _Tables:
     units: tuple[tuple[int, ...], ...]
     units_of: tuple[tuple[tuple[int, ...], ...], ...]
     unit_ids_of: tuple[tuple[int, ...], ...]  # indices into `units` of each cell's three units
+    unit_set_of: tuple[int, ...]  # each cell's three units as a bitset of unit indices
     unit_masks: tuple[Callable[[Candidates], tuple[int, ...]], ...]  # each unit's masks
     peer_bits: tuple[int, ...]  # each cell's peers as a bitset of cells
     unit_bits: tuple[int, ...]  # each unit's cells as a bitset of cells
@@ -93,6 +94,7 @@ def _tables(size: int, box: Shape) -> _Tables:
     unit_ids_of = tuple(tuple(index for index, unit in enumerate(geo.units) if cell in unit)
                         for cell in geo.cells)
     return _Tables(size, (1 << size) - 1, geo.peers, geo.units, geo.units_of, unit_ids_of,
+                   tuple(sum(1 << index for index in ids) for ids in unit_ids_of),
                    tuple(itemgetter(*unit) for unit in geo.units),
                    tuple(sum(1 << peer for peer in peers) for peers in geo.peers),
                    tuple(sum(1 << cell for cell in unit) for unit in geo.units), _segments(geo.rows + geo.columns, geo.boxes))
@@ -145,30 +147,32 @@ class _Search:
         from their peers.
         """
         if not self.strong:
-            return self.singles(candidates, decided, set())
-        dirty: set[int] = set()
+            return self.singles(candidates, decided, 0)
+        dirty = 0
         while True:
             if not self.singles(candidates, decided, dirty):
                 return False
-            if not self.locked_candidates(candidates, decided, dirty):
+            dirty = self.locked_candidates(candidates, decided)
+            if dirty < 0:
                 return False
             if not decided and not dirty:
                 return True
 
-    def singles(self, candidates: Candidates, decided: list[int], dirty: set[int]) -> bool:
+    def singles(self, candidates: Candidates, decided: list[int], dirty: int) -> bool:
         """Apply naked and hidden singles until fixpoint; False on a contradiction.
 
-        Only the units where a candidate changed (`dirty`, and the units of decided cells) are
-        scanned for hidden singles: the others cannot have gained one. Leaves `dirty` empty.
+        Only the units where a candidate changed (`dirty`, a bitset of unit indices, and the
+        units of decided cells) are scanned for hidden singles: the others cannot have gained
+        one. The dirty units are an int, not a set: ORing three bits per changed cell is the
+        innermost operation of the whole backend, and measured 2.5x cheaper than `set.update`.
         """
         tables = self.tables
-        peers, units, unit_ids_of, full = (tables.peers, tables.units, tables.unit_ids_of,
+        peers, units, unit_set_of, full = (tables.peers, tables.units, tables.unit_set_of,
                                            tables.full)
-        unit_masks = tables.unit_masks
         while True:
             while decided:
                 cell = decided.pop()
-                dirty.update(unit_ids_of[cell])
+                dirty |= unit_set_of[cell]
                 bit = candidates[cell]
                 for peer in peers[cell]:
                     mask = candidates[peer]
@@ -177,19 +181,24 @@ class _Search:
                         if not mask:
                             return False
                         candidates[peer] = mask
-                        dirty.update(unit_ids_of[peer])
+                        dirty |= unit_set_of[peer]
                         if not mask & (mask - 1):
                             decided.append(peer)
-            for unit_id in dirty:
+            while dirty:
+                lowest = dirty & -dirty
+                dirty ^= lowest
+                unit = units[lowest.bit_length() - 1]
                 once = twice = 0
-                for mask in unit_masks[unit_id](candidates):
+                # Indexing cell by cell measured faster than an itemgetter's tuple here.
+                for cell in unit:
+                    mask = candidates[cell]
                     twice |= once & mask
                     once |= mask
                 if once != full:
                     return False  # some value has no place left in this unit
                 hidden = once & ~twice
                 if hidden:
-                    for cell in units[unit_id]:
+                    for cell in unit:
                         mask = candidates[cell]
                         only = mask & hidden
                         if only and only != mask:
@@ -197,22 +206,22 @@ class _Search:
                                 return False  # two values need this one cell
                             candidates[cell] = only
                             decided.append(cell)
-            dirty.clear()
             if not decided:
                 return True
 
-    def locked_candidates(self, candidates: Candidates, decided: list[int],
-                          dirty: set[int]) -> bool:
+    def locked_candidates(self, candidates: Candidates, decided: list[int]) -> int:
         """Pointing and claiming: a value whose places in a box all lie on one line leaves the
         rest of that line, and one whose places on a line all lie in one box leaves the rest of
-        that box. Changed cells go to `decided` / `dirty`; False on a contradiction.
+        that box. Cells left with one value go to `decided`; returns the units whose candidates
+        changed (a bitset of unit indices), or -1 on a contradiction.
 
         Each segment (box ∩ line) is ORed once; a value is in another segment of its line (box)
         exactly when it is in two or more segments of that line (box).
         """
         tables = self.tables
         layout = tables.segments
-        unit_ids_of = tables.unit_ids_of
+        unit_set_of = tables.unit_set_of
+        dirty = 0
         masks = [reduce(or_, cells(candidates)) for cells in layout.getters]
         line_once = [0] * layout.line_count
         line_twice = [0] * layout.line_count
@@ -239,12 +248,12 @@ class _Search:
                     if old & bits:
                         new = old & ~bits
                         if not new:
-                            return False
+                            return -1
                         candidates[cell] = new
-                        dirty.update(unit_ids_of[cell])
+                        dirty |= unit_set_of[cell]
                         if not new & (new - 1):
                             decided.append(cell)
-        return True
+        return dirty
 
     def initial_candidates(self) -> Candidates | None:
         """Candidates of the puzzle after propagation, or None when it is contradictory."""
@@ -327,7 +336,7 @@ class _Search:
         refute a little more, but at twice the cost of each of the many probes."""
         child = candidates[:]
         child[cell] = bit
-        return child if self.singles(child, [cell], set()) else None
+        return child if self.singles(child, [cell], 0) else None
 
     def binary_choices(self, candidates: Candidates) -> list[list[tuple[int, int]]]:
         """Every two-sided choice, as its two (cell, bit) sides: two-candidate cells, and values
