@@ -1,5 +1,5 @@
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
 from sudoku_cp.errors import GridParseError, GridShapeError
 from sudoku_cp.grid import Grid, default_box, geometry, parse_box, symbol_value, value_symbol
@@ -147,3 +147,21 @@ def test_values_above_35_are_numbers_and_the_line_round_trips():
 def test_a_bad_number_in_a_comma_line_is_named():
     with pytest.raises(GridParseError, match="'37' is not a number from 0 to 36"):
         Grid.parse(",".join(["37"] + ["0"] * (36 * 36 - 1)))
+
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from([(4, (2, 2)), (6, (2, 3)), (6, (3, 2)), (9, (3, 3)), (12, (3, 4))]),
+       st.data())
+def test_conflicts_match_a_plain_scan_of_every_unit(shape, data):
+    size, box = shape
+    # Mostly blank grids with a few values, so that grids with and without repeats are common.
+    values = data.draw(st.lists(st.integers(0, size).map(lambda v: v if v % 3 else 0),
+                                min_size=size * size, max_size=size * size))
+    grid = Grid.from_values(values, box=box)
+    geo = grid.geometry
+    expected = [(geo.name_unit(index), value, tuple(c for c in unit if values[c] == value))
+                for index, unit in enumerate(geo.units) for value in range(1, size + 1)
+                if sum(values[cell] == value for cell in unit) > 1]
+    assert [(c.unit, c.value, c.cells) for c in grid.conflicts()] == expected
+

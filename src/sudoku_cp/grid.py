@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterable, Sequence
+import operator
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .errors import GridParseError, GridShapeError
@@ -97,10 +98,16 @@ class Geometry:
         """All cells, row-major."""
         return range(self.size * self.size)
 
-    @property
+    @functools.cached_property
     def units(self) -> tuple[tuple[int, ...], ...]:
         """Rows, then columns, then boxes."""
         return self.rows + self.columns + self.boxes
+
+    @functools.cached_property
+    def unit_getters(self) -> tuple[Callable[[Sequence[int]], tuple[int, ...]], ...]:
+        """Per unit (in `units` order), a C-level getter of its cells' values: the checks run
+        on every puzzle and every answer."""
+        return tuple(operator.itemgetter(*unit) for unit in self.units)
 
     @property
     def box_shape(self) -> Shape:
@@ -189,8 +196,8 @@ class Grid:
         if size * size != len(self.values):
             raise GridShapeError(f"{len(self.values)} cells do not make a square grid")
         geometry(size, self.box)  # validates the shape
-        bad = next((v for v in self.values if not 0 <= v <= size), None)
-        if bad is not None:
+        if self.values and (min(self.values) < 0 or max(self.values) > size):
+            bad = next(v for v in self.values if not 0 <= v <= size)
             raise GridShapeError(f"value {bad} does not fit a {size}x{size} grid (1..{size})")
 
     # -- construction ---------------------------------------------------------------------------
@@ -345,11 +352,11 @@ class Grid:
         """Every unit holding a value more than once, in unit order (rows, columns, boxes)."""
         geo = self.geometry
         values = self.values
-        found = []
-        for index, unit in enumerate(geo.units):
-            given = [values[cell] for cell in unit if values[cell]]
-            if len(given) == len(set(given)):
-                continue  # the common case, checked cheaply: the checker runs on every answer
+        found: list[Conflict] = []
+        for index, (unit, values_of) in enumerate(zip(geo.units, geo.unit_getters)):
+            in_unit = values_of(values)
+            if len(set(in_unit)) + in_unit.count(BLANK) - (BLANK in in_unit) == len(in_unit):
+                continue  # the common case, checked cheaply: this runs on every puzzle
             seen: dict[int, list[int]] = {}
             for cell in unit:
                 if self.values[cell] != BLANK:

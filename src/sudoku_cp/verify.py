@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import collections
 import enum
-import functools
 import operator
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -130,7 +129,7 @@ def check_completion(puzzle: Grid, answer: Grid) -> Check:
         violations.append(Violation(Rule.BLANK_LEFT, blanks, size=size))
     geo = answer.geometry
     rules = (Rule.ROW_REPEAT, Rule.COLUMN_REPEAT, Rule.BOX_REPEAT)
-    for unit_index, (unit, values_of) in enumerate(zip(geo.units, _unit_getters(geo))):
+    for unit_index, (unit, values_of) in enumerate(zip(geo.units, geo.unit_getters)):
         values = [value for value in values_of(answer.values) if value != BLANK] if blanks \
             else values_of(answer.values)
         if len(set(values)) == len(values):
@@ -144,12 +143,6 @@ def check_completion(puzzle: Grid, answer: Grid) -> Check:
             if len(cells) > 1:
                 violations.append(Violation(rules[kind], tuple(cells), value, number + 1, size))
     return Check(tuple(violations))
-
-
-@functools.cache
-def _unit_getters(geo: Geometry) -> tuple[Callable[[Sequence[int]], tuple[int, ...]], ...]:
-    """Per unit, a C-level getter of its cells' values (the checker runs on every answer)."""
-    return tuple(operator.itemgetter(*unit) for unit in geo.units)
 
 
 def check_result(puzzle: Grid, result: SolveResult,
