@@ -6,11 +6,30 @@ and `load_results`; errors are the typed exceptions of `sudoku_cp.errors`.
 
 __version__ = "0.1.0"
 
-from .api import Answer, CrosscheckReport, bench, crosscheck, solve, solve_many  # noqa: E402
-from .errors import SudokuError  # noqa: E402
-from .grid import Grid, geometry  # noqa: E402
-from .result import Mode, SolveResult, Status  # noqa: E402
-from .results import Results, load_results  # noqa: E402
+# The API is loaded on first use (PEP 562): `import sudoku_cp` and the command line, which imports
+# only what each command needs, do not pay for the engine, the results log and their imports.
+_EXPORTS = {
+    "Answer": "api", "CrosscheckReport": "api", "bench": "api", "crosscheck": "api",
+    "solve": "api", "solve_many": "api", "SudokuError": "errors", "Grid": "grid",
+    "geometry": "grid", "Mode": "result", "SolveResult": "result", "Status": "result",
+    "Results": "results", "load_results": "results",
+}
+
+
+def __getattr__(name: str) -> object:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'sudoku_cp' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value  # once loaded, an ordinary attribute
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
 
 __all__ = ["Answer", "CrosscheckReport", "Grid", "Mode", "Results", "SolveResult", "Status",
            "SudokuError", "__version__", "bench", "crosscheck", "geometry", "load_results",

@@ -99,7 +99,21 @@ def _quiet_echo(message: str) -> None:
 
 class Option(click.Option):
     """An option whose described default ('the machine's cores') is shown like a value:
-    '[default: the machine's cores]', the one way every default is shown."""
+    '[default: the machine's cores]', the one way every default is shown.
+
+    `lazy_help` builds the help text when help is shown: a text that lists the backends would
+    otherwise read every installed package's entry points (the plugins) on every start.
+    """
+
+    def __init__(self, *args: Any, lazy_help: Callable[[], str] | None = None,
+                 **attributes: Any) -> None:
+        super().__init__(*args, **attributes)
+        self._lazy_help = lazy_help
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        if self._lazy_help is not None:
+            self.help, self._lazy_help = self._lazy_help(), None
+        return super().get_help_record(ctx)
 
     def get_help_extra(self, ctx: click.Context) -> Any:
         extra = super().get_help_extra(ctx)
@@ -399,8 +413,8 @@ def main(ctx: click.Context) -> None:
   sudoku-cp solve top95 -b 'cpsat[strategy=search]' --format jsonl -j 2""")
 @input_options
 @option("--backend", "-b", default="dfs",
-              help=f"Backend or configuration: {', '.join(backend_names())}, or e.g. "
-                   f"'sat[solver=cadical195]'.")
+        lazy_help=lambda: f"Backend or configuration: {', '.join(backend_names())}, or e.g. "
+                          f"'sat[solver=cadical195]'.")
 @solve_options
 @option("--format", "output_format", type=click.Choice(OUTPUT_FORMATS), default=None,
               show_default="the input's layout", help="Output layout.")

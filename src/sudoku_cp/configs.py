@@ -14,7 +14,7 @@ import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .backends import backend_class, backend_names
+from .backends import backend_class, backend_names, is_backend_name
 from .engine import BackendSpec
 from .errors import SudokuError
 
@@ -102,7 +102,7 @@ def parse_one(text: str) -> list[BackendSpec]:
             raise ConfigurationError(f"an empty label in {text!r}")
     name, _, rest = body.partition("[")
     name = name.strip()
-    if name not in backend_names():
+    if not is_backend_name(name):
         backend_class(name)  # raises UnknownBackendError naming the choices
     if rest and not rest.endswith("]"):
         raise ConfigurationError(f"{text!r}: options go in one [...] at the end")

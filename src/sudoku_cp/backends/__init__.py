@@ -15,19 +15,21 @@ from __future__ import annotations
 
 import contextlib
 import importlib
-import importlib.metadata
 import logging
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import importlib.metadata
 
 from ..errors import BackendOptionError, BackendUnavailableError, UnknownBackendError
 from .base import Backend, Deadline, Outcome
 
 __all__ = ["BUILTIN_BACKENDS", "Backend", "BackendOptionError", "Deadline", "ENTRY_POINT_GROUP",
            "Outcome", "Plugin", "applicable_options", "backend_class", "backend_names",
-           "backend_problems", "get_backend", "plugins", "register_backend", "registered",
-           "reload_plugins"]
+           "backend_problems", "get_backend", "is_backend_name", "plugins", "register_backend",
+           "registered", "reload_plugins"]
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +81,8 @@ def _load_plugins() -> dict[str, Plugin]:
     global _plugins
     if _plugins is not None:
         return _plugins
+    import importlib.metadata  # here, not at the top: only a plugin lookup needs it
+
     found: dict[str, Plugin] = {}
     _ignored.clear()
     try:
@@ -160,6 +164,12 @@ def backend_names() -> list[str]:
     return list(_REGISTRY)
 
 
+def is_backend_name(name: str) -> bool:
+    """Whether `name` is in the registry; a built-in's name is known without reading the
+    entry points of every installed package (the plugins)."""
+    return (name in BUILTIN_BACKENDS and name in _REGISTRY) or name in backend_names()
+
+
 def backend_class(name: str) -> type[Backend]:
     """The class registered under `name`, imported now.
 
@@ -168,6 +178,10 @@ def backend_class(name: str) -> type[Backend]:
         BackendUnavailableError: for a plugin that fails to import or is not a Backend, in one
             line naming the plugin, its package and the error.
     """
+    if name in BUILTIN_BACKENDS and name in _REGISTRY:
+        # No plugin can take a built-in's name, so the entry points need not be read (that
+        # reads every installed package's metadata: a tenth of a second at each start).
+        return _import_class(*_REGISTRY[name])
     _load_plugins()
     try:
         module_name, class_name = _REGISTRY[name]
