@@ -4,6 +4,11 @@ older checkout of the toolkit (the code before the engine), run the same way.
 
     git worktree add /tmp/oldtree 9cae45b        # the commit before the engine
     python benchmarks/engine_scale.py --old /tmp/oldtree/src [--puzzles 200000] [--old-big]
+    python benchmarks/engine_scale.py --old /tmp/oldtree/src --only throughput --rounds 5
+
+Throughput is measured in CPU seconds (user + system of the command and its worker processes)
+and wall seconds, old and new interleaved round by round so that load drifts hit both alike;
+the ratio is of the medians over the rounds.
 
 Needs ../shared/data/17clue.txt (or SUDOKU_CP_DATA). Prints one Markdown table.
 """
@@ -13,6 +18,8 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -37,6 +44,21 @@ def timed(command: list[str], *, pythonpath: str | None, stdin: Path | None = No
         wall = time.perf_counter() - start
     match = re.search(r"Maximum resident set size \(kbytes\): (\d+)", done.stderr)
     return wall, int(match.group(1)) / 1024 if match else float("nan"), done.returncode
+
+
+def cpu_timed(command: list[str], *, pythonpath: str | None) -> tuple[float, float, int]:
+    """(CPU seconds of the command and its waited-for descendants, wall seconds, exit code)."""
+    environment = dict(os.environ)
+    if pythonpath:
+        environment["PYTHONPATH"] = pythonpath
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL, env=environment, check=False)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return cpu, wall, done.returncode
 
 
 def first_answer_latency(pythonpath: str | None, gap: float = 5.0) -> float:
@@ -73,6 +95,11 @@ def main() -> None:
     parser.add_argument("--throughput", type=int, default=20_000)
     parser.add_argument("--crosscheck-backends", default="dfs,sat",
                         help="backends of the crosscheck runs")
+    parser.add_argument("--rounds", type=int, default=5,
+                        help="interleaved rounds of the throughput runs")
+    parser.add_argument("--only", nargs="+", default=["latency", "throughput", "memory"],
+                        choices=["latency", "throughput", "memory"],
+                        help="which figures to take (default: all three)")
     parser.add_argument("--old-big", action="store_true",
                         help="also run the old code on the big input (slow: it reads it whole)")
     args = parser.parse_args()
@@ -91,18 +118,40 @@ def main() -> None:
         rows.append(row)
         print("| " + " | ".join(row) + " |", flush=True)
 
-    for name, path in versions:
+    for name, path in versions if "latency" in args.only else ():
         latency = first_answer_latency(path)
         report((name, "first answer on a slow pipe (5 s gap)", f"{latency:.3f} s"))
-    for name, path in versions:
-        for label, command in (
-                ("solve dfs", [*python, "solve", str(some), "--format", "line"]),
-                (f"crosscheck {args.crosscheck_backends} -j 2",
-                 [*python, "crosscheck", str(some), "--backends", args.crosscheck_backends,
-                  "--jobs", "2"])):
-            wall, _, code = timed(command, pythonpath=path)
-            report((name, f"{label}, {args.throughput} of 17clue",
-                    f"{args.throughput / wall:.0f} puzzles/s (exit {code})"))
+    if "throughput" in args.only:
+        commands = (
+            ("solve dfs", ["solve", str(some), "--format", "line"]),
+            (f"crosscheck {args.crosscheck_backends} -j 2",
+             ["crosscheck", str(some), "--backends", args.crosscheck_backends, "--jobs", "2"]))
+        for label, command in commands:
+            figures: dict[str, list[tuple[float, float]]] = {name: [] for name, _ in versions}
+            for round_number in range(args.rounds):
+                # Interleaved, and the order flipped every round.
+                ordered = versions if round_number % 2 == 0 else versions[::-1]
+                for name, path in ordered:
+                    cpu, wall, code = cpu_timed([*python, *command], pythonpath=path)
+                    if code != 0:
+                        raise SystemExit(f"{name} {label} exited {code}")
+                    figures[name].append((cpu, wall))
+            for name, _ in versions:
+                cpus = [cpu for cpu, _ in figures[name]]
+                walls = [wall for _, wall in figures[name]]
+                report((name, f"{label}, {args.throughput} of 17clue, {args.rounds} rounds",
+                        f"CPU median {statistics.median(cpus):.2f} s "
+                        f"({min(cpus):.2f}-{max(cpus):.2f}), wall median "
+                        f"{statistics.median(walls):.2f} s ({min(walls):.2f}-{max(walls):.2f})"))
+            if args.old:
+                new_cpu = statistics.median(cpu for cpu, _ in figures["new"])
+                old_cpu = statistics.median(cpu for cpu, _ in figures["old"])
+                new_wall = statistics.median(wall for _, wall in figures["new"])
+                old_wall = statistics.median(wall for _, wall in figures["old"])
+                report(("new/old", label, f"CPU {new_cpu / old_cpu:.3f}, wall "
+                                          f"{new_wall / old_wall:.3f} (below 1: new is faster)"))
+    if "memory" not in args.only:
+        return
     for name, path in versions[:None if args.old_big else 1]:
         for label, command in (
                 ("solve dfs", [*python, "solve", str(big), "--format", "line"]),
