@@ -7,7 +7,8 @@ import json
 import random
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from pathlib import Path
 
 import pytest
 
@@ -15,7 +16,7 @@ from sudoku_cp.backends import get_backend
 from sudoku_cp.backends import cpsat
 from sudoku_cp.errors import BackendFailure, BackendOptionError
 from sudoku_cp.grid import Grid, Shape
-from sudoku_cp.result import Status
+from sudoku_cp.result import Mode, Status
 
 cp_model = pytest.importorskip("ortools.sat.python.cp_model")
 
@@ -587,8 +588,27 @@ def test_the_kept_model_is_left_clean_even_after_a_failure(mode, monkeypatch):
     with pytest.raises(BackendFailure):
         backend.solve(puzzle, mode=mode)
     monkeypatch.undo()
-    for shape in backend._shapes[9, (3, 3)]:
+    for shape in backend._shapes[9, (3, 3), "boolean"]:
         proto = shape.model.proto
+        assert len(proto.assumptions) == 0 and not proto.has_objective()
+    assert backend.solve(puzzle, mode=mode).solution.is_solution_of(puzzle)
+
+
+@pytest.mark.parametrize("mode", ["lexmin", "any", "count"])
+@pytest.mark.parametrize("strategy", ["objective", "search"])
+def test_the_integer_model_gets_its_domains_back_even_after_a_failure(mode, strategy,
+                                                                      monkeypatch):
+    backend = get_backend("cpsat", cpsat_model="integer", cpsat_strategy=strategy)
+    puzzle = Grid.parse(SERG_FIRST)
+    backend.solve(puzzle, mode=mode)
+    replace_status(monkeypatch, cp_model.MODEL_INVALID,
+                   from_call=2 if (mode, strategy) == ("lexmin", "objective") else 1)
+    with pytest.raises(BackendFailure):
+        backend.solve(puzzle, mode=mode)
+    monkeypatch.undo()
+    for shape in backend._shapes[9, (3, 3), "integer"]:
+        proto = shape.model.proto
+        assert [list(v.domain) for v in proto.variables] == [[1, 9]] * 81
         assert len(proto.assumptions) == 0 and not proto.has_objective()
     assert backend.solve(puzzle, mode=mode).solution.is_solution_of(puzzle)
 
@@ -653,3 +673,116 @@ def test_empty_25x25_lexmin_by_objective(backend):
     assert 625 / 11 > result.stats["stages"] > 1  # chunks of 11 cells at first, then longer
     assert {i: list(result.solution.rows()[i]) for i in EMPTY25_ROWS} == EMPTY25_ROWS
     assert result.solution.is_solution_of(Grid.empty(25))
+
+
+# -- the integer model, the auto choices ------------------------------------------------------------
+
+GENERATED = Path(__file__).resolve().parents[2] / "data" / "generated"
+
+
+def generated(name: str, indices: Sequence[int]) -> list[Grid]:
+    """Puzzles of a data/generated file, by their index among the puzzle lines."""
+    lines = [line.strip() for line in (GENERATED / name).read_text().splitlines()
+             if line.strip() and not line.startswith("#")]
+    return [Grid.parse(lines[index]) for index in indices]
+
+
+INTEGER_SEARCH = {"cpsat_model": "integer", "cpsat_strategy": "search"}
+
+
+@pytest.mark.parametrize("strategy", ["objective", "search"])
+def test_integer_model_lexmin_matches_brute_force(strategy):
+    backend = get_backend("cpsat", cpsat_model="integer", cpsat_strategy=strategy)
+    wrong = [grid for grid in SMALL_PUZZLES if backend.solve(grid).solution.values
+             != brute_lexmin(grid)]
+    assert wrong == []
+    assert backend.solve(SMALL_PUZZLES[0]).stats["model"] == "integer"
+
+
+@pytest.mark.parametrize("strategy", ["objective", "search"])
+@pytest.mark.parametrize(("size", "box"), list(EMPTY_LEXMIN))
+def test_integer_model_empty_grid_lexmin(size, box, strategy):
+    backend = get_backend("cpsat", cpsat_model="integer", cpsat_strategy=strategy)
+    assert backend.solve(Grid.empty(size, box=box)).solution.to_line() == EMPTY_LEXMIN[size, box]
+
+
+@pytest.mark.parametrize(("name", "indices"), [
+    ("multi-4x4.txt", range(10)), ("multi-6x6.txt", range(10)), ("multi-9x9.txt", range(10)),
+    ("multi-16x16.txt", range(0, 10, 3)), ("multi-20x20.txt", [3, 6])])
+def test_integer_search_lexmin_equals_dfs_and_sat(name, indices):
+    """The fixed search's first solution on the integer model is the lex-min (the argument is in
+    the module docstring): the same grids as dfs and sat on puzzles with several completions."""
+    pytest.importorskip("pysat")
+    backend = get_backend("cpsat", **INTEGER_SEARCH)
+    dfs, sat = get_backend("dfs"), get_backend("sat")
+    for grid in generated(name, indices):
+        answer = backend.solve(grid)
+        assert answer.stats["model"] == "integer" and answer.stats["strategy"] == "search"
+        assert answer.solution == dfs.solve(grid).solution == sat.solve(grid).solution, name
+
+
+def test_integer_objective_chunks_are_exact():
+    shape = cpsat.IntegerShapeModel(9, (3, 3), decide=True)
+    everything = shape.candidates([0] * 81)
+    chunk = shape.next_chunk(range(81), everything)
+    # Objective sum(place * value) <= 9 * (9**k - 1): below 2**53 for k cells, not for k + 1.
+    assert 9 * 9 ** len(chunk) - 1 < 2 ** 53 <= 9 * 9 ** (len(chunk) + 1) - 1
+    shape.minimize_chunk(chunk, everything)
+    proto = shape.model.proto
+    assert sum(c * 9 for c in proto.objective.coeffs) < 2 ** 53
+    with pytest.raises(BackendFailure, match="overflows"):
+        shape.minimize_chunk(range(len(chunk) + 1), everything)
+    # Candidates 4..5 only: a radix of 2, so much longer chunks; a fixed cell adds no term.
+    narrow = [0b110000] * 80 + [0b10000]
+    assert len(shape.next_chunk(range(81), narrow)) == 49
+    shape.minimize_chunk(range(75, 81), narrow)
+    assert list(proto.objective.vars) == [79, 78, 77, 76, 75]
+    assert list(proto.objective.coeffs) == [1, 2, 4, 8, 16]
+
+
+def test_auto_picks_the_model_and_strategy_by_size():
+    backend = get_backend("cpsat")
+    assert [backend.model_kind(n) for n in (9, 16, 25, 30, 36, 64)] == [
+        "boolean", "boolean", "boolean", "integer", "integer", "integer"]
+    assert [backend.model_kind(n, mode) for n in (9, 64) for mode in (Mode.ANY, Mode.COUNT)] == [
+        "boolean"] * 4
+    assert [backend.lexmin_strategy(n) for n in (9, 25, 30, 64)] == [
+        "objective", "objective", "search", "search"]
+    forced = get_backend("cpsat", cpsat_model="boolean", cpsat_strategy="objective")
+    assert (forced.model_kind(64), forced.lexmin_strategy(64)) == ("boolean", "objective")
+    stats = backend.solve(Grid.parse(SERG_FIRST)).stats
+    assert (stats["model"], stats["strategy"]) == ("boolean", "objective")
+    big = Grid.empty(30)
+    assert backend.prepare(big) and not backend.prepare(big)  # both models, outside the clock
+    assert {key[2] for key in backend._shapes if key[0] == 30} == {"boolean", "integer"}
+    assert backend.solve(big, mode="any").stats["model"] == "boolean"
+
+
+@pytest.mark.parametrize("options", [{"cpsat_model": "bool"}, {"cpsat_model": ""}])
+def test_bad_model_options_are_refused(options):
+    with pytest.raises(BackendOptionError):
+        get_backend("cpsat", **options)
+
+
+def test_empty_30x30_lexmin_by_auto_is_a_valid_completion():
+    """5x6 boxes, beyond the thresholds: the integer model and the fixed search (under a second
+    of CPU here; the Boolean one took 1.0 s, the staged objective far longer)."""
+    grid = Grid.empty(30)
+    assert grid.box == (5, 6)
+    result = get_backend("cpsat").solve(grid, time_limit=120)
+    assert (result.stats["model"], result.stats["strategy"]) == ("integer", "search")
+    assert result.solution.is_solution_of(grid)
+    rows = result.solution.rows()
+    assert list(rows[0]) == list(range(1, 31))
+    # The smallest second row: the first box's other values, then each box's lowest values.
+    assert list(rows[1][:6]) == list(range(7, 13))
+
+
+@pytest.mark.slow
+def test_empty_36x36_lexmin_is_a_valid_completion():
+    """6-8 s of CPU for the integer model's fixed search (the Boolean model took 48 s)."""
+    grid = Grid.empty(36)
+    result = get_backend("cpsat").solve(grid, time_limit=300)
+    assert result.status is Status.SOLVED and result.solution.is_solution_of(grid)
+    assert list(result.solution.rows()[0]) == list(range(1, 37))
+    assert list(result.solution.rows()[1][:6]) == list(range(7, 13))
