@@ -226,7 +226,7 @@ def test_values_are_converted_and_checked_by_the_declaration() -> None:
     assert spec.options == {"workers": 2, "cpsat_strategy": "search"}
     with pytest.raises(BackendOptionError, match="'workers' takes a whole number >= 1, got '0'"):
         parse_configurations(["cpsat[workers=0]"])
-    with pytest.raises(BackendOptionError, match="'strategy' takes one of objective, search"):
+    with pytest.raises(BackendOptionError, match="'strategy' takes one of auto, objective, search"):
         parse_configurations(["cpsat[strategy=fastest]"])
     result = CliRunner().invoke(main, ["solve", "-b", "sat[encoding=huge]"], input="0" * 16)
     assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1
@@ -237,4 +237,4 @@ def test_backends_command_describes_each_option() -> None:
     result = CliRunner().invoke(main, ["backends", "cpsat"])
     assert result.exit_code == 0
     assert "- workers=N  CP-SAT search workers (default 1, >= 1)" in result.stdout
-    assert "- strategy=objective|search" in result.stdout
+    assert "- strategy=auto|objective|search" in result.stdout
