@@ -16,6 +16,7 @@ start-up cost (ortools import, set-up) in fresh interpreters.
     python benchmarks/bench_cpsat.py                          # 1,000 per set, 2 rounds
     python benchmarks/bench_cpsat.py --baseline 9cae45b       # and the old backend beside it
     python benchmarks/bench_cpsat.py --quick                  # a smoke run while developing
+    python benchmarks/bench_cpsat.py --quick --integer        # and the integer model on 9x9
 """
 
 from __future__ import annotations
@@ -97,14 +98,20 @@ def load_baseline(revision: str) -> ModuleType:
     return module
 
 
-def configurations(baseline: ModuleType | None,
-                   revision: str) -> dict[str, Callable[[], Backend]]:
-    """Label -> factory; sat first (the yardstick)."""
+def configurations(baseline: ModuleType | None, revision: str,
+                   integer: bool = False) -> dict[str, Callable[[], Backend]]:
+    """Label -> factory; sat first (the yardstick). `integer` adds the integer model (which
+    `model=auto` takes only for lex-min from 26x26) with both strategies."""
     factories: dict[str, Callable[[], Backend]] = {
         "sat": lambda: get_backend("sat"),
-        "cpsat objective": lambda: CpSatBackend(),
+        "cpsat objective": lambda: CpSatBackend(cpsat_strategy="objective"),
         "cpsat search": lambda: CpSatBackend(cpsat_strategy="search"),
     }
+    if integer:
+        factories["cpsat integer objective"] = lambda: CpSatBackend(
+            cpsat_strategy="objective", cpsat_model="integer")
+        factories["cpsat integer search"] = lambda: CpSatBackend(
+            cpsat_strategy="search", cpsat_model="integer")
     if baseline is not None:
         old: Callable[..., Backend] = baseline.CpSatBackend
         factories[f"cpsat@{revision} objective"] = lambda: old()
@@ -224,6 +231,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=2, help="rounds per set (default 2)")
     parser.add_argument("--baseline", metavar="REV", default=None,
                         help="also time the cpsat backend of this git revision")
+    parser.add_argument("--integer", action="store_true",
+                        help="also the integer model (objective and search)")
     parser.add_argument("--no-empty-25", action="store_true",
                         help="skip the empty 25x25 (the slowest part)")
     parser.add_argument("--quick", action="store_true",
@@ -233,7 +242,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.puzzles, args.rounds, args.no_empty_25 = min(args.puzzles, 100), 1, True
     data = args.data if args.data.is_absolute() else PROJECT_ROOT / args.data
     baseline = load_baseline(args.baseline) if args.baseline else None
-    factories = configurations(baseline, args.baseline or "")
+    factories = configurations(baseline, args.baseline or "", args.integer)
     started = time.perf_counter()
     print(f"cpsat vs sat; ortools {ortools_version()}, Python {sys.version.split()[0]}; "
           f"load average before: {', '.join(f'{x:.2f}' for x in os.getloadavg())}\n")
