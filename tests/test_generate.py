@@ -478,3 +478,46 @@ def test_data_file_puzzles_have_the_property_of_their_kind(path, dfs, big_counte
             naive = naive_solve(puzzle, node_limit=min(recorded_nodes, 200_000))
             assert naive.nodes == min(recorded_nodes, 200_000)
             assert naive.finished == (exact and recorded_nodes <= 200_000)
+
+
+# -- sizes above 25x25: pattern fill, swap walk, the count the construction proves -----------
+
+@pytest.mark.parametrize("size", [4, 6, 9, 12, 20, 30, 36])
+def test_pattern_grid_is_complete_and_valid(size):
+    from sudoku_cp.generate import pattern_grid
+    grid = pattern_grid(size)
+    assert is_full(grid) and not grid.conflicts()
+
+
+def is_full(grid):
+    return 0 not in grid.values
+
+
+def test_swap_walk_keeps_the_grid_valid_and_moves_it():
+    from sudoku_cp.generate import pattern_grid, swap_walk
+    start = pattern_grid(12)
+    walked = swap_walk(start, random.Random(3), steps=50)
+    assert is_full(walked) and not walked.conflicts()
+    assert walked != start
+    assert swap_walk(start, random.Random(3), steps=50) == walked  # same seed, same grid
+
+
+def test_big_multi_is_fast_counts_to_two_by_construction_and_is_reproducible():
+    from sudoku_cp.generate import multi_solution_limit
+    assert multi_solution_limit(25) == 1000 and multi_solution_limit(36) == 2
+    request = make_request("multi", size=36, givens="300..320", seed=5, count=2)
+    first = list(generate(request, counter_name="dfs"))
+    again = list(generate(request, counter_name="dfs"))
+    assert [p.puzzle for p in first] == [p.puzzle for p in again]
+    for generated in first:
+        assert generated.completions == 2 and generated.completions_capped
+        assert 300 <= generated.givens <= 320 and not generated.puzzle.conflicts()
+
+
+def test_swapped_twin_is_a_second_completion():
+    from sudoku_cp.generate import smallest_swap_cycle, swapped
+    solution = random_completed_grid(random.Random(4), 30)
+    cycle = smallest_swap_cycle(solution, random.Random(4))
+    twin = swapped(solution, cycle)
+    assert twin != solution and not twin.conflicts() and 0 not in twin.values
+    assert sum(a != b for a, b in zip(solution.values, twin.values)) == len(cycle)

@@ -14,7 +14,9 @@ The kinds:
                  range (or until every given left is needed: a minimal puzzle).
     multi        at least two completions, counted up to `solution_limit`: the cells of a random
                  "swap cycle" of the completed grid (two values that can trade places) are blanked,
-                 so a second completion exists whatever else is kept.
+                 so a second completion exists whatever else is kept. Above 25x25 the limit is 2,
+                 which the construction itself proves, so no solver is called (see
+                 `multi_solution_limit`).
     unsat        no completion, yet no two equal givens in any unit: a unique puzzle with one given
                  changed to a value none of its peers hold, checked to have no completion.
     adversarial  a unique puzzle on which the naive row-major DFS needs many nodes: its values are
@@ -41,7 +43,15 @@ from .result import Mode, Status
 
 log = logging.getLogger(__name__)
 
-SOLUTION_LIMIT = 1000       # multi: completions are counted up to this many
+SOLUTION_LIMIT = 1000       # multi: completions are counted up to this many (up to 25x25)
+# Above this size multi puzzles are counted up to 2 only, which the swap cycle already proves.
+# Why: a count is an exact solver question with no time limit, and from 36x36 on it can take
+# minutes: `generate --size 36 --kind multi --seed 1` kept 55 % of the cells, near the hardness
+# peak of random givens, and a single completion took over 60 s for sat, cpsat and dfs alike
+# (cpsat counted 2 in 57 s, sat and dfs had no answer after 60 s); at 25 % of the cells given a
+# count to 100 took 5-6 s on 36x36 and 49x49 (sat). The count is only a fact printed beside the
+# puzzle, never an input to it, so the puzzles are the same with either limit.
+FULL_COUNT_UP_TO_SIZE = 25
 NAIVE_NODE_LIMIT = 2_000_000  # adversarial: naive nodes are counted up to this many
 ADVERSARIAL_VARIANTS = 8    # adversarial: symmetric variants tried per puzzle
 UNIQUE_ATTEMPTS = 3         # unique: completed grids tried when the range is not reached
@@ -51,6 +61,13 @@ UNSAT_ATTEMPTS = 5          # unsat: unique puzzles tried before giving up
 # out raises instead of falling back, so that the output never depends on the machine's speed.
 FILL_TIME_LIMIT = 120.0
 FILL_ATTEMPTS = 10  # first rows and columns drawn before giving up on a completed grid
+# Above 25x25 the dfs fill is not dependable: from a random first row and column a 64x64 grid hit
+# the 120 s limit (`generate --size 64 --kind multi --seed 1`), and from a random first row alone
+# 2 of 5 seeds passed 20 s (sat: 4 of 5 past 20-60 s). So bigger grids start from the pattern
+# grid and are mixed by a walk of random swap cycles (each step trades two values on one swap
+# cycle, which keeps the grid valid), then shuffled like the others. No solver call at all.
+PATTERN_FILL_ABOVE_SIZE = 25
+SWAP_WALK_STEPS_PER_VALUE = 8  # walk length: this many steps per value (64x64: 512 steps, ~3 s)
 
 # Counting up to 2 completions is the inner loop of the unique kind. Measured on minimal-puzzle
 # runs of this generator (2-core VM, glucose4): dfs and sat tie on 8x8 and 9x9 (0.03 s, 0.10 s a
@@ -127,7 +144,7 @@ class Request:
     givens: GivensRange
     seed: int
     count: int = 1
-    solution_limit: int = SOLUTION_LIMIT
+    solution_limit: int = SOLUTION_LIMIT  # make_request sets it by size (multi_solution_limit)
     node_limit: int = NAIVE_NODE_LIMIT
     variants: int = ADVERSARIAL_VARIANTS
 
@@ -152,7 +169,14 @@ def make_request(kind: Kind | str, *, size: int, box: Shape | None = None,
         givens = parse_givens_range(givens, size=size)
     if count < 1:
         raise GenerateError(f"count must be at least 1, got {count}")
-    return Request(kind, size, shape, givens, seed, count)
+    return Request(kind, size, shape, givens, seed, count,
+                   solution_limit=multi_solution_limit(size))
+
+
+def multi_solution_limit(size: int) -> int:
+    """How far multi puzzles of this size are counted: SOLUTION_LIMIT up to
+    FULL_COUNT_UP_TO_SIZE, above it 2 (the construction's own proof; no solver call)."""
+    return SOLUTION_LIMIT if size <= FULL_COUNT_UP_TO_SIZE else 2
 
 
 @dataclass(frozen=True)
@@ -193,12 +217,17 @@ class GeneratedPuzzle:
 def random_completed_grid(rng: random.Random, size: int, *, box: Shape | None = None,
                           filler: Backend | None = None) -> Grid:
     """A random full grid: a random first row and first column completed by the dfs backend,
-    then shuffled by a random symmetry (`shuffle_grid`).
+    then shuffled by a random symmetry (`shuffle_grid`). Above PATTERN_FILL_ABOVE_SIZE: the
+    pattern grid mixed by a walk of swap cycles (`swap_walk`), then shuffled.
 
     Raises:
         GenerateError: when the dfs fill runs past FILL_TIME_LIMIT, or FILL_ATTEMPTS first rows
             and columns all fail to complete (neither has happened).
     """
+    if size > PATTERN_FILL_ABOVE_SIZE:
+        walked = swap_walk(pattern_grid(size, box=box), rng,
+                           steps=SWAP_WALK_STEPS_PER_VALUE * size)
+        return shuffle_grid(walked, rng)
     solver = filler or get_backend("dfs")
     for _ in range(FILL_ATTEMPTS):
         seed_grid = random_first_row_and_column(rng, size, box=box)
@@ -210,6 +239,25 @@ def random_completed_grid(rng: random.Random, size: int, *, box: Shape | None = 
             return shuffle_grid(result.solution, rng)
         log.info("a random first row and column of a %dx%d grid had no completion", size, size)
     raise GenerateError(f"no completed {size}x{size} grid in {FILL_ATTEMPTS} tries")
+
+
+def pattern_grid(size: int, *, box: Shape | None = None) -> Grid:
+    """The completed grid whose cell (r, c) holds (C * (r mod R) + r div R + c) mod N + 1, for
+    boxes of R rows and C columns (9x9: rows 123456789, 456789123, 789123456, 234567891, ...)."""
+    geo = geometry(size, box)
+    box_rows, box_cols = geo.box_rows, geo.box_cols
+    return Grid(tuple((box_cols * (row % box_rows) + row // box_rows + column) % size + 1
+                      for row in range(size) for column in range(size)), geo.box_shape)
+
+
+def swap_walk(grid: Grid, rng: random.Random, *, steps: int) -> Grid:
+    """The grid after `steps` random moves, each trading two random values on one random swap
+    cycle of theirs (a move keeps every unit's values, so the grid stays complete and valid)."""
+    for _ in range(steps):
+        first, second = rng.sample(range(1, grid.size + 1), 2)
+        cycle = rng.choice(swap_cycles(grid, first, second))
+        grid = swapped(grid, cycle)
+    return grid
 
 
 def random_first_row_and_column(rng: random.Random, size: int, *,
@@ -408,15 +456,36 @@ def smallest_swap_cycle(solution: Grid, rng: random.Random) -> list[int]:
 def multi_puzzle(rng: random.Random, request: Request, counter: CompletionCounter,
                  filler: Backend) -> tuple[Grid, int]:
     """(puzzle, completions up to the limit): givens drawn from outside a swap cycle, which is
-    blank, so the grid and its swapped twin both complete the puzzle."""
+    blank, so the grid and its swapped twin both complete the puzzle.
+
+    With a limit of 2 or less the two known completions answer the count (each is checked to
+    complete the puzzle), so no solver is asked.
+    """
     target = request.givens.draw(rng)
     solution = random_completed_grid(rng, request.size, box=request.box, filler=filler)
-    cycle = set(smallest_swap_cycle(solution, rng))
-    outside = [cell for cell in solution.geometry.cells if cell not in cycle]
+    cycle = smallest_swap_cycle(solution, rng)
+    in_cycle = set(cycle)
+    outside = [cell for cell in solution.geometry.cells if cell not in in_cycle]
     kept = set(rng.sample(outside, min(target, len(outside))))
     puzzle = Grid(tuple(value if cell in kept else BLANK
                         for cell, value in enumerate(solution.values)), solution.box)
+    if request.solution_limit <= 2:
+        twin = swapped(solution, cycle)
+        if not (solution.is_solution_of(puzzle) and twin.is_solution_of(puzzle)
+                and twin != solution):
+            raise GenerateError("a swap cycle did not give a second completion (a bug)")
+        return puzzle, request.solution_limit
     return puzzle, counter.count(puzzle, request.solution_limit)
+
+
+def swapped(solution: Grid, cycle: list[int]) -> Grid:
+    """The completed grid with the two values of a swap cycle traded on its cells."""
+    first, second = sorted({solution.values[cell] for cell in cycle})
+    trade = {first: second, second: first}
+    values = list(solution.values)
+    for cell in cycle:
+        values[cell] = trade[values[cell]]
+    return Grid(tuple(values), solution.box)
 
 
 # -- unsat ----------------------------------------------------------------------------------------
