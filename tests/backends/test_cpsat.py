@@ -696,7 +696,9 @@ def test_integer_model_lexmin_matches_brute_force(strategy):
     wrong = [grid for grid in SMALL_PUZZLES if backend.solve(grid).solution.values
              != brute_lexmin(grid)]
     assert wrong == []
-    assert backend.solve(SMALL_PUZZLES[0]).stats["model"] == "integer"
+    stats = backend.solve(SMALL_PUZZLES[0]).stats
+    assert stats["model"] == "integer" and stats["assumptions"] == 0
+    assert stats["givens"] == len(SMALL_PUZZLES[0].givens()) > 0
 
 
 @pytest.mark.parametrize("strategy", ["objective", "search"])

@@ -807,8 +807,10 @@ class CpSatBackend(Backend):
                                  "variables": len(proto.variables),
                                  "constraints": len(proto.constraints)}
         start = time.perf_counter()
-        with shape.posed(grid) as assumptions:
-            stats.update(assumptions=assumptions, build_seconds=time.perf_counter() - start)
+        with shape.posed(grid) as givens:
+            # The integer model poses its givens as narrowed domains, not assumptions.
+            stats.update(givens=givens, assumptions=givens if kind == "boolean" else 0,
+                         build_seconds=time.perf_counter() - start)
             strategy = self.lexmin_strategy(grid.size)
             if mode is Mode.LEXMIN and strategy == "objective":
                 stats.update(strategy="objective", workers=1)
