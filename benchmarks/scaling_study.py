@@ -3,6 +3,7 @@
     python benchmarks/scaling_study.py [--results R.jsonl] [--resume] [--time-limit 300] [-j 1]
                                        [--sizes 4,6,...] [--kinds empty,multi50,multi25]
                                        [--modes lexmin,any] [--backends dfs,cpsat,sat]
+                                       [--puzzles K]
     python benchmarks/scaling_study.py --report [--results R.jsonl] [--out docs/study/scaling]
                                        [--metric solve|cpu|wall]
 
@@ -218,7 +219,8 @@ Runner = Callable[[dict[str, Any], float], dict[str, Any]]
 
 def run_series(series: Series, sizes: Sequence[int], log: Log, *, time_limit: float,
                runner: Runner, progress: Callable[[str], None],
-               puzzles: Callable[[str, int], list[Puzzle]] = puzzles_of) -> None:
+               puzzles: Callable[[str, int], list[Puzzle]] = puzzles_of,
+               first: int | None = None) -> None:
     """One series, ascending N; stops after the first N with a timeout (or kill, or failure)."""
     done = log.done()
     previous = [r for r in log.records if r.get("type") == "run"
@@ -226,7 +228,7 @@ def run_series(series: Series, sizes: Sequence[int], log: Log, *, time_limit: fl
                                                             series.backend)]
     stopped_at = min((r["size"] for r in previous if r["status"] in STOPPING), default=None)
     for size in sorted(sizes):
-        for puzzle in puzzles(series.kind, size):
+        for puzzle in puzzles(series.kind, size)[:first]:
             key = (series.kind, series.mode, series.backend, size, puzzle.index)
             if key in done:
                 continue
@@ -297,6 +299,7 @@ def study(args: argparse.Namespace, *, runner: Runner | None = None,
           progress: Callable[[str], None] | None = None) -> int:
     say = progress or (lambda message: print(message, file=sys.stderr, flush=True))
     header = {"time_limit": args.time_limit, "jobs": args.jobs, "sizes": args.sizes,
+              "puzzles": args.puzzles,
               "kinds": args.kinds, "modes": args.modes, "backends": args.backends,
               "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
               "machine": platform.node(), "cpus": os.cpu_count(),
@@ -310,7 +313,8 @@ def study(args: argparse.Namespace, *, runner: Runner | None = None,
     run = runner or (lambda spec, kill_after: run_child(spec, kill_after=kill_after))
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         futures = [pool.submit(run_series, series, args.sizes, log, time_limit=args.time_limit,
-                               runner=run, progress=say) for series in all_series]
+                               runner=run, progress=say, first=args.puzzles)
+                   for series in all_series]
         for future in futures:
             future.result()
     found = disagreements(log.records)
@@ -484,6 +488,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--backends", type=lambda t: t.split(";") if ";" in t else _list(t),
                         default=list(BACKENDS),
                         help="comma-separated; use ';' between configurations with commas")
+    parser.add_argument("--puzzles", type=int, default=None,
+                        help="only the first K puzzles of each file (default: all)")
     parser.add_argument("--report", action="store_true", help="render the table and the plot")
     parser.add_argument("--out", default=str(ROOT / "docs" / "study" / "scaling"))
     parser.add_argument("--metric", choices=sorted(METRICS), default="solve")

@@ -521,3 +521,27 @@ def test_swapped_twin_is_a_second_completion():
     twin = swapped(solution, cycle)
     assert twin != solution and not twin.conflicts() and 0 not in twin.values
     assert sum(a != b for a, b in zip(solution.values, twin.values)) == len(cycle)
+
+
+SCALING = GENERATED / "scaling"
+# The scaling study's inputs (data/generated/scaling/README.md): a cheap sample is regenerated.
+SCALING_SAMPLE = ["multi50-9x9", "multi25-12x12", "multi50-30x30", "multi25-36x36"]
+
+
+def test_scaling_inputs_exist_and_readme_lists_their_commands():
+    readme = (SCALING / "README.md").read_text()
+    for size in (4, 6, 9, 12, 16, 20, 25, 30, 36, 42, 49, 56, 64):
+        for density in ("multi50", "multi25"):
+            path = SCALING / f"{density}-{size}x{size}.txt"
+            recorded = read_generated(path)
+            assert len(recorded.puzzles) == 3
+            assert f"{recorded.command} -o data/generated/scaling/{path.name}" in readme
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("stem", SCALING_SAMPLE)
+def test_scaling_input_matches_its_command(stem):
+    path = SCALING / f"{stem}.txt"
+    result = CliRunner().invoke(main, ["generate", *read_generated(path).arguments])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == path.read_text()
