@@ -109,6 +109,11 @@ class Geometry:
         on every puzzle and every answer."""
         return tuple(operator.itemgetter(*unit) for unit in self.units)
 
+    @functools.cached_property
+    def peer_getters(self) -> tuple[Callable[[Sequence[int]], tuple[int, ...]], ...]:
+        """Per cell, a C-level getter of its peers' values."""
+        return tuple(operator.itemgetter(*peers) for peers in self.peers)
+
     @property
     def box_shape(self) -> Shape:
         return self.box_rows, self.box_cols

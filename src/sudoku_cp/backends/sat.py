@@ -114,12 +114,16 @@ def decode_model(model: Sequence[int], size: int) -> list[int]:
 
 
 def _value_in(model: Sequence[int], cell: int, size: int) -> int:
-    """The value a model gives one cell (decoding one cell is all the tightening loop needs)."""
+    """The value a model gives one cell (decoding one cell is all the tightening loop needs).
+
+    The model lists literals by variable, so the cell's N literals are one slice, and its one
+    true literal (the only positive one) is their maximum: a C-level pass, not a Python loop.
+    """
     start = cell * size
-    for value, literal in enumerate(model[start:start + size], start=1):
-        if literal > 0:
-            return value
-    raise BackendFailure(f"the SAT model gives cell {cell} no value")
+    value = max(model[start:start + size]) - start
+    if not 1 <= value <= size:
+        raise BackendFailure(f"the SAT model gives cell {cell} no value")
+    return value
 
 
 # -- the CNF --------------------------------------------------------------------------------------
@@ -728,11 +732,11 @@ def _solve_lexmin(session: _Session, grid: Grid, limit: int) -> Outcome:
         return _unsatisfiable()
     model = session.model()
     fixed = list(grid.values)  # givens, then each blank cell once its value is final
-    peers = grid.geometry.peers
+    peer_values = grid.geometry.peer_getters
     for cell in grid.blanks():
         current = _value_in(model, cell, size)
-        excluded = {fixed[peer] for peer in peers[cell]}
-        while any(value not in excluded for value in range(1, current)):
+        # While some smaller value is not held by a fixed peer, it may still fit: try it.
+        while not set(range(1, current)).issubset(peer_values[cell](fixed)):
             tightened = [-variable(cell, value, size) for value in range(current, size + 1)]
             if not session.satisfiable(assumptions + tightened):
                 break
