@@ -341,7 +341,10 @@ def versions() -> dict[str, str]:
 
 # -- the report -----------------------------------------------------------------------------------
 
-METRICS = {"solve": "solve_seconds", "cpu": "call_cpu_seconds", "wall": "wall_seconds"}
+# solve: the backend's in-process solve time (set-up excluded); cpu: CPU seconds of the child's
+# solve call (set-up included); wall: the child's whole life; setup: building a solver or model.
+METRICS = {"solve": "solve_seconds", "cpu": "call_cpu_seconds", "wall": "wall_seconds",
+           "setup": "setup_seconds"}
 
 
 def cells(records: Iterable[dict[str, Any]], metric: str = "solve"
@@ -430,7 +433,7 @@ def plot(records: list[dict[str, Any]], path: Path, metric: str = "solve") -> No
     for row, kind in enumerate(kinds):
         for column, mode in enumerate(modes):
             ax = axes[row][column]
-            for backend in backends:
+            for number, backend in enumerate(backends):
                 points = sorted((key[3], value) for key, value in table.items()
                                 if key[:3] == (kind, mode, backend))
                 solved = [(n, seconds) for n, (_, seconds) in points if seconds is not None]
@@ -438,8 +441,10 @@ def plot(records: list[dict[str, Any]], path: Path, metric: str = "solve") -> No
                           if seconds is None and text != "not run"]
                 line, = ax.plot([n for n, _ in solved], [s for _, s in solved], marker="o",
                                 markersize=3, label=backend)
-                if failed:
-                    ax.plot(failed, [limit] * len(failed), linestyle="none", marker="x",
+                if failed:  # side by side, so that equal timeouts do not hide each other
+                    shift = 0.5 * (number - (len(backends) - 1) / 2)
+                    ax.plot([n + shift for n in failed], [limit] * len(failed),
+                            linestyle="none", marker="x",
                             markersize=8, color=line.get_color())
             ax.axhline(limit, color="grey", linewidth=0.6, linestyle=":")
             ax.set_yscale("log")
