@@ -10,8 +10,9 @@
 A *series* is one (kind, mode, backend); it runs its sizes in ascending order, every puzzle in its
 own child process (a fresh interpreter: one backend's memory or a stuck solver cannot touch the
 next run), killed at time limit + 60 s if it has not returned. A series stops after the first N
-where a puzzle timed out (or was killed, or failed): the larger N are recorded as "not run:
-stopped at N", since a larger grid would only time out too. The other puzzles of that N still run.
+where a puzzle timed out (or was killed, or failed): the other puzzles of that N and the larger N
+are recorded as "not run: stopped at N", since a larger grid would only time out too, and each
+further timeout would cost the whole limit to say so again (the study fits in an hour this way).
 
 Inputs: kind `empty` is the empty grid (made in code, one puzzle per N); `multi50` and `multi25`
 are the files data/generated/scaling/multi50-NxN.txt and multi25-NxN.txt (three puzzles each,
@@ -221,7 +222,7 @@ def run_series(series: Series, sizes: Sequence[int], log: Log, *, time_limit: fl
                runner: Runner, progress: Callable[[str], None],
                puzzles: Callable[[str, int], list[Puzzle]] = puzzles_of,
                first: int | None = None) -> None:
-    """One series, ascending N; stops after the first N with a timeout (or kill, or failure)."""
+    """One series, ascending N; stops at the first timeout (or kill, or failure)."""
     done = log.done()
     previous = [r for r in log.records if r.get("type") == "run"
                 and (r["kind"], r["mode"], r["backend"]) == (series.kind, series.mode,
@@ -237,7 +238,9 @@ def run_series(series: Series, sizes: Sequence[int], log: Log, *, time_limit: fl
                     "box": box_text(size), "puzzle_index": puzzle.index,
                     "givens": givens_of(puzzle),
                     "time_limit": time_limit}
-            if stopped_at is not None and size > stopped_at:
+            if stopped_at is not None and size >= stopped_at:
+                # Past the first timeout, and the rest of its N too: each would cost the whole
+                # time limit to say what the first already said (the cell reads "timeout").
                 record = {**base, "status": "not run", "reason": f"stopped at {stopped_at}"}
                 log.append(record)
                 continue
