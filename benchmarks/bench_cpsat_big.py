@@ -10,6 +10,13 @@ both finish. The stats columns (stages, branches, conflicts) are CP-SAT's, summe
     python benchmarks/bench_cpsat_big.py                                # empty 25..64, both models
     python benchmarks/bench_cpsat_big.py --sizes 25 36 --limit 60       # a shorter run
     python benchmarks/bench_cpsat_big.py --puzzle data/generated/x.txt  # first puzzle of a file
+    python benchmarks/bench_cpsat_big.py --no-empty --multi 36:0.5:0 --multi 64:0.5:0:pattern
+
+`--multi SIZE:FRACTION:SEED[:pattern]` makes a puzzle with two completions or more the way
+`sudoku-cp generate --kind multi` does (a completed grid, a smallest swap cycle blanked, givens
+drawn from the other cells), without its count of up to 1,000 completions, which did not finish
+at 36x36 in 10 minutes when these figures were taken (generate is fast above 25x25 since commit
+4173c78); `pattern` takes a shuffled pattern grid instead of generate's random fill.
 """
 
 from __future__ import annotations
@@ -43,6 +50,32 @@ print(json.dumps({"status": str(result.status), "cpu": cpu, "wall": result.secon
                   "solution": None if result.solution is None else list(result.solution.values),
                   "reason": result.reason}))
 """
+
+
+def multi_puzzle(spec: str) -> tuple[str, str]:
+    """(label, line) of a --multi puzzle: SIZE:FRACTION:SEED[:pattern]."""
+    import random
+
+    from sudoku_cp import generate
+    from sudoku_cp.grid import BLANK, Grid
+
+    size_text, fraction_text, seed_text, *fill = spec.split(":")
+    size, fraction, seed = int(size_text), float(fraction_text), int(seed_text)
+    rng = random.Random(seed)
+    box = Grid.empty(size).box
+    if fill == ["pattern"]:
+        rows, columns = box
+        full = [(columns * (row % rows) + row // rows + column) % size + 1
+                for row in range(size) for column in range(size)]
+        solution = generate.shuffle_grid(Grid(tuple(full), box), rng)
+    else:
+        solution = generate.random_completed_grid(rng, size, box=box)
+    cycle = set(generate.smallest_swap_cycle(solution, rng))
+    outside = [cell for cell in solution.geometry.cells if cell not in cycle]
+    kept = set(rng.sample(outside, int(fraction * size * size)))
+    puzzle = Grid(tuple(value if cell in kept else BLANK
+                        for cell, value in enumerate(solution.values)), box)
+    return f"multi {spec} ({len(kept)} givens)", puzzle.to_line()
 
 
 def progress(message: str) -> None:
@@ -81,7 +114,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--limit", type=float, default=300.0, help="seconds per solve")
     parser.add_argument("--puzzle", type=Path, action="append", default=[],
                         help="also the first puzzle of this file (repeatable)")
-    parser.add_argument("--no-empty", action="store_true", help="only the --puzzle files")
+    parser.add_argument("--multi", action="append", default=[], metavar="N:FRACTION:SEED",
+                        help="also a made multi puzzle (see above; repeatable)")
+    parser.add_argument("--no-empty", action="store_true", help="only the --puzzle/--multi ones")
     args = parser.parse_args(argv)
     cases: list[tuple[str, int, str | None]] = []
     if not args.no_empty:
@@ -93,6 +128,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                     if text.strip() and not text.startswith("#"))
         grid = Grid.parse(line)
         cases.append((f"{path.name} ({len(grid.givens())} givens)", grid.size, line))
+    for spec in args.multi:
+        label, line = multi_puzzle(spec)
+        cases.append((label, int(spec.split(":")[0]), line))
     print(f"load average before: {', '.join(f'{x:.2f}' for x in os.getloadavg())}; "
           f"limit {args.limit:g} s\n")
     print("| grid | model | mode | strategy | status | CPU s | wall s | set-up s | stages | "
