@@ -213,8 +213,8 @@ solve_options = _options(
     option("--workers", type=click.IntRange(min=1), default=None, show_default="1",
                  help="cpsat: search workers (shorthand for cpsat[workers=N])."),
     option("--cpsat-strategy", type=LazyChoice(_cpsat_strategies), default=None,
-                 show_default="objective", help="cpsat lexmin: staged objective, or the fixed "
-                 "row-major search."),
+                 show_default="auto", help="cpsat lexmin: the staged objective, the fixed "
+                 "row-major search, or auto (objective below 26x26, search from there)."),
     option("--sat-solver", default=None, show_default="glucose3",
                  help="sat: python-sat solver name."),
     option("--encoding", type=LazyChoice(_encodings), default=None, show_default="extended",
