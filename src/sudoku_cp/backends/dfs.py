@@ -317,10 +317,12 @@ class _Search:
                 for cell, bit in choice:
                     child = self.probe(candidates, cell, bit)
                     sizes.append(-1 if child is None else sum(map(int.bit_count, child)))
+                    if child is None:
+                        break  # the other side is forced: no need to probe it
                 if -1 in sizes:
-                    if sizes[0] == sizes[1]:
-                        return []  # both sides fail: no completion below this node
-                    cell, bit = choice[0] if sizes[0] >= 0 else choice[1]
+                    # The side that did not fail holds in every completion (if it fails too,
+                    # propagating it says so: no completion below this node).
+                    cell, bit = choice[1] if sizes[0] < 0 else choice[0]
                     candidates[cell] &= bit
                     if not self.propagate(candidates, [cell]):
                         return []
