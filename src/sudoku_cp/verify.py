@@ -22,11 +22,11 @@ from __future__ import annotations
 import collections
 import enum
 import operator
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from .grid import BLANK, Geometry, Grid, value_symbol
+from .grid import BLANK, Grid, value_symbol
 from .result import Mode, SolveResult, Status
 
 SOLVED: Final = str(Status.SOLVED)

@@ -164,10 +164,15 @@ def backend_names() -> list[str]:
     return list(_REGISTRY)
 
 
+def _builtin(name: str) -> bool:
+    """Whether `name` is a built-in's: no plugin can take it, so it is looked up without reading
+    the entry points of every installed package (a tenth of a second at each start)."""
+    return name in BUILTIN_BACKENDS and name in _REGISTRY
+
+
 def is_backend_name(name: str) -> bool:
-    """Whether `name` is in the registry; a built-in's name is known without reading the
-    entry points of every installed package (the plugins)."""
-    return (name in BUILTIN_BACKENDS and name in _REGISTRY) or name in backend_names()
+    """Whether `name` is in the registry (plugins are read only for a name not built in)."""
+    return _builtin(name) or name in backend_names()
 
 
 def backend_class(name: str) -> type[Backend]:
@@ -178,9 +183,7 @@ def backend_class(name: str) -> type[Backend]:
         BackendUnavailableError: for a plugin that fails to import or is not a Backend, in one
             line naming the plugin, its package and the error.
     """
-    if name in BUILTIN_BACKENDS and name in _REGISTRY:
-        # No plugin can take a built-in's name, so the entry points need not be read (that
-        # reads every installed package's metadata: a tenth of a second at each start).
+    if _builtin(name):
         return _import_class(*_REGISTRY[name])
     _load_plugins()
     try:

@@ -62,7 +62,6 @@ class _Tables:
     peers: tuple[tuple[int, ...], ...]
     units: tuple[tuple[int, ...], ...]
     units_of: tuple[tuple[tuple[int, ...], ...], ...]
-    unit_ids_of: tuple[tuple[int, ...], ...]  # indices into `units` of each cell's three units
     unit_set_of: tuple[int, ...]  # each cell's three units as a bitset of unit indices
     unit_masks: tuple[Callable[[Candidates], tuple[int, ...]], ...]  # each unit's masks
     peer_bits: tuple[int, ...]  # each cell's peers as a bitset of cells
@@ -91,13 +90,13 @@ class _Segments:
 @functools.cache
 def _tables(size: int, box: Shape) -> _Tables:
     geo = geometry(size, box)
-    unit_ids_of = tuple(tuple(index for index, unit in enumerate(geo.units) if cell in unit)
+    unit_set_of = tuple(sum(1 << index for index, unit in enumerate(geo.units) if cell in unit)
                         for cell in geo.cells)
-    return _Tables(size, (1 << size) - 1, geo.peers, geo.units, geo.units_of, unit_ids_of,
-                   tuple(sum(1 << index for index in ids) for ids in unit_ids_of),
-                   tuple(itemgetter(*unit) for unit in geo.units),
+    return _Tables(size, (1 << size) - 1, geo.peers, geo.units, geo.units_of, unit_set_of,
+                   geo.unit_getters,
                    tuple(sum(1 << peer for peer in peers) for peers in geo.peers),
-                   tuple(sum(1 << cell for cell in unit) for unit in geo.units), _segments(geo.rows + geo.columns, geo.boxes))
+                   tuple(sum(1 << cell for cell in unit) for unit in geo.units),
+                   _segments(geo.rows + geo.columns, geo.boxes))
 
 
 def _segments(lines: tuple[tuple[int, ...], ...],
