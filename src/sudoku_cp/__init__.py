@@ -4,7 +4,16 @@ The Python API (see the README's "Python API"): `solve`, `solve_many`, `crossche
 and `load_results`; errors are the typed exceptions of `sudoku_cp.errors`.
 """
 
+from typing import TYPE_CHECKING
+
 __version__ = "0.1.0"
+
+if TYPE_CHECKING:  # what type checkers and editors see; at run time, __getattr__ below
+    from .api import Answer, CrosscheckReport, bench, crosscheck, solve, solve_many
+    from .errors import SudokuError
+    from .grid import Grid, geometry
+    from .result import Mode, SolveResult, Status
+    from .results import Results, load_results
 
 # The API is loaded on first use (PEP 562): `import sudoku_cp` and the command line, which imports
 # only what each command needs, do not pay for the engine, the results log and their imports.
@@ -31,6 +40,4 @@ def __dir__() -> list[str]:
     return sorted(__all__)
 
 
-__all__ = ["Answer", "CrosscheckReport", "Grid", "Mode", "Results", "SolveResult", "Status",
-           "SudokuError", "__version__", "bench", "crosscheck", "geometry", "load_results",
-           "solve", "solve_many"]
+__all__ = ["__version__", *sorted(_EXPORTS)]
