@@ -287,12 +287,27 @@ class KeptModel:
 
     def minimize_chunk(self, cells: Sequence[int], candidates: Sequence[int] | None = None) -> None:
         """Replace the objective by the chunk read as one mixed-radix number, its first cell
-        weighing most (see the subclasses for the digits).
+        weighing most; each cell's digit (`_digit_terms`) in its `radix`.
 
         Raises:
             BackendFailure: when the chunk is too long for an exact objective or CP-SAT did not
                 keep the objective as integers.
         """
+        if candidates is None:
+            candidates = [self._all_values] * (self.size * self.size)
+        variables: list[int] = []
+        coefficients: list[int] = []
+        place = 1
+        for cell in reversed(cells):
+            mask = candidates[cell]
+            for variable, weight in self._digit_terms(cell, mask):
+                variables.append(variable)
+                coefficients.append(place * weight)
+            place *= self.radix(mask)
+        self._set_objective(variables, coefficients, self._headroom() * place - 1, len(cells))
+
+    def _digit_terms(self, cell: int, mask: int) -> list[tuple[int, int]]:
+        """The cell's digit as (variable, weight) terms, for a cell with these candidates."""
         raise NotImplementedError
 
     def _set_objective(self, variables: list[int], coefficients: list[int], largest: int,
@@ -359,31 +374,17 @@ class ShapeModel(KeptModel):
     def radix(self, mask: int) -> int:
         return max(1, mask.bit_count())
 
-    def minimize_chunk(self, cells: Sequence[int], candidates: Sequence[int] | None = None) -> None:
-        """Each cell a digit: the rank of its value among its candidates.
-
-        Its largest value, the product of the candidate counts less one, must stay below 2**53;
-        with every value a candidate this is the base-N number of `chunk_length(N)` cells.
-        Values that are no candidate (a filled peer holds them) get no term: no completion of
-        this puzzle gives them to the cell.
-        """
+    def _digit_terms(self, cell: int, mask: int) -> list[tuple[int, int]]:
+        """The rank of the cell's value among its candidates: the Boolean of its k-th candidate
+        weighs k. Its largest value, the product of the candidate counts less one, must stay
+        below 2**53; with every value a candidate this is the base-N number of
+        `chunk_length(N)` cells. Values that are no candidate (a filled peer holds them) get no
+        term: no completion of this puzzle gives them to the cell."""
         size = self.size
-        if candidates is None:
-            candidates = [self._all_values] * (size * size)
-        variables: list[int] = []
-        coefficients: list[int] = []
-        place = 1
-        values_of_mask = self._values_of_mask
-        for cell in reversed(cells):
-            mask = candidates[cell]
-            values = values_of_mask.get(mask)
-            if values is None:
-                values = values_of_mask[mask] = [v for v in range(1, size + 1) if mask >> v & 1]
-            for rank, value in enumerate(values[1:], start=1):
-                variables.append(cell * size + value - 1)
-                coefficients.append(place * rank)
-            place *= max(1, len(values))
-        self._set_objective(variables, coefficients, place - 1, len(cells))
+        values = self._values_of_mask.get(mask)
+        if values is None:
+            values = self._values_of_mask[mask] = [v for v in range(1, size + 1) if mask >> v & 1]
+        return [(cell * size + value - 1, rank) for rank, value in enumerate(values[1:], start=1)]
 
     def values_from(self, solution: Sequence[int]) -> bytes:
         values = bytes(itertools.compress(self._value_of_variable, solution_bits(solution)))
@@ -440,24 +441,12 @@ class IntegerShapeModel(KeptModel):
         # at most N times the sum of the places, which is below their product.
         return self.size
 
-    def minimize_chunk(self, cells: Sequence[int], candidates: Sequence[int] | None = None) -> None:
-        """Each cell a digit: its value less its smallest candidate, in the radix of its span of
-        candidates (largest - smallest + 1). The objective is the sum of place * value, which
-        differs from that number by a constant; it stays below N times the product of the
-        radices, which `next_chunk` keeps below 2**53."""
-        size = self.size
-        if candidates is None:
-            candidates = [self._all_values] * (size * size)
-        variables: list[int] = []
-        coefficients: list[int] = []
-        place = 1
-        for cell in reversed(cells):
-            radix = self.radix(candidates[cell])
-            if radix > 1:
-                variables.append(cell)
-                coefficients.append(place)
-                place *= radix
-        self._set_objective(variables, coefficients, size * place - 1, len(cells))
+    def _digit_terms(self, cell: int, mask: int) -> list[tuple[int, int]]:
+        """The cell's integer itself, weight 1: its value less its smallest candidate, in the
+        radix of its span of candidates (largest - smallest + 1). The objective, the sum of
+        place * value, differs from that number by a constant and stays below N times the
+        product of the radices, which `next_chunk` keeps below 2**53."""
+        return [(cell, 1)] if self.radix(mask) > 1 else []
 
     def values_from(self, solution: Sequence[int]) -> bytes:
         text = str(solution)
