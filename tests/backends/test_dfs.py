@@ -1,4 +1,5 @@
 import random
+from itertools import islice
 
 import pytest
 
@@ -179,3 +180,108 @@ def test_unknown_propagation_level_is_refused():
 def _generated(name: str) -> list[str]:
     return [line for line in (DATA / "generated" / name).read_text().splitlines()
             if line and not line.startswith("#")]
+
+
+# -- all-different consistency (Regin's matching rule) and the look-ahead's removals ------------
+
+def _brute_consistent(masks):
+    """The masks less every value that no assignment of distinct values to the cells allows."""
+    import itertools
+    size = len(masks)
+    keep = [0] * size
+    for values in itertools.permutations(range(size)):
+        if all(masks[cell] >> value & 1 for cell, value in enumerate(values)):
+            for cell, value in enumerate(values):
+                keep[cell] |= 1 << value
+    return tuple(keep) if any(keep) else ()
+
+
+def test_consistent_removes_naked_and_hidden_pairs():
+    # Cells 0 and 1 hold {1, 2} only (a naked pair): 1 and 2 leave cells 2 and 3.
+    assert dfs._consistent((0b0011, 0b0011, 0b1111, 0b1111)) == (0b0011, 0b0011, 0b1100, 0b1100)
+    # 3 and 4 fit only in cells 2 and 3 (a hidden pair): the rest of those cells goes.
+    assert dfs._consistent((0b0011, 0b0011, 0b1111, 0b1101)) == (0b0011, 0b0011, 0b1100, 0b1100)
+    # Three cells share two values: no assignment at all.
+    assert dfs._consistent((0b0011, 0b0011, 0b0011, 0b1111)) == ()
+    untouched = (0b1111, 0b1111, 0b1111, 0b1111)
+    assert dfs._consistent(untouched) is untouched  # the same tuple: nothing to remove
+
+
+def _unit_at_singles_fixpoint(rng, size):
+    """Random masks of one unit, as propagation leaves them: no decided value elsewhere in the
+    unit, no value with one place left. None when singles find a contradiction."""
+    full = (1 << size) - 1
+    masks = [rng.randrange(1, full + 1) for _ in range(size)]
+    for cell in rng.sample(range(size), rng.randint(0, 2)):
+        masks[cell] = 1 << rng.randrange(size)
+    changed = True
+    while changed:
+        changed = False
+        for cell, mask in enumerate(masks):
+            if mask and not mask & (mask - 1):
+                for other in range(size):
+                    if other != cell and masks[other] & mask:
+                        masks[other] &= ~mask
+                        changed = True
+        for value in range(size):
+            places = [cell for cell in range(size) if masks[cell] >> value & 1]
+            if not places or 0 in masks:
+                return None
+            if len(places) == 1 and masks[places[0]] != 1 << value:
+                masks[places[0]] = 1 << value
+                changed = True
+    return tuple(masks)
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_consistent_equals_brute_force(seed):
+    rng = random.Random(seed)
+    masks = None
+    while masks is None:
+        masks = _unit_at_singles_fixpoint(rng, rng.randint(3, 7))
+    assert dfs._consistent(masks) == _brute_consistent(masks)
+
+
+def test_matching_is_used_from_25x25_only():
+    deadline = dfs.Deadline(None)
+    assert dfs._Search(Grid.empty(25), deadline, strong=True).matching
+    assert not dfs._Search(Grid.empty(25), deadline, strong=False).matching
+    assert not dfs._Search(Grid.empty(16), deadline, strong=True).matching
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_look_ahead_keeps_every_completion(seed):
+    # The look-ahead removes failed sides and what neither side of a choice keeps (the dilemma
+    # rule): no completion may lose a value it uses.
+    rng = random.Random(2000 + seed)
+    size, box = rng.choice([(4, (2, 2)), (6, (2, 3)), (6, (3, 2))])
+    # 6x6 grids with a few givens have millions of completions: the first 3,000 are checked.
+    puzzle = random_multi_solution(size, rng.randint(size * size // 4, size * size // 2), seed,
+                                   box=box)
+    plain = dfs._Search(puzzle, dfs.Deadline(None))
+    start = plain.initial_candidates()
+    assert start is not None
+    completions = list(islice(plain.completions(start[:]), 3000))
+    search = dfs._Search(puzzle, dfs.Deadline(None), strong=True)
+    search.matching = True  # all-different consistency too, though these grids are small
+    candidates = search.initial_candidates()
+    assert candidates is not None
+    choices = search.look_ahead(candidates)
+    assert choices != []  # the puzzle has completions: the look-ahead must not refute it
+    for completion in completions:
+        assert all(mask & bit for mask, bit in zip(candidates, completion))
+
+
+def test_matching_cuts_the_unique_25x25_search():
+    # unique-25x25 #2: the look-ahead alone needs 42 nodes to prove it unique, with matching 28.
+    line = _generated("unique-25x25.txt")[1]
+    with_matching = dfs._Search(Grid.parse(line), dfs.Deadline(None), strong=True)
+    without = dfs._Search(Grid.parse(line), dfs.Deadline(None), strong=True)
+    without.matching = False
+    found = []
+    for search in (with_matching, without):
+        candidates = search.initial_candidates()
+        assert candidates is not None
+        found.append(list(search.completions(candidates)))
+    assert len(found[0]) == 1 and found[0] == found[1]
+    assert with_matching.nodes < without.nodes
