@@ -4,7 +4,7 @@
     python benchmarks/bench_dfs.py [--data ../shared/data] [--baseline /tmp/dfs_old.py]
         [--cap 60] [--naive-cap 10] [--skip-naive] [--only weak]
 
-Per puzzle times include parsing and verification. Prints Markdown tables. With a baseline file
+Per puzzle times are CPU seconds and include parsing and verification. Prints Markdown tables. With a baseline file
 (the dfs.py of before the strong propagation level, loaded from outside the package and marked
 "baseline"), every weak-spot figure is printed for the baseline and today's code side by side,
 each puzzle solved by both in turn, so both see the same machine load.
@@ -51,8 +51,13 @@ def side_by_side(backends: dict, lines: list[str], cap: float | None) -> dict[st
     """Each puzzle solved by each backend in turn; the times (a timeout counts as the cap)."""
     times: dict[str, list[float]] = {label: [] for label in backends}
     solutions = {}
-    for line in lines:
-        for label, backend in backends.items():
+    labels = list(backends)
+    for index, line in enumerate(lines):
+        # The order rotates from puzzle to puzzle: in one process the first solver of a puzzle
+        # measured ~10 % slower than the others, whichever it was.
+        shift = index % len(labels)
+        for label in labels[shift:] + labels[:shift]:
+            backend = backends[label]
             seconds, result = timed_solve(backend, line, time_limit=cap)
             times[label].append(seconds)
             if result.solution is not None:
@@ -106,12 +111,13 @@ def bench_weak(backends: dict, cap: float) -> None:
 
 
 def timed_solve(backend, line: str, time_limit: float | None = None) -> tuple[float, object]:
-    start = time.perf_counter()
+    """CPU seconds of parse + solve + check (the machine is shared: CPU time, not wall)."""
+    start = time.process_time()
     puzzle = Grid.parse(line)
     result = backend.solve(puzzle, time_limit=time_limit)
     if result.solution is not None:
         assert result.solution.is_solution_of(puzzle), line
-    return time.perf_counter() - start, result
+    return time.process_time() - start, result
 
 
 def bench_sets(backend, data: Path) -> None:
