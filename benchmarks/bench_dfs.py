@@ -4,10 +4,12 @@
     python benchmarks/bench_dfs.py [--data ../shared/data] [--baseline /tmp/dfs_old.py]
         [--cap 60] [--naive-cap 10] [--skip-naive] [--only weak]
 
-Per puzzle times are CPU seconds and include parsing and verification. Prints Markdown tables. With a baseline file
-(the dfs.py of before the strong propagation level, loaded from outside the package and marked
-"baseline"), every weak-spot figure is printed for the baseline and today's code side by side,
-each puzzle solved by both in turn, so both see the same machine load.
+Per puzzle times are CPU seconds and include parsing and verification. Prints Markdown
+tables. With a baseline file (a saved dfs.py, e.g. the one before the strong propagation level,
+loaded from outside the package and marked "baseline"), every weak-spot figure is printed for the
+baseline and today's code side by side, each puzzle solved by both in turn, so both see the same
+machine load. The issue-16 figures of the strong level's second round used
+`git show 43bb602:src/sudoku_cp/backends/dfs.py > /tmp/dfs_old.py`.
 """
 
 from __future__ import annotations
