@@ -11,6 +11,12 @@ both finish. The stats columns (stages, branches, conflicts) are CP-SAT's, summe
     python benchmarks/bench_cpsat_big.py --sizes 25 36 --limit 60       # a shorter run
     python benchmarks/bench_cpsat_big.py --puzzle data/generated/x.txt  # first puzzle of a file
     python benchmarks/bench_cpsat_big.py --no-empty --multi 36:0.5:0 --multi 64:0.5:0:pattern
+    python benchmarks/bench_cpsat_big.py --models integer --modes lexmin --counts on off \
+        --sizes 30 35 36                                  # the row counts, side by side
+
+`--counts auto|on|off ...` (default auto) is the backend's `counts` option: the implied row counts
+of the lex-min integer model (`add_row_counts` in the backend); the "counts" column gives the
+option and, in brackets, whether the model had them.
 
 `--multi SIZE:FRACTION:SEED[:pattern]` makes a puzzle with two completions or more the way
 `sudoku-cp generate --kind multi` does (a completed grid, a smallest swap cycle blanked, givens
@@ -35,9 +41,9 @@ CHILD = r"""
 import json, sys, time
 from sudoku_cp.backends import get_backend
 from sudoku_cp.grid import Grid
-size, model, strategy, mode, limit, line = json.loads(sys.argv[1])
+size, model, strategy, mode, limit, line, counts = json.loads(sys.argv[1])
 grid = Grid.empty(size) if line is None else Grid.parse(line)
-backend = get_backend("cpsat", cpsat_model=model, cpsat_strategy=strategy)
+backend = get_backend("cpsat", cpsat_model=model, cpsat_strategy=strategy, cpsat_counts=counts)
 start = time.perf_counter()
 backend.prepare(grid)
 setup = time.perf_counter() - start
@@ -83,9 +89,9 @@ def progress(message: str) -> None:
 
 
 def run_one(size: int, model: str, strategy: str, mode: str, limit: float,
-            line: str | None) -> dict:
+            line: str | None, counts: str = "auto") -> dict:
     """One solve in a fresh interpreter; its JSON record."""
-    argument = json.dumps([size, model, strategy, mode, limit, line])
+    argument = json.dumps([size, model, strategy, mode, limit, line, counts])
     done = subprocess.run([sys.executable, "-c", CHILD, argument], capture_output=True, text=True,
                           timeout=limit * 3 + 120)
     if done.returncode != 0:
@@ -94,10 +100,12 @@ def run_one(size: int, model: str, strategy: str, mode: str, limit: float,
     return record
 
 
-def row(label: str, model: str, strategy: str, mode: str, record: dict) -> str:
+def row(label: str, model: str, strategy: str, mode: str, record: dict,
+        counts: str = "auto") -> str:
     stats = record.get("stats", {})
     cpu = record.get("cpu")
-    return (f"| {label} | {model} | {mode} | {stats.get('strategy', strategy)} | "
+    used = {True: " (yes)", False: " (no)"}.get(stats.get("row_counts"), "")
+    return (f"| {label} | {model} | {counts}{used} | {mode} | {stats.get('strategy', strategy)} | "
             f"{record['status']} | {'-' if cpu is None else f'{cpu:.2f}'} | "
             f"{record.get('wall', 0.0):.2f} | {record.get('setup', 0.0):.2f} | "
             f"{stats.get('stages', '-')} | {stats.get('branches', '-')} | "
@@ -117,6 +125,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--multi", action="append", default=[], metavar="N:FRACTION:SEED",
                         help="also a made multi puzzle (see above; repeatable)")
     parser.add_argument("--no-empty", action="store_true", help="only the --puzzle/--multi ones")
+    parser.add_argument("--counts", nargs="+", default=["auto"], choices=["auto", "on", "off"],
+                        help="the backend's counts option(s), each run in turn (default auto)")
     args = parser.parse_args(argv)
     cases: list[tuple[str, int, str | None]] = []
     if not args.no_empty:
@@ -133,21 +143,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         cases.append((label, int(spec.split(":")[0]), line))
     print(f"load average before: {', '.join(f'{x:.2f}' for x in os.getloadavg())}; "
           f"limit {args.limit:g} s\n")
-    print("| grid | model | mode | strategy | status | CPU s | wall s | set-up s | stages | "
-          "branches | conflicts | valid |")
-    print("|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---|")
+    print("| grid | model | counts | mode | strategy | status | CPU s | wall s | set-up s | "
+          "stages | branches | conflicts | valid |")
+    print("|---|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---|")
     started = time.perf_counter()
     for label, size, line in cases:
         for mode in args.modes:
             answers = {}
             for model in args.models:
-                progress(f"{label} {model} {mode}")
-                record = run_one(size, model, args.strategy, mode, args.limit, line)
-                print(row(label, model, args.strategy, mode, record), flush=True)
-                if record.get("solution") is not None:
-                    answers[model] = record["solution"]
+                for counts in args.counts:
+                    progress(f"{label} {model} counts={counts} {mode}")
+                    record = run_one(size, model, args.strategy, mode, args.limit, line, counts)
+                    print(row(label, model, args.strategy, mode, record, counts), flush=True)
+                    if record.get("solution") is not None:
+                        answers[model, counts] = record["solution"]
             if mode == "lexmin" and len(set(map(tuple, answers.values()))) > 1:
-                print(f"\n**lex-min answers differ between models on {label}**\n", flush=True)
+                print(f"\n**lex-min answers differ between models or counts on {label}**\n",
+                      flush=True)
     print(f"\nload average after: {', '.join(f'{x:.2f}' for x in os.getloadavg())}; "
           f"total {time.perf_counter() - started:.0f} s")
     return 0

@@ -35,6 +35,10 @@ worker). "auto" (the default) takes the objective up to `SEARCH_FROM_SIZE` - 1 (
 its answer does not rest on the search argument below) and the search from there on, where the
 objective needs a hundred stages or more (empty 36x36: 1296 cells in chunks of 10), each paying
 its own proof: the empty 30x30 objective was unfinished after 120 s, its search took 0.7 s.
+From COUNTS_FROM_SIZE up (box sides not both powers of two), for puzzles with at most N givens,
+that search runs on an integer model that also carries implied row counts (`add_row_counts`),
+which let bounds propagation see the pigeonholes of the big empty grids: empty 42x42 in ~5 s
+instead of ~190-230 s, 49x49 and 56x56 in ~4 s instead of no answer in 300 s.
 
 Why the first solution of that search is the lex-min. Under those parameters CP-SAT is one
 CDCL search over the model as written (no presolve: no variable is replaced by a representative
@@ -56,6 +60,16 @@ whose decisions all agree with S*: S* itself. A deduction made before the search
 or a second worker break this: presolve searches a rewritten model (the decision goes to a
 representative, whose smallest value is not the cell's), and another worker may report its own
 solution first. Both are measured pitfalls (below) and tested.
+
+The row counts (`add_row_counts`: the lex-min integer model from COUNTS_FROM_SIZE, option
+`counts`) keep this argument. Each variable they add is a function of the cells (a literal
+"cell == v", a Boolean "v is among the row's first k cells"), and every completion, with them so
+set, satisfies every constraint they add (a row holds each value once, so its first k cells hold
+exactly k values): they remove no completion, S* extends to a solution of the whole model, and the
+propagation they add is sound like the rest. The decision strategy still lists the cells alone,
+and once every cell is fixed propagation fixes the added variables, so the first solution is S*.
+They change how soon a wrong prefix is refuted, not which solution comes first (tested: the same
+answers with and without them).
 
 Pitfalls of ortools 9.15 guarded against here (see ../shared/reference/lexmin-methods.md, §1):
 with presolve on or more than one worker the fixed search's first solution is not the lex-min;
@@ -90,6 +104,7 @@ logger = logging.getLogger(__name__)
 
 STRATEGIES = ("auto", "objective", "search")
 MODELS = ("auto", "boolean", "integer")
+COUNTS = ("auto", "on", "off")  # the row counts of the lex-min integer model (add_row_counts)
 # `auto` choices, by grid size N (measured: see _shape_template and docs/backends.md).
 INTEGER_FROM_SIZE = 26  # the integer model from here on, the Boolean one below
 SEARCH_FROM_SIZE = 26  # lex-min by the fixed search from here on, the staged objective below
@@ -186,11 +201,13 @@ def _shape_template(size: int, box: Shape, decide: bool) -> cp_model.CpModel:
 
 
 @functools.cache
-def _integer_template(size: int, box: Shape, decide: bool) -> cp_model.CpModel:
+def _integer_template(size: int, box: Shape, decide: bool,
+                      counts: bool = False) -> cp_model.CpModel:
     """The integer model of every grid of this shape, built once per process; backends copy it.
 
     Variable ``cell`` is the cell's value, 1..N; one `AllDifferent` per unit. With `decide`, the
     model carries the lex-min decision strategy: first unfixed cell row-major, its smallest value.
+    With `counts`, the row counts of `add_row_counts` follow the cells (variables N*N and up).
     """
     from ortools.sat.python import cp_model
 
@@ -198,9 +215,76 @@ def _integer_template(size: int, box: Shape, decide: bool) -> cp_model.CpModel:
     cells = [model.new_int_var(1, size, "") for _ in range(size * size)]
     for unit in geometry(size, box).units:
         model.add_all_different([cells[cell] for cell in unit])
+    if counts:
+        add_row_counts(model, cells, size, box)
     if decide:
         model.add_decision_strategy(cells, cp_model.CHOOSE_FIRST, cp_model.SELECT_MIN_VALUE)
     return model
+
+
+# The row counts, measured: CPU seconds of one solve, without / with them, by a bare script (this
+# model, `configure_fixed_search`, nothing else), one run each, the machine's other core busy; the
+# build (the model in Python) is outside a puzzle's clock. Empty 36x36: 3.9-6.2 s (50,796
+# branches, 49,499 conflicts) / 1.4 s (972 branches, no conflict), build 1.5 s; 42x42: 186-226 s
+# (1.70M conflicts) / 5.1 s (15,589 conflicts), build 2.1 s; 49x49: no answer in 250 s / 3.0 s
+# (643 conflicts); 56x56: no answer in 300 s (docs/backends.md) / 5.5 s (no conflict); 35x35:
+# 2.3 / 1.5 s. Where the greedy fill meets no dead end they only cost: 25x25 0.21 / 0.32 s, 27x27
+# 0.30 / 0.52, 28x28 0.21 / 0.39, 30x30 0.56 / 0.64, 32x32 (4x8 boxes) 0.39 / 0.84, 64x64 (8x8)
+# 3.5 / 7.4 s. Hence `counts_wanted`. Counts for the columns as well (cut at the box heights)
+# were worse overall: 42x42 3.1 s, but 36x36 1.7 s and 49x49 4.4 s, and a longer build.
+# With givens they did not pay (bench_cpsat_big.py --multi, integer lex-min, CPU s without /
+# with): 36x36 with 20% random givens 4.4 / 8.6 s (the same 21k conflicts), 30% 1.1 / 3.1 s, 70%
+# 0.05 / 0.51 s (loading the bigger model), 5%, 10% and 50% no answer in 60 s either way; so
+# `auto` keeps them for empty-ish grids, at most one row's worth of givens (COUNTS_MAX_GIVENS).
+COUNTS_FROM_SIZE = 33
+COUNTS_MAX_GIVENS = 1  # times N
+
+
+def counts_wanted(size: int, box: Shape, givens: int = 0) -> bool:
+    """Whether `auto` puts the row counts into the lex-min integer model for a puzzle of this
+    shape with this many givens: from COUNTS_FROM_SIZE up, unless both box sides are powers of
+    two (16x16, 32x32, 64x64: the row-major greedy fill meets no dead end there, measured above,
+    so the counts only cost), and only with at most COUNTS_MAX_GIVENS * N givens."""
+    rows, columns = box
+    powers_of_two = all(side & (side - 1) == 0 for side in (rows, columns))
+    return (size >= COUNTS_FROM_SIZE and not powers_of_two
+            and givens <= COUNTS_MAX_GIVENS * size)
+
+
+def add_row_counts(model: cp_model.CpModel, cells: Sequence[Any], size: int,
+                   box: Shape) -> None:
+    """Add implied constraints that let bounds propagation see Hall sets along a row.
+
+    `AllDifferent` in CP-SAT 9.15 propagates bounds only; the lex-min of an empty grid with boxes
+    that are not powers of two runs into pigeonholes it cannot see (empty 36x36, third row, its
+    first 12 cells set: the 12 values the last two boxes already hold can only go into the 12
+    cells of the two middle boxes, so values 1..12 cannot; the fixed search refuted that with
+    ~12,000 conflicts). Per cell and value a literal ``b == (cell == value)`` (two half-reified
+    equalities: ``cell == value`` if b, ``cell != value`` if not b). Per row, value v and cut k
+    after each box but the last (k = box width, 2 * box width, ...), a Boolean ``p`` "v is among
+    the row's first k cells": ``p == sum(b over the first k cells)``, ``p + sum(b over the other
+    cells) == 1`` and, per row and cut, ``sum(p over the values) == k``. Every completion
+    satisfies them with b and p as named (each row holds each value once), so they remove no
+    completion and no lex-min; they only give linear propagation the counting step (a row prefix
+    of k cells holds exactly k values) that the AllDifferent bounds propagator lacks.
+    """
+    _rows, width = box
+    literals = [[model.new_bool_var("") for _ in range(size)] for _ in range(size * size)]
+    for cell, cell_literals in enumerate(literals):
+        for value, literal in enumerate(cell_literals, start=1):
+            model.add(cells[cell] == value).only_enforce_if(literal)
+            model.add(cells[cell] != value).only_enforce_if(~literal)
+    for row in range(size):
+        row_cells = range(row * size, (row + 1) * size)
+        for cut in range(width, size, width):
+            first, rest = row_cells[:cut], row_cells[cut:]
+            among = []
+            for value in range(size):
+                inside = model.new_bool_var("")
+                model.add(inside == sum(literals[cell][value] for cell in first))
+                model.add(inside + sum(literals[cell][value] for cell in rest) == 1)
+                among.append(inside)
+            model.add(sum(among) == cut)
 
 
 class KeptModel:
@@ -217,7 +301,7 @@ class KeptModel:
 
         self.size = size
         self.model = cp_model.CpModel()
-        self.model.proto.copy_from(self._template(size, box, decide).proto)
+        self.model.proto.copy_from(self._build(size, box, decide).proto)
         shape_geometry = geometry(size, box)
         self._units = shape_geometry.units
         unit_index = {unit: index for index, unit in enumerate(self._units)}
@@ -241,6 +325,10 @@ class KeptModel:
     @staticmethod
     def _template(size: int, box: Shape, decide: bool) -> cp_model.CpModel:
         raise NotImplementedError
+
+    def _build(self, size: int, box: Shape, decide: bool) -> cp_model.CpModel:
+        """The template this kept model copies."""
+        return self._template(size, box, decide)
 
     def _pose(self, grid: Grid) -> int:
         raise NotImplementedError
@@ -401,9 +489,13 @@ class IntegerShapeModel(KeptModel):
 
     _template = staticmethod(_integer_template)
 
-    def __init__(self, size: int, box: Shape, *, decide: bool) -> None:
+    def __init__(self, size: int, box: Shape, *, decide: bool, counts: bool = False) -> None:
+        self.counts = counts  # with the row counts of `add_row_counts` (after the cells)
         super().__init__(size, box, decide=decide)
         self._fixed: list[int] = []  # cells whose domain is narrowed now
+
+    def _build(self, size: int, box: Shape, decide: bool) -> cp_model.CpModel:
+        return _integer_template(size, box, decide, self.counts)
 
     def _fix(self, cell: int, value: int) -> None:
         domain = self.model.proto.variables[cell].domain
@@ -449,13 +541,19 @@ class IntegerShapeModel(KeptModel):
         return [(cell, 1)] if self.radix(mask) > 1 else []
 
     def values_from(self, solution: Sequence[int]) -> bytes:
-        text = str(solution)
-        try:
-            values = bytes(int(part) for part in text[1:-1].split(",")) if text[:1] == "[" \
-                else bytes(solution)
-        except ValueError:
-            values = bytes(solution)
-        if len(values) != self.size * self.size:
+        cells = self.size * self.size
+        if self.counts:  # the row counts' variables follow the cells: read the cells only
+            if len(solution) < cells:
+                raise BackendFailure(f"CP-SAT gave {len(solution)} values for {cells} cells")
+            values = bytes(solution[index] for index in range(cells))
+        else:
+            text = str(solution)
+            try:
+                values = bytes(int(part) for part in text[1:-1].split(",")) \
+                    if text[:1] == "[" else bytes(solution)
+            except ValueError:
+                values = bytes(solution)
+        if len(values) != cells:
             raise BackendFailure(f"CP-SAT gave {len(values)} values for {self.size ** 2} cells")
         return values
 
@@ -733,10 +831,16 @@ class CpSatBackend(Backend):
                       f"{INTEGER_FROM_SIZE}x{INTEGER_FROM_SIZE}, else boolean",
                       "auto", choices=MODELS, keyword="cpsat_model"),
         BackendOption("workers", "CP-SAT search workers", DEFAULT_WORKERS, kind=int, minimum=1),
+        BackendOption("counts", "implied row counts in the lex-min integer model (a Boolean per "
+                      "row, value and box boundary: is the value left of it), which let the "
+                      "fixed search see pigeonholes (empty 42x42 5 s instead of 190 s); auto: "
+                      f"from {COUNTS_FROM_SIZE}x{COUNTS_FROM_SIZE} unless both box sides are "
+                      "powers of two, for puzzles with at most N givens", "auto",
+                      choices=COUNTS, keyword="cpsat_counts"),
     )
 
     def __init__(self, *, workers: int | None = None, cpsat_strategy: str = "auto",
-                 cpsat_model: str = "auto") -> None:
+                 cpsat_model: str = "auto", cpsat_counts: str = "auto") -> None:
         if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
                                     or workers < 1):
             raise BackendOptionError(f"workers must be a whole number >= 1, got {workers!r}")
@@ -748,9 +852,16 @@ class CpSatBackend(Backend):
                                      f"(choose from {', '.join(MODELS)})")
         self.workers = DEFAULT_WORKERS if workers is None else workers
         self.strategy = cpsat_strategy
+        if cpsat_counts not in COUNTS:
+            raise BackendOptionError(f"unknown cpsat counts {cpsat_counts!r} "
+                                     f"(choose from {', '.join(COUNTS)})")
         self.model_choice = cpsat_model
+        self.counts = cpsat_counts
         # (size, box, kind) -> (model with the lex-min decision strategy, model without)
         self._shapes: dict[tuple[int, Shape, str], tuple[KeptModel, KeptModel]] = {}
+        # (size, box) -> the lex-min integer model with the row counts, made for the puzzles
+        # that want it (`uses_counts`)
+        self._counted: dict[tuple[int, Shape], IntegerShapeModel] = {}
 
     def model_kind(self, size: int, mode: Mode = Mode.LEXMIN) -> str:
         """The model this backend uses for grids of this size in this mode: `auto` takes the
@@ -760,6 +871,13 @@ class CpSatBackend(Backend):
         if self.model_choice != "auto":
             return self.model_choice
         return "integer" if mode is Mode.LEXMIN and size >= INTEGER_FROM_SIZE else "boolean"
+
+    def uses_counts(self, grid: Grid) -> bool:
+        """Whether this backend's lex-min by the integer model takes the model with the row counts
+        for this puzzle (`add_row_counts`; `auto`: `counts_wanted`)."""
+        if self.counts != "auto":
+            return self.counts == "on"
+        return counts_wanted(grid.size, grid.box, len(grid.givens()))
 
     def lexmin_strategy(self, size: int) -> str:
         """The lex-min strategy this backend uses for grids of this size."""
@@ -780,11 +898,20 @@ class CpSatBackend(Backend):
             self._shapes[key] = (kept(grid.size, grid.box, decide=True),
                                  kept(grid.size, grid.box, decide=False))
             made = True
+        # The lex-min integer model with the row counts, when this puzzle wants it (prepare does
+        # not know the mode either: a puzzle that wants it in `any` mode makes it too).
+        if (self.model_kind(grid.size) == "integer" and self.uses_counts(grid)
+                and (grid.size, grid.box) not in self._counted):
+            warm_up()
+            self._counted[grid.size, grid.box] = IntegerShapeModel(grid.size, grid.box,
+                                                                   decide=True, counts=True)
+            made = True
         return made
 
     def close(self) -> None:
         """Drop the kept models."""
         self._shapes.clear()
+        self._counted.clear()
 
     def _solve(self, grid: Grid, *, mode: Mode, limit: int, deadline: Deadline) -> Outcome:
         from ortools.sat.python import cp_model
@@ -793,6 +920,8 @@ class CpSatBackend(Backend):
         kind = self.model_kind(grid.size, mode)
         decided, free = self._shapes[grid.size, grid.box, kind]
         shape = decided if mode is Mode.LEXMIN else free
+        if mode is Mode.LEXMIN and kind == "integer" and self.uses_counts(grid):
+            shape = self._counted[grid.size, grid.box]
         run = _Run(cp_model.CpSolver(), deadline)
         # CP-SAT's own SIGINT handler kills the process on Ctrl-C after a first solve; leave
         # Ctrl-C to Python so solve and crosscheck can stop cleanly and report what was done.
@@ -800,7 +929,9 @@ class CpSatBackend(Backend):
         proto = shape.model.proto
         stats: dict[str, Any] = {"model": kind, "ortools": ortools_version(),
                                  "variables": len(proto.variables),
-                                 "constraints": len(proto.constraints)}
+                                 "constraints": len(proto.constraints),
+                                 "row_counts": isinstance(shape, IntegerShapeModel)
+                                 and shape.counts}
         start = time.perf_counter()
         with shape.posed(grid) as givens:
             # The integer model poses its givens as narrowed domains, not assumptions.
