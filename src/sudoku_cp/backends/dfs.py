@@ -33,7 +33,7 @@ import functools
 from itertools import islice
 from functools import reduce
 from operator import itemgetter, or_
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -279,7 +279,6 @@ class _Search:
         memoised by the unit's tuple of masks (unique-25x25: four lookups in five hit).
         """
         tables = self.tables
-        unit_set_of = tables.unit_set_of
         memo = self.unit_memo
         if len(memo) > MATCHING_MEMO_LIMIT:
             memo.clear()
@@ -293,27 +292,29 @@ class _Search:
                 continue
             if not narrowed:
                 return -1
-            for cell, old, new in zip(unit, masks, narrowed):
-                if old != new:
-                    candidates[cell] = new
-                    dirty |= unit_set_of[cell]
-                    if not new & (new - 1):
-                        decided.append(cell)
+            dirty |= self.replace(candidates, unit, narrowed, decided)
             if decided:
                 return dirty
         return dirty
 
-    def narrow(self, candidates: Candidates, narrowed: Candidates) -> bool:
-        """Replace `candidates` in place by a subset of them (`narrowed`) and propagate."""
+    def replace(self, candidates: Candidates, cells: Sequence[int], masks: Sequence[int],
+                decided: list[int]) -> int:
+        """Give `cells` these (narrower) masks in place; cells left with one value go to
+        `decided`. Returns the units whose candidates changed, as a bitset."""
         unit_set_of = self.tables.unit_set_of
-        decided = []
         dirty = 0
-        for cell, (old, new) in enumerate(zip(candidates, narrowed)):
-            if old != new:
+        for cell, new in zip(cells, masks):
+            if candidates[cell] != new:
                 candidates[cell] = new
                 dirty |= unit_set_of[cell]
                 if not new & (new - 1):
                     decided.append(cell)
+        return dirty
+
+    def narrow(self, candidates: Candidates, narrowed: Candidates) -> bool:
+        """Replace `candidates` in place by a subset of them (`narrowed`) and propagate."""
+        decided: list[int] = []
+        dirty = self.replace(candidates, range(len(candidates)), narrowed, decided)
         return self.propagate(candidates, decided, dirty)
 
     def initial_candidates(self) -> Candidates | None:
@@ -708,8 +709,9 @@ class DfsBackend(Backend):
     `propagation` chooses what the lex-min search does at each node: `singles` (naked and
     hidden singles, MRV cell), `strong` (also locked candidates, all-different consistency from
     25x25 on, and a look-ahead on binary choices that keeps the values it refutes and picks the
-    branching choice), or `auto` (singles below 16x16, strong from 16x16 on). `any` and `count` always use singles, so `any` keeps
-    returning the same completion (the generator's grids depend on it).
+    branching choice), or `auto` (singles below 16x16, strong from 16x16 on). `any` and `count`
+    always use singles, so `any` keeps returning the same completion (the generator's grids
+    depend on it).
 
     Raises:
         BackendOptionError: for an unknown propagation level.
