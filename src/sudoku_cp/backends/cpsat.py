@@ -322,13 +322,9 @@ class KeptModel:
             self._release()
             proto.clear_objective()
 
-    @staticmethod
-    def _template(size: int, box: Shape, decide: bool) -> cp_model.CpModel:
-        raise NotImplementedError
-
     def _build(self, size: int, box: Shape, decide: bool) -> cp_model.CpModel:
-        """The template this kept model copies."""
-        return self._template(size, box, decide)
+        """The template this kept model copies (built once per process and shape)."""
+        raise NotImplementedError
 
     def _pose(self, grid: Grid) -> int:
         raise NotImplementedError
@@ -425,14 +421,15 @@ class ShapeModel(KeptModel):
 
     kind = "boolean"
 
-    _template = staticmethod(_shape_template)
-
     def __init__(self, size: int, box: Shape, *, decide: bool) -> None:
         super().__init__(size, box, decide=decide)
         # The value each variable stands for, by variable index: a solution vector then reads as
         # the grid's values with one `compress` (row-major, one true literal per cell).
         self._value_of_variable = [variable % size + 1 for variable in range(size ** 3)]
         self._values_of_mask: dict[int, list[int]] = {}  # candidate mask -> its values, ascending
+
+    def _build(self, size: int, box: Shape, decide: bool) -> cp_model.CpModel:
+        return _shape_template(size, box, decide)
 
     def literal(self, cell: int, value: int) -> int:
         """The variable index of the Boolean "cell holds value"."""
@@ -486,8 +483,6 @@ class IntegerShapeModel(KeptModel):
     the kept proto, until the puzzle is done."""
 
     kind = "integer"
-
-    _template = staticmethod(_integer_template)
 
     def __init__(self, size: int, box: Shape, *, decide: bool, counts: bool = False) -> None:
         self.counts = counts  # with the row counts of `add_row_counts` (after the cells)
@@ -850,11 +845,11 @@ class CpSatBackend(Backend):
         if cpsat_model not in MODELS:
             raise BackendOptionError(f"unknown cpsat model {cpsat_model!r} "
                                      f"(choose from {', '.join(MODELS)})")
-        self.workers = DEFAULT_WORKERS if workers is None else workers
-        self.strategy = cpsat_strategy
         if cpsat_counts not in COUNTS:
             raise BackendOptionError(f"unknown cpsat counts {cpsat_counts!r} "
                                      f"(choose from {', '.join(COUNTS)})")
+        self.workers = DEFAULT_WORKERS if workers is None else workers
+        self.strategy = cpsat_strategy
         self.model_choice = cpsat_model
         self.counts = cpsat_counts
         # (size, box, kind) -> (model with the lex-min decision strategy, model without)
