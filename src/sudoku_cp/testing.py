@@ -31,6 +31,7 @@ from typing import Any
 
 from .backends import Backend, backend_class, get_backend
 from .errors import SudokuError
+from .generate import pattern_grid
 from .grid import Grid, Shape
 from .naive import naive_solve
 from .result import Mode, SolveResult, Status
@@ -85,16 +86,15 @@ def random_multi_solution(size: int, givens: int, seed: int, *, box: Shape | Non
 def full_grid(size: int, rng: random.Random, *, box: Shape | None = None) -> Grid:
     """A random completed grid: the pattern grid with shuffled values, rows in bands and bands."""
     box_rows, box_cols = Grid.empty(size, box=box).box
-
-    def pattern(r: int, c: int) -> int:
-        return (box_cols * (r % box_rows) + r // box_rows + c) % size
+    pattern = pattern_grid(size, box=box).values
 
     bands = rng.sample(range(size // box_rows), size // box_rows)
     rows = [b * box_rows + r for b in bands for r in rng.sample(range(box_rows), box_rows)]
     stacks = rng.sample(range(size // box_cols), size // box_cols)
     cols = [s * box_cols + c for s in stacks for c in rng.sample(range(box_cols), box_cols)]
     values = rng.sample(range(1, size + 1), size)
-    return Grid.from_values([values[pattern(r, c)] for r in rows for c in cols], box=box)
+    return Grid.from_values([values[pattern[r * size + c] - 1] for r in rows for c in cols],
+                            box=box)
 
 
 def count_batch(keys: Sequence[tuple[int, int]] = tuple(KNOWN_COUNTS)) -> list[Grid]:

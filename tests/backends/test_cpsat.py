@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from sudoku_cp.backends import get_backend
+from sudoku_cp import generate
 from sudoku_cp.backends import cpsat
 from sudoku_cp.errors import BackendFailure, BackendOptionError
 from sudoku_cp.grid import Grid, Shape
@@ -73,10 +74,7 @@ def brute_count(grid: Grid, limit: int) -> int:
 
 def pattern_grid(box: Shape) -> list[int]:
     """A valid full grid for this box shape (each band shifts by a box width)."""
-    box_rows, box_cols = box
-    size = box_rows * box_cols
-    return [(box_cols * (row % box_rows) + row // box_rows + column) % size + 1
-            for row in range(size) for column in range(size)]
+    return list(generate.pattern_grid(box[0] * box[1], box=box).values)
 
 
 def random_puzzle(rng: random.Random, box: Shape, givens: int) -> Grid:
