@@ -70,10 +70,7 @@ def multi_puzzle(spec: str) -> tuple[str, str]:
     rng = random.Random(seed)
     box = Grid.empty(size).box
     if fill == ["pattern"]:
-        rows, columns = box
-        full = [(columns * (row % rows) + row // rows + column) % size + 1
-                for row in range(size) for column in range(size)]
-        solution = generate.shuffle_grid(Grid(tuple(full), box), rng)
+        solution = generate.shuffle_grid(generate.pattern_grid(size, box=box), rng)
     else:
         solution = generate.random_completed_grid(rng, size, box=box)
     cycle = set(generate.smallest_swap_cycle(solution, rng))
