@@ -20,9 +20,10 @@ completion, so they never change which completions exist.
   candidates (pointing and claiming), and from 25x25 on arc consistency on each unit's
   all-different (Regin's matching rule: the naked and hidden subsets of every size). Each node
   looks ahead: both sides of its busiest binary choices (a two-candidate cell, a value with two
-  places in a unit) are propagated; a side that fails is removed for good, so is a candidate
-  that neither side keeps (the dilemma rule), and the search branches on the choice that shrinks
-  the grid most. It first runs the plain search for N*N nodes, and the row-major loop stays
+  places in a unit) are propagated with singles; a side that fails is removed for good, so is a
+  candidate that neither side keeps (the dilemma rule), and the search branches on the choice
+  that shrinks the grid most. The probes are bit-parallel (`_Search.settle`: per value, a bitset
+  of the cells holding it), and the stronger rules run once per look-ahead pass. It first runs the plain search for N*N nodes, and the row-major loop stays
   plain: a look-ahead node costs dozens of propagations, which only pays when the plain search
   is lost.
 """
@@ -43,6 +44,7 @@ from ..result import Mode, Status
 from .base import Backend, BackendOption, Deadline, Outcome
 
 Candidates = list[int]  # one bitmask per cell; a single bit means the cell is decided
+Settled = tuple[Candidates, list[int]]  # candidates and their places (see _Search.settle)
 
 CHECK_CLOCK_EVERY = 64  # nodes between deadline checks: cheap, yet well under 10 ms apart
 SINGLES_FIRST_PER_CELL = 1  # strong level: singles nodes per cell before the look-ahead takes over
@@ -214,11 +216,12 @@ class _Search:
                     for cell in unit:
                         mask = candidates[cell]
                         only = mask & hidden
-                        if only and only != mask:
+                        if only:
                             if only & (only - 1):
                                 return False  # two values need this one cell
-                            candidates[cell] = only
-                            decided.append(cell)
+                            if only != mask:
+                                candidates[cell] = only
+                                decided.append(cell)
             if not decided:
                 return True
 
@@ -367,11 +370,13 @@ class _Search:
         - when both sides hold, a candidate that neither keeps is removed (every completion lies
           on one side: the dilemma rule; it costs one OR of two grids);
 
-        and the pass goes on over the narrowed grid (restarting it after each removal probed the
-        same choices four times per node). Then branch on the choice whose larger side keeps the
-        fewest candidates, if removals left both its sides open; else look again."""
+        and the pass goes on over the narrowed grid, propagated with singles; the strong rules
+        run once at the end of a pass that narrowed. Then branch on the choice whose larger side
+        keeps the fewest candidates, if removals left both its sides open; else look again."""
+        size = self.tables.size
         while True:
-            ranked = self.binary_choices(candidates)
+            places = _places(candidates, size)
+            ranked = self.binary_choices(candidates, places)
             if not ranked:
                 cell = self.most_constrained(candidates)
                 return None if cell < 0 else _cell_choices(cell, candidates[cell])
@@ -383,56 +388,136 @@ class _Search:
                     raise _OutOfTime  # a look-ahead can take seconds on 25x25
                 if not _open(candidates, choice):
                     continue  # a removal earlier in this pass decided it
-                sides = []
+                sides: list[Settled] = []
                 for cell, bit in choice:
-                    child = self.probe(candidates, cell, bit)
-                    if child is None:
+                    side = self.probe(candidates, places, cell, bit)
+                    if side is None:
                         break  # the other side is forced: no need to probe it
-                    sides.append(child)
+                    sides.append(side)
                 if len(sides) < 2:
-                    # The side that did not fail holds in every completion (if it fails too,
-                    # propagating it says so: no completion below this node).
-                    cell, bit = choice[1] if not sides else choice[0]
-                    candidates[cell] &= bit
-                    if not self.propagate(candidates, [cell]):
+                    # The side that did not fail holds in every completion (when it fails too,
+                    # there is no completion below this node).
+                    forced = sides[0] if sides else self.probe(candidates, places, *choice[1])
+                    if forced is None:
                         return []
+                    candidates[:], places = forced
                     narrowed = True
                     continue
-                either = list(map(or_, sides[0], sides[1]))
+                either = list(map(or_, sides[0][0], sides[1][0]))
                 if either != candidates:
-                    if not self.narrow(candidates, either):
+                    settled = self.settle(candidates, places, [
+                        (cell, old & ~new) for cell, (old, new) in enumerate(zip(candidates, either))
+                        if old != new])
+                    if settled is None:
                         return []
+                    candidates[:], places = settled
                     narrowed = True
-                size = max(sum(map(int.bit_count, side)) for side in sides)
-                if size < best_size:
-                    best_size, best = size, choice[::-1]
+                side_size = max(sum(map(int.bit_count, side[1])) for side in sides)
+                if side_size < best_size:
+                    best_size, best = side_size, choice[::-1]
+            if narrowed and not self.propagate(candidates, []):  # singles hold already
+                return []
             if best and (not narrowed or _open(candidates, best)):
                 return best
 
-    def probe(self, candidates: Candidates, cell: int, bit: int) -> Candidates | None:
-        """One side of a binary choice, propagated with singles only: locked candidates would
-        refute a little more, but at twice the cost of each of the many probes."""
-        child = candidates[:]
-        child[cell] = bit
-        return child if self.singles(child, [cell], 0) else None
+    def probe(self, candidates: Candidates, places: list[int], cell: int,
+              bit: int) -> Settled | None:
+        """One side of a binary choice, propagated with singles only (`settle`): locked
+        candidates would refute a little more, but at twice the cost of each of the many
+        probes."""
+        return self.settle(candidates, places, [(cell, candidates[cell] ^ bit)])
 
-    def binary_choices(self, candidates: Candidates) -> list[list[tuple[int, int]]]:
+    def settle(self, candidates: Candidates, places: list[int],
+               removals: list[tuple[int, int]]) -> Settled | None:
+        """Copies of `candidates` and `places` with the (cell, bits) `removals` made and naked and
+        hidden singles applied to fixpoint, or None on a contradiction.
+
+        Bit-parallel: `places[v]` is the bitset of cells that hold value index v. A decided cell
+        removes its value from the peers in `places[v] & peers`, and only the units of the cells
+        that lost v are checked for v's hidden single (or for v having no place left)."""
+        tables = self.tables
+        peer_bits, unit_bits, unit_set_of = tables.peer_bits, tables.unit_bits, tables.unit_set_of
+        child = candidates[:]
+        spots = places[:]
+        checks: list[tuple[int, int]] = []  # (value index, bitset of units to check for it)
+        decided = []
+        for cell, rest in removals:
+            mask = child[cell] ^ rest
+            if not mask:
+                return None
+            child[cell] = mask
+            if not mask & (mask - 1):
+                decided.append(cell)
+            here = 1 << cell
+            units = unit_set_of[cell]
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                value = low.bit_length() - 1
+                spots[value] ^= here
+                checks.append((value, units))
+        while True:
+            while decided:
+                cell = decided.pop()
+                bit = child[cell]
+                value = bit.bit_length() - 1
+                spot = spots[value]
+                hits = spot & peer_bits[cell]
+                if not hits:
+                    continue
+                spots[value] = spot ^ hits
+                touched = 0
+                while hits:
+                    low = hits & -hits
+                    hits ^= low
+                    peer = low.bit_length() - 1
+                    mask = child[peer] ^ bit
+                    if not mask:
+                        return None
+                    child[peer] = mask
+                    touched |= unit_set_of[peer]
+                    if not mask & (mask - 1):
+                        decided.append(peer)
+                checks.append((value, touched))
+            while checks:
+                value, units = checks.pop()
+                spot = spots[value]
+                while units:
+                    low = units & -units
+                    units ^= low
+                    only = spot & unit_bits[low.bit_length() - 1]
+                    if not only & (only - 1):
+                        if not only:
+                            return None  # the value has no place left in this unit
+                        cell = only.bit_length() - 1
+                        mask = child[cell]
+                        if mask & (mask - 1):
+                            bit = 1 << value
+                            child[cell] = bit
+                            rest = mask ^ bit
+                            units_here = unit_set_of[cell]
+                            while rest:
+                                other = rest & -rest
+                                rest ^= other
+                                index = other.bit_length() - 1
+                                spots[index] ^= only
+                                checks.append((index, units_here))
+                            decided.append(cell)
+            if not decided:
+                return child, spots
+
+    def binary_choices(self, candidates: Candidates,
+                       places: list[int]) -> list[list[tuple[int, int]]]:
         """Every two-sided choice, as its two (cell, bit) sides: two-candidate cells, and values
         with two places in a unit; those whose sides reach the most peer candidates first.
 
-        Reach is counted with one bitset of cells per value, ANDed with a cell's peers."""
+        Reach is counted with the open cells of each value (from `places`, see `settle`), ANDed
+        with a cell's peers."""
         tables = self.tables
         peer_bits = tables.peer_bits
-        places_of = [0] * tables.size  # value index -> bitset of the open cells holding it
+        open_cells = sum(1 << cell for cell, mask in enumerate(candidates) if mask & (mask - 1))
+        places_of = [cells & open_cells for cells in places]
         scored: list[tuple[int, int, list[tuple[int, int]]]] = []
-        for cell, mask in enumerate(candidates):
-            if mask & (mask - 1):
-                here = 1 << cell
-                rest = mask
-                while rest:
-                    bit = rest & -rest
-                    rest ^= bit
-                    places_of[bit.bit_length() - 1] |= here
         for cell, mask in enumerate(candidates):
             if mask.bit_count() == 2:
                 low, high = mask & -mask, mask & (mask - 1)
@@ -554,6 +639,18 @@ class _Search:
                 return child  # the first completion reached in row-major order
             stack.append((child, _cell_choices(next_cell, child[next_cell])))
         return None
+
+
+def _places(candidates: Candidates, size: int) -> list[int]:
+    """For each value index, the bitset of cells that hold it."""
+    places = [0] * size
+    for cell, mask in enumerate(candidates):
+        here = 1 << cell
+        while mask:
+            low = mask & -mask
+            mask ^= low
+            places[low.bit_length() - 1] |= here
+    return places
 
 
 def _cell_choices(cell: int, mask: int) -> list[tuple[int, int]]:
