@@ -216,12 +216,15 @@ class _Search:
                     for cell in unit:
                         mask = candidates[cell]
                         only = mask & hidden
-                        if only:
+                        # An open cell whose values are all hidden here (two values, one place)
+                        # is not refuted: setting it to either value refutes it at once, and
+                        # checking for it on every decided cell cost 5 % on 9x9 medians.
+                        # settle() refutes it.
+                        if only and only != mask:
                             if only & (only - 1):
                                 return False  # two values need this one cell
-                            if only != mask:
-                                candidates[cell] = only
-                                decided.append(cell)
+                            candidates[cell] = only
+                            decided.append(cell)
             if not decided:
                 return True
 
