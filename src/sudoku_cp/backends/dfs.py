@@ -318,12 +318,6 @@ class _Search:
                     decided.append(cell)
         return dirty
 
-    def narrow(self, candidates: Candidates, narrowed: Candidates) -> bool:
-        """Replace `candidates` in place by a subset of them (`narrowed`) and propagate."""
-        decided: list[int] = []
-        dirty = self.replace(candidates, range(len(candidates)), narrowed, decided)
-        return self.propagate(candidates, decided, dirty)
-
     def initial_candidates(self) -> Candidates | None:
         """Candidates of the puzzle after propagation, or None when it is contradictory."""
         full = self.tables.full
