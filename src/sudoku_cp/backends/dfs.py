@@ -439,28 +439,33 @@ class _Search:
 
         Bit-parallel: `places[v]` is the bitset of cells that hold value index v. A decided cell
         removes its value from the peers in `places[v] & peers`, and only the units of the cells
-        that lost v are checked for v's hidden single (or for v having no place left)."""
+        that lost v are checked for v's hidden single (or for v having no place left). A hidden
+        single is one more removal (the cell's other values), made by the same loop as the
+        given ones."""
         tables = self.tables
         peer_bits, unit_bits, unit_set_of = tables.peer_bits, tables.unit_bits, tables.unit_set_of
         child = candidates[:]
         spots = places[:]
         checks: list[tuple[int, int]] = []  # (value index, bitset of units to check for it)
-        decided = []
-        for cell, rest in removals:
-            mask = child[cell] ^ rest
-            if not mask:
-                return None
-            child[cell] = mask
-            if not mask & (mask - 1):
-                decided.append(cell)
-            here = 1 << cell
-            units = unit_set_of[cell]
-            while rest:
-                value = rest.bit_length() - 1
-                rest ^= 1 << value
-                spots[value] ^= here
-                checks.append((value, units))
+        decided: list[int] = []
+        pending = list(removals)  # (cell, values to remove from it), hidden singles too
         while True:
+            while pending:
+                cell, rest = pending.pop()
+                rest &= child[cell]
+                mask = child[cell] ^ rest
+                if not mask:
+                    return None
+                child[cell] = mask
+                if rest and not mask & (mask - 1):
+                    decided.append(cell)
+                here = 1 << cell
+                units = unit_set_of[cell]
+                while rest:  # highest bit first: one big-int operation fewer than lowest first
+                    value = rest.bit_length() - 1
+                    rest ^= 1 << value
+                    spots[value] ^= here
+                    checks.append((value, units))
             while decided:
                 cell = decided.pop()
                 bit = child[cell]
@@ -471,7 +476,7 @@ class _Search:
                     continue
                 spots[value] = spot ^ hits
                 touched = 0
-                while hits:  # highest bit first: one big-int operation fewer than lowest first
+                while hits:
                     peer = hits.bit_length() - 1
                     hits ^= 1 << peer
                     mask = child[peer] ^ bit
@@ -495,17 +500,8 @@ class _Search:
                         cell = only.bit_length() - 1
                         mask = child[cell]
                         if mask & (mask - 1):
-                            bit = 1 << value
-                            child[cell] = bit
-                            rest = mask ^ bit
-                            units_here = unit_set_of[cell]
-                            while rest:
-                                index = rest.bit_length() - 1
-                                rest ^= 1 << index
-                                spots[index] ^= only
-                                checks.append((index, units_here))
-                            decided.append(cell)
-            if not decided:
+                            pending.append((cell, mask ^ (1 << value)))  # a hidden single
+            if not pending and not decided:
                 return child, spots
 
     def binary_choices(self, candidates: Candidates,
