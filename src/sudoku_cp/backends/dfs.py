@@ -413,8 +413,9 @@ class _Search:
                                for cell, (old, new) in enumerate(zip(candidates, either))
                                if old != new]
                     settled = self.settle(candidates, places, removed)
-                    if settled is None:
-                        return []
+                    # Cannot fail: each side is a fixpoint that holds, inside the union, and
+                    # singles only remove what no such fixpoint below the union keeps.
+                    assert settled is not None
                     candidates[:], places = settled
                     narrowed = True
                 score = (first_cut + 1) * (second_cut + 1)
