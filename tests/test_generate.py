@@ -1,3 +1,5 @@
+import functools
+import io
 import json
 import random
 import re
@@ -8,6 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import sudoku_cp.cli as cli
 from sudoku_cp import __version__
 from sudoku_cp.backends import backend_class, get_backend
 from sudoku_cp.cli import main
@@ -18,6 +21,7 @@ from sudoku_cp.generate import (GenerateError, GivensRange, Kind, Request, comma
                                 swap_cycles)
 from sudoku_cp.grid import Grid
 from sudoku_cp.naive import naive_solve
+from sudoku_cp.progress import Progress
 
 from .conftest import DATA
 
@@ -150,6 +154,15 @@ def test_a_shorter_run_is_a_prefix_of_a_longer_one():
     assert made("multi", 9, "25..35", seed=5, count=2) == five[:2]
 
 
+def test_on_count_reports_each_completion_count_and_changes_nothing():
+    # The progress hook within a puzzle: called after every count with the running total.
+    request = make_request("unique", size=9, givens="22..28", seed=2, count=2)
+    calls: list[int] = []
+    reported = list(generate(request, counter_name="dfs", on_count=calls.append))
+    assert reported == list(generate(request, counter_name="dfs"))
+    assert len(calls) > 20 and calls == list(range(1, len(calls) + 1))
+
+
 def test_the_counting_backend_changes_nothing_but_speed():
     if not usable("sat"):
         pytest.skip("need python-sat")
@@ -268,6 +281,19 @@ def test_cli_line_format_exact_output():
         f" (mean {sum(p.givens for p in puzzles) / 2:.1f})",
         ""])
     assert result.stderr == ""
+
+
+def test_cli_shows_progress_within_a_puzzle(monkeypatch):
+    # On a terminal, the display moves with every completion count, not only per puzzle (a
+    # sparse 25x25 puzzle can take minutes).
+    screen = io.StringIO()
+    monkeypatch.setattr(cli, "Progress",
+                        functools.partial(Progress, stream=screen, enabled=True, interval=0))
+    result = invoke("--size", "9", "--givens", "22..28", "--seed", "2")
+    assert result.exit_code == 0
+    assert "\rgenerate unique 0 " in screen.getvalue()
+    assert "(1 completion count)" in screen.getvalue()
+    assert "(2 completion counts)" in screen.getvalue()
 
 
 def test_cli_output_is_readable_by_solve(tmp_path):

@@ -998,11 +998,15 @@ def generate_command(size: int, box: str | None, count: int, givens: str | None,
                                       seed=seed, count=count)
     progress = Progress(count if count > 1 else None, label=f"generate {kind} ")
     made: list[Any] = []
+
+    def counted(calls: int) -> None:  # keeps the display alive within a slow puzzle
+        progress.advance(0, note=f"({_plural(calls, 'completion count')})")
+
     with _output(output) as handle:
         if output_format == "line":
             handle.write("\n".join(generation.header_lines(request, version=__version__)) + "\n")
         try:
-            for generated in generation.generate(request):
+            for generated in generation.generate(request, on_count=counted):
                 made.append(generated)
                 if output_format == "line":
                     handle.write(f"{generation.fact_comment(generated)}\n"

@@ -344,17 +344,22 @@ def counting_backend_name(size: int) -> str:
 
 
 class CompletionCounter:
-    """Counts completions exactly (no time limit) with one kept backend."""
+    """Counts completions exactly (no time limit) with one kept backend; `on_count`, if given,
+    is called with the number of counts so far after each one."""
 
-    def __init__(self, backend: Backend) -> None:
+    def __init__(self, backend: Backend,
+                 on_count: Callable[[int], None] | None = None) -> None:
         self.backend = backend
         self.calls = 0
+        self.on_count = on_count
 
     def count(self, grid: Grid, limit: int) -> int:
         """Completions of `grid`, up to `limit`."""
         self.calls += 1
         result = self.backend.solve(grid, mode=Mode.COUNT, limit=limit)
         assert result.count is not None, "count mode without a time limit always counts"
+        if self.on_count is not None:
+            self.on_count(self.calls)
         return result.count
 
     def is_unique(self, grid: Grid) -> bool:
@@ -585,23 +590,20 @@ def generate_one(index: int, rng: random.Random, request: Request, counter: Comp
 
 
 def generate(request: Request, *, counter_name: str | None = None,
-             on_puzzle: Callable[[GeneratedPuzzle], None] | None = None
-             ) -> Iterator[GeneratedPuzzle]:
+             on_count: Callable[[int], None] | None = None) -> Iterator[GeneratedPuzzle]:
     """The puzzles of a request, one at a time, in index order.
 
     `counter_name` overrides the counting backend (the puzzles stay the same, only the speed
-    changes); `on_puzzle` is called after each puzzle (for progress displays).
+    changes). `on_count` is called with the number of completion counts so far after each one:
+    the progress within a puzzle, which can take minutes on a sparse 25x25.
     """
     name = counter_name or counting_backend_name(request.size)
     with get_backend(name) as backend, get_backend("dfs") as filler:
-        counter = CompletionCounter(backend)
+        counter = CompletionCounter(backend, on_count)
         log.info("generate %s %dx%d: counting with %s", request.kind, request.size,
                  request.size, name)
         for index, rng in zip(range(request.count), puzzle_rngs(request.seed)):
-            generated = generate_one(index, rng, request, counter, filler)
-            if on_puzzle is not None:
-                on_puzzle(generated)
-            yield generated
+            yield generate_one(index, rng, request, counter, filler)
 
 
 # -- writing --------------------------------------------------------------------------------------
