@@ -104,18 +104,18 @@ def configurations(baseline: ModuleType | None, revision: str,
     `model=auto` takes only for lex-min from 26x26) with both strategies."""
     factories: dict[str, Callable[[], Backend]] = {
         "sat": lambda: get_backend("sat"),
-        "cpsat objective": lambda: CpSatBackend(cpsat_strategy="objective"),
-        "cpsat search": lambda: CpSatBackend(cpsat_strategy="search"),
+        "cpsat objective": lambda: CpSatBackend(strategy="objective"),
+        "cpsat search": lambda: CpSatBackend(strategy="search"),
     }
     if integer:
         factories["cpsat integer objective"] = lambda: CpSatBackend(
-            cpsat_strategy="objective", cpsat_model="integer")
+            strategy="objective", model="integer")
         factories["cpsat integer search"] = lambda: CpSatBackend(
-            cpsat_strategy="search", cpsat_model="integer")
+            strategy="search", model="integer")
     if baseline is not None:
         old: Callable[..., Backend] = baseline.CpSatBackend
         factories[f"cpsat@{revision} objective"] = lambda: old()
-        factories[f"cpsat@{revision} search"] = lambda: old(cpsat_strategy="search")
+        factories[f"cpsat@{revision} search"] = lambda: old(strategy="search")
     return factories
 
 

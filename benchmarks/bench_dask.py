@@ -27,8 +27,8 @@ from pathlib import Path
 
 import psutil  # type: ignore[import-untyped]  # installed with dask[distributed]
 
-from sudoku_cp.engine import (BackendSpec, Executor, PoolExecutor, SolveSettings, execute)
-from sudoku_cp.executors_dask import DaskExecutor
+from sudoku_cp.engine import (Configuration, Executor, PoolExecutor, SolveSettings, execute)
+from sudoku_cp.executors.dask import DaskExecutor
 from sudoku_cp.formats import PuzzleRecord, read_puzzles
 from sudoku_cp.result import Mode
 
@@ -57,7 +57,7 @@ def cpu_seconds() -> float:
     return total
 
 
-def timed_run(executor: Executor, records: Sequence[PuzzleRecord], specs: Sequence[BackendSpec],
+def timed_run(executor: Executor, records: Sequence[PuzzleRecord], specs: Sequence[Configuration],
               settings: SolveSettings) -> tuple[float, float, list[tuple[str | None, list[str]]]]:
     """Wall and CPU seconds of one verified run, and (verdict, solutions) per puzzle in order.
 
@@ -101,7 +101,7 @@ def main() -> None:
     args = parser.parse_args()
 
     records = load(args.data, args.puzzles)
-    specs = [BackendSpec(name) for name in args.backends.split(",")]
+    specs = [Configuration(name) for name in args.backends.split(",")]
     settings = SolveSettings(Mode(args.mode))
     chunk_sizes = [None if size == "auto" else int(size) for size in args.chunk_sizes.split(",")]
     used: dict[str, list[int]] = {}

@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 from sudoku_cp.backends import get_backend
-from sudoku_cp.measure import percentile
+from sudoku_cp.timings import percentile
 from sudoku_cp.grid import Grid
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from sudoku_cp.backends.sat import (AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_ENCODING, DEFAULT_SOLVER,
                                     ENCODINGS, SatBackend, accepted_solvers, base_cnf)
-from sudoku_cp.measure import percentile
+from sudoku_cp.timings import percentile
 from sudoku_cp.grid import Grid
 from sudoku_cp.result import Mode, SolveResult, Status
 
@@ -243,7 +243,7 @@ def capped(value: float | None, cap: float, *, in_ms: bool = False) -> str:
 
 def run_sparse(trial: Trial, puzzles: list[Grid], cap: float) -> None:
     """Lex-min median over the sparse 9x9 set with one reused solver; stops at the first cap."""
-    with SatBackend(sat_solver=trial.solver, encoding=trial.encoding, amo=trial.amo) as backend:
+    with SatBackend(solver=trial.solver, encoding=trial.encoding, amo=trial.amo) as backend:
         times = []
         for puzzle in puzzles:
             result = verified(puzzle, backend.solve(puzzle, time_limit=cap))
@@ -255,7 +255,7 @@ def run_sparse(trial: Trial, puzzles: list[Grid], cap: float) -> None:
 
 
 def run_any(trial: Trial, puzzles: list[Grid], cap: float) -> None:
-    with SatBackend(sat_solver=trial.solver, encoding=trial.encoding, amo=trial.amo) as backend:
+    with SatBackend(solver=trial.solver, encoding=trial.encoding, amo=trial.amo) as backend:
         backend.solve(Grid.empty(9), mode=Mode.ANY)
         times = []
         for puzzle in puzzles:
@@ -268,7 +268,7 @@ def run_any(trial: Trial, puzzles: list[Grid], cap: float) -> None:
 
 def run_empty(trial: Trial, size: int, cap: float) -> float | None:
     def factory() -> SatBackend:
-        return SatBackend(sat_solver=trial.solver, encoding=trial.encoding, amo=trial.amo)
+        return SatBackend(solver=trial.solver, encoding=trial.encoding, amo=trial.amo)
 
     result = solve_fresh(factory, Grid.empty(size), Mode.LEXMIN, cap)
     return result.seconds if result.status is Status.SOLVED else None
@@ -277,7 +277,7 @@ def run_empty(trial: Trial, size: int, cap: float) -> float | None:
 def run_random_25(trial: Trial, cap: float) -> None:
     """Total lex-min time over a few random 25x25 puzzles, one reused solver."""
     total = 0.0
-    with SatBackend(sat_solver=trial.solver, encoding=trial.encoding, amo=trial.amo) as backend:
+    with SatBackend(solver=trial.solver, encoding=trial.encoding, amo=trial.amo) as backend:
         for puzzle in random_25s():
             result = verified(puzzle, backend.solve(puzzle, time_limit=cap))
             if result.status is not Status.SOLVED:

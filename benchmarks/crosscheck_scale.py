@@ -26,7 +26,7 @@ from pathlib import Path
 
 from sudoku_cp.crosscheck import summarize
 from sudoku_cp.result import Mode
-from sudoku_cp.runner import default_jobs
+from sudoku_cp.executors import default_jobs
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from sudoku_cp.cli import main
-from sudoku_cp.results import ResultsLog, make_header
+from sudoku_cp.results_log import ResultsLog, make_header
 
 from .wrong_backends import WRONG_BACKENDS
 

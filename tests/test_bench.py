@@ -15,13 +15,16 @@ from typing import Any
 import pytest
 
 import sudoku_cp
-from sudoku_cp.engine import BackendSpec, SolveSettings
+from sudoku_cp.configurations import Configuration
+from sudoku_cp.runs import SolveSettings
 from sudoku_cp.formats import PuzzleStream
 from sudoku_cp.grid import Grid
-from sudoku_cp.measure import (BenchError, PuzzleOutcome, check_set_names, environment,
-                               first_of_each_shape, geometric_mean_ratio, has_failures,
-                               measure_setup, par2, percentile, puzzle_outcomes, summarize)
-from sudoku_cp.results import Record, Results, load_results
+from sudoku_cp.environment import (check_set_names, environment, first_of_each_shape,
+                                   measure_setup)
+from sudoku_cp.errors import BenchError
+from sudoku_cp.timings import (PuzzleOutcome, geometric_mean_ratio, has_failures, par2,
+                               percentile, puzzle_outcomes, summarize)
+from sudoku_cp.results_log import Record, Results, load_results
 from sudoku_cp.verify import check_completion
 
 from .bench_helpers import hand_made_rows, invoke, lines_of, register_wrong, run_row
@@ -36,7 +39,8 @@ def timed(lines: list[str], backends: list[str], *, mode: str = "lexmin", repeat
           time_limit: float | None = None) -> list[Record]:
     """Every run of `sudoku_cp.bench` on these puzzles, flat (what the statistics read)."""
     return list(sudoku_cp.bench("\n".join(lines) + "\n", backends=backends, mode=mode,
-                                repeat=repeat, time_limit=time_limit).runs())
+                                repeat=repeat, time_limit=time_limit, executor="inline",
+                                setup=False).runs())
 
 
 def of(runs: list[Record], backend: str) -> list[Record]:
@@ -245,7 +249,7 @@ def test_setup_is_measured_in_a_fresh_interpreter(tmp_path: Path,
         register: Any) -> None:
     register_wrong(register, "rulebreaker")
     puzzles = first_of_each_shape(stream(tmp_path, [BAEKJOON_2239, EMPTY_4, BAEKJOON_2239]))
-    setup = measure_setup([BackendSpec("dfs"), BackendSpec("rulebreaker", label="rb")], puzzles,
+    setup = measure_setup([Configuration("dfs"), Configuration("rulebreaker", label="rb")], puzzles,
                           SolveSettings())
     assert list(setup) == ["dfs", "rb"]
     for measured in setup.values():  # rulebreaker lives in tests/: the child finds it too
@@ -262,18 +266,18 @@ def test_a_failing_setup_is_an_error_entry_not_a_crash(tmp_path: Path,
         register: Any) -> None:
     register_wrong(register, "crasher")  # raises on puzzles whose first cell is blank
     puzzles = first_of_each_shape(stream(tmp_path, [EMPTY_4]))
-    setup = measure_setup([BackendSpec("crasher")], puzzles, SolveSettings())
+    setup = measure_setup([Configuration("crasher")], puzzles, SolveSettings())
     assert setup["crasher"]["error"] == "RuntimeError: boom"
 
 
 def test_environment_records_machine_versions_and_command() -> None:
-    found = environment(specs=[BackendSpec("dfs"), BackendSpec("cpsat"), BackendSpec("sat")],
+    found = environment(configurations=[Configuration("dfs"), Configuration("cpsat"), Configuration("sat")],
                         jobs=1, argv="sudoku-cp bench x")
     assert {"tool", "date", "argv", "python", "platform", "cpu", "cores", "usable_cores",
             "jobs", "load_average", "versions"} <= set(found)
     assert found["argv"] == "sudoku-cp bench x" and found["jobs"] == 1
     assert set(found["versions"]) == {"ortools", "python-sat"}  # what the backends declare
-    assert environment(specs=[BackendSpec("dfs")], jobs=1, argv="x")["versions"] == {}
+    assert environment(configurations=[Configuration("dfs")], jobs=1, argv="x")["versions"] == {}
 
 
 # -- the command line ------------------------------------------------------------------------------
@@ -408,8 +412,8 @@ def test_cli_bench_interrupted_then_resumed(tmp_path: Path,
             "--no-isolate"]
     result = invoke(*args)
     assert result.exit_code == 130
-    assert result.stderr == (f"Interrupted after 1 of 3 puzzles; the finished ones are in {log}: "
-                             f"run the same command with --resume to continue.\n")
+    assert result.stderr == (f"Interrupted after 1 of 3 puzzles; the results so far are in {log}; "
+                             f"to continue, run the same command with --resume.\n")
     assert [record["set"] for record in puzzles_of(log)] == ["baekjoon2239"]
 
     resumed = invoke(*args, "--resume")

@@ -125,7 +125,7 @@ def test_backends_lists_every_backend(run):
     names = [line.split()[0] for line in result.stdout.splitlines() if not line.startswith(" ")]
     from sudoku_cp.backends import BUILTIN_BACKENDS
     assert result.exit_code == 0 and names[:3] == list(BUILTIN_BACKENDS) == ["dfs", "cpsat", "sat"]
-    assert "options: amo, encoding, solver" in run("backends", "sat").stdout
+    assert "options: solver, encoding, amo" in run("backends", "sat").stdout
 
 
 def test_every_command_has_help(run):

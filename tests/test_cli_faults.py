@@ -138,7 +138,11 @@ def test_bare_sudoku_cp_prints_its_help_and_exits_0():
 
 
 def _commands():
-    for name, command in main.commands.items():
+    import click
+
+    context = click.Context(main)
+    for name in main.list_commands(context):
+        command = main.get_command(context, name)
         if hasattr(command, "commands"):
             for sub in command.commands:
                 yield [name, sub]

@@ -13,53 +13,53 @@ from sudoku_cp.backends.base import Deadline, Outcome
 from sudoku_cp.grid import Grid
 from sudoku_cp.result import Mode
 from sudoku_cp.cli import main
-from sudoku_cp.configs import (ConfigurationError, option_names, parse_configurations,
+from sudoku_cp.configurations import (ConfigurationError, option_names, parse_configurations,
                                parse_one, split_top_level)
-from sudoku_cp.engine import BackendSpec
+from sudoku_cp.configurations import Configuration
 from sudoku_cp.errors import SudokuError, UnknownBackendError
 
 from .conftest import BAEKJOON_2239
 from .wrong_backends import wrong_backends  # noqa: F401 (a fixture)
 
 
-def labels(specs: list[BackendSpec]) -> list[str]:
+def labels(specs: list[Configuration]) -> list[str]:
     return [spec.label for spec in specs]
 
 
 def test_a_plain_name_is_one_configuration_labelled_by_it() -> None:
-    assert parse_configurations(["dfs"]) == [BackendSpec("dfs", {}, "dfs")]
+    assert parse_configurations(["dfs"]) == [Configuration("dfs", {}, "dfs")]
     assert labels(parse_configurations(["dfs, cpsat,sat"])) == ["dfs", "cpsat", "sat"]
     assert labels(parse_configurations(["dfs", "sat"])) == ["dfs", "sat"]
 
 
 def test_options_use_their_short_names_and_whole_numbers_become_ints() -> None:
     assert parse_one("sat[solver=cadical195]") == [
-        BackendSpec("sat", {"sat_solver": "cadical195"}, "sat[solver=cadical195]")]
+        Configuration("sat", {"solver": "cadical195"}, "sat[solver=cadical195]")]
     assert parse_one("cpsat[workers=2,strategy=search]") == [
-        BackendSpec("cpsat", {"workers": 2, "cpsat_strategy": "search"},
+        Configuration("cpsat", {"workers": 2, "strategy": "search"},
                     "cpsat[workers=2,strategy=search]")]
 
 
 def test_a_grid_expands_into_every_combination_with_distinct_labels() -> None:
     specs = parse_configurations(["sat[solver=glucose3|cadical195,encoding=minimal|extended]"])
     assert [spec.options for spec in specs] == [
-        {"sat_solver": "glucose3", "encoding": "minimal"},
-        {"sat_solver": "glucose3", "encoding": "extended"},
-        {"sat_solver": "cadical195", "encoding": "minimal"},
-        {"sat_solver": "cadical195", "encoding": "extended"}]
+        {"solver": "glucose3", "encoding": "minimal"},
+        {"solver": "glucose3", "encoding": "extended"},
+        {"solver": "cadical195", "encoding": "minimal"},
+        {"solver": "cadical195", "encoding": "extended"}]
     assert labels(specs) == ["sat[solver=glucose3,encoding=minimal]",
                              "sat[solver=glucose3,encoding=extended]",
                              "sat[solver=cadical195,encoding=minimal]",
                              "sat[solver=cadical195,encoding=extended]"]
-    assert {spec.name for spec in specs} == {"sat"}
+    assert {spec.backend for spec in specs} == {"sat"}
 
 
 def test_a_label_before_equals_names_one_configuration() -> None:
     specs = parse_configurations(["glu4=sat[solver=glucose4],dfs"])
-    assert specs == [BackendSpec("sat", {"sat_solver": "glucose4"}, "glu4"),
-                     BackendSpec("dfs", {}, "dfs")]
+    assert specs == [Configuration("sat", {"solver": "glucose4"}, "glu4"),
+                     Configuration("dfs", {}, "dfs")]
     assert specs[0].describe() == {"label": "glu4", "backend": "sat",
-                                   "options": {"sat_solver": "glucose4"}}
+                                   "options": {"solver": "glucose4"}}
     with pytest.raises(ConfigurationError, match="a label names one configuration, not a grid "
                                                  "of 2"):
         parse_configurations(["two=sat[solver=glucose3|cadical195]"])
@@ -78,8 +78,7 @@ def test_commas_inside_brackets_stay_with_their_configuration() -> None:
 def test_an_unknown_option_names_the_backend_options() -> None:
     with pytest.raises(ConfigurationError) as caught:
         parse_configurations(["sat[nope=1]"])
-    assert {"amo", "encoding", "solver"} <= set(option_names("sat"))  # short names, sorted
-    assert option_names("sat") == sorted(option_names("sat"))
+    assert option_names("sat") == ["solver", "encoding", "amo"]  # in declaration order
     assert str(caught.value) == (f"sat has no option 'nope' (its options: "
                                  f"{', '.join(option_names('sat'))})")
     with pytest.raises(ConfigurationError) as caught:
@@ -118,7 +117,7 @@ def test_malformed_options_are_refused(text: str, message: str) -> None:
 
 
 @pytest.mark.parametrize("text", ["sat[solver=glucose3,solver=glucose4]",
-                                  "sat[solver=glucose3,sat_solver=glucose4]"])
+                                  "sat[solver=glucose3,solver=glucose4]"])
 def test_an_option_given_twice_is_refused(text: str) -> None:
     with pytest.raises(ConfigurationError, match="solver"):
         parse_configurations([text])
@@ -143,24 +142,24 @@ def test_no_configuration_is_refused() -> None:
 
 
 def test_a_shorthand_applies_only_to_the_backends_that_take_it() -> None:
-    specs = parse_configurations(["dfs,sat,cpsat"], shorthands={"sat_solver": "cadical195",
-                                                               "workers": 2, "amo": None})
-    assert [spec.options for spec in specs] == [{}, {"sat_solver": "cadical195"},
+    specs = parse_configurations(["dfs,sat,cpsat"], flags={"--sat-solver": "cadical195",
+                                                          "--workers": 2, "--amo": None})
+    assert [spec.options for spec in specs] == [{}, {"solver": "cadical195"},
                                                 {"workers": 2}]
     assert labels(specs) == ["dfs", "sat", "cpsat"]
 
 
 def test_a_configuration_own_option_wins_over_the_shorthand() -> None:
     specs = parse_configurations(["sat[solver=glucose4],glu3=sat"],
-                                 shorthands={"sat_solver": "glucose3", "encoding": "minimal"})
+                                 flags={"--sat-solver": "glucose3", "--encoding": "minimal"})
     assert [spec.options for spec in specs] == [
-        {"sat_solver": "glucose4", "encoding": "minimal"},
-        {"sat_solver": "glucose3", "encoding": "minimal"}]
+        {"solver": "glucose4", "encoding": "minimal"},
+        {"solver": "glucose3", "encoding": "minimal"}]
 
 
 def test_a_shorthand_that_no_chosen_backend_takes_is_refused() -> None:
     with pytest.raises(ConfigurationError) as caught:
-        parse_configurations(["dfs,sat"], shorthands={"workers": 2})
+        parse_configurations(["dfs,sat"], flags={"--workers": 2})
     assert str(caught.value) == "--workers applies to cpsat, not to dfs, sat"
 
 
@@ -178,7 +177,7 @@ def one_puzzle(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize("backends, shorthand, error", [
-    ("sat[nope=1]", [], "sat has no option 'nope' (its options: amo, encoding, "),
+    ("sat[nope=1]", [], "sat has no option 'nope' (its options: solver, encoding, amo)"),
     ("dfs,nope", [], f"unknown backend 'nope' (choose from {', '.join(backend_names())})"),
     ("dfs,dfs", [], "two configurations are labelled dfs: give each its own label "
                     "(label=backend[...])"),
@@ -208,22 +207,56 @@ def test_the_cli_runs_and_shows_every_configuration_of_a_grid(one_puzzle: Path) 
 # -- options declared as data ---------------------------------------------------------------------
 
 def test_backends_declare_their_options_as_data() -> None:
-    from sudoku_cp.backends import backend_class
+    from sudoku_cp.backends import backend_class, shorthand_flags
 
     sat, cpsat = backend_class("sat"), backend_class("cpsat")
     assert [option.name for option in sat.options] == ["solver", "encoding", "amo"]
-    assert sat.option("solver").key == "sat_solver" and sat.option("sat_solver").name == "solver"
     assert "cadical195" in sat.option("solver").choice_list()
     assert cpsat.option("workers").kind is int and cpsat.option("workers").minimum == 1
-    assert sat.option_names == frozenset({"sat_solver", "encoding", "amo"})
+    assert sat.option("sat_solver") is None  # one name per option: the declared one
     assert set(sat.versions()) == {"python-sat"} and set(cpsat.versions()) == {"ortools"}
+    flags = {flag: (backend, option.name) for flag, (backend, option) in shorthand_flags().items()}
+    assert flags == {"--sat-solver": ("sat", "solver"), "--encoding": ("sat", "encoding"),
+                     "--amo": ("sat", "amo"), "--cpsat-strategy": ("cpsat", "strategy"),
+                     "--workers": ("cpsat", "workers")}
+
+
+def test_the_declared_name_is_the_keyword_everywhere() -> None:
+    from sudoku_cp.backends import get_backend
+
+    backend = get_backend("cpsat", strategy="search", workers="2")
+    assert backend.option_values == {"strategy": "search", "model": "auto", "workers": 2,
+                                     "counts": "auto"}
+    assert get_backend("sat", solver="g4").option_values["solver"] == "glucose4"
+    with pytest.raises(ConfigurationError, match="cpsat has no option 'cpsat_strategy' "
+                                                 r"\(its options: strategy, model, workers, "
+                                                 r"counts\)"):
+        parse_configurations(["cpsat[cpsat_strategy=search]"])
+
+
+@pytest.mark.parametrize("call", [
+    lambda: __import__("sudoku_cp.backends").backends.get_backend("dfs", bogus=1),
+    lambda: __import__("sudoku_cp").solve(BAEKJOON_2239, backend="dfs", bogus=1),
+    lambda: __import__("sudoku_cp").crosscheck([], backends=["dfs"], bogus=1),
+])
+def test_an_unknown_option_is_refused_through_every_face(call) -> None:
+    with pytest.raises(SudokuError) as caught:
+        call()
+    message = str(caught.value)
+    assert "bogus" in message and "propagation" in message and "\n" not in message
+
+
+def test_an_unknown_option_is_refused_on_the_command_line(one_puzzle: Path) -> None:
+    result = CliRunner().invoke(main, ["solve", str(one_puzzle), "-b", "dfs[bogus=1]"])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == "Error: dfs has no option 'bogus' (its options: propagation)\n"
 
 
 def test_values_are_converted_and_checked_by_the_declaration() -> None:
     from sudoku_cp.errors import BackendOptionError
 
     (spec,) = parse_configurations(["cpsat[workers=2,strategy=search]"])
-    assert spec.options == {"workers": 2, "cpsat_strategy": "search"}
+    assert spec.options == {"workers": 2, "strategy": "search"}
     with pytest.raises(BackendOptionError, match="'workers' takes a whole number >= 1, got '0'"):
         parse_configurations(["cpsat[workers=0]"])
     with pytest.raises(BackendOptionError, match="'strategy' takes one of auto, objective, search"):

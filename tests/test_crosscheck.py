@@ -14,7 +14,7 @@ from sudoku_cp.backends import backend_names
 from sudoku_cp.cli import main
 from sudoku_cp.render import render_crosscheck, render_crosscheck_summary, render_findings
 from sudoku_cp.result import Mode
-from sudoku_cp.tally import Tally, summarize
+from sudoku_cp.agreement import Tally, summarize
 
 from .conftest import (BAEKJOON_2239, BAEKJOON_2239_ANSWER, DATA, UNSOLVABLE_4,
                        random_multi_solution, shared)

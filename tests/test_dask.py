@@ -20,15 +20,20 @@ distributed = pytest.importorskip("distributed")  # the `test` extra installs it
 
 from click.testing import CliRunner
 
-from sudoku_cp import executors_dask
+from sudoku_cp.engine import SolveJob
+from sudoku_cp.executors import dask as executors_dask
 from sudoku_cp.backends import register_backend, registered
 from sudoku_cp.backends.base import Deadline, Outcome
 from sudoku_cp.backends.dfs import DfsBackend
 from sudoku_cp.cli import main
-from sudoku_cp.engine import BackendSpec, InlineExecutor, SolveSettings, execute, make_executor
+from sudoku_cp.configurations import Configuration
+from sudoku_cp.engine import execute
+from sudoku_cp.executors import make_executor
+from sudoku_cp.executors.inline import InlineExecutor
+from sudoku_cp.runs import SolveSettings
 from sudoku_cp.errors import ExecutorError
-from sudoku_cp.executors_dask import INSTALL_HINT, DaskExecutor
-from sudoku_cp.formats import read_puzzles
+from sudoku_cp.executors.dask import INSTALL_HINT, DaskExecutor
+from sudoku_cp.formats import PuzzleRecord, read_puzzles
 from sudoku_cp.grid import Grid
 from sudoku_cp.result import Mode
 
@@ -125,10 +130,11 @@ def records_of(lines: list[str]):
 
 
 def verdicts(outcomes) -> list[tuple[int, str | None, list[tuple[str, str, str | None]]]]:
-    return [(outcome.record.index, outcome.verdict,
+    return [(outcome.index, None, []) if isinstance(outcome, PuzzleRecord) else
+            (outcome.record.index, outcome.verdict,
              [(run.label, run.status, run.result.solution.to_line()
                if run.result is not None and run.result.solution is not None else None)
-              for run in outcome.runs]) for outcome in outcomes]
+              for run in outcome.answers]) for outcome in outcomes]
 
 
 def our_tasks(client) -> list[str]:
@@ -150,7 +156,7 @@ def wait_until(condition, timeout: float = 10.0) -> bool:
 
 def test_same_verdicts_and_order_as_inline(client):
     lines = [G17, *puzzle_lines(9), "this is not a puzzle", UNSOLVABLE_4, *puzzle_lines(4, seed=1)]
-    specs = [BackendSpec("dfs"), BackendSpec("cpsat"), BackendSpec("sat")]
+    specs = [Configuration("dfs"), Configuration("cpsat"), Configuration("sat")]
     settings = SolveSettings(Mode.LEXMIN)
     inline = verdicts(execute(records_of(lines), specs, settings, executor=InlineExecutor()))
     dask = verdicts(execute(records_of(lines), specs, settings,
@@ -165,7 +171,8 @@ def test_same_verdicts_and_order_as_inline(client):
 def test_tasks_are_sized_to_take_about_half_a_second(client):
     lines = puzzle_lines(60, seed=13)
     executor = DaskExecutor(client=client, in_flight_per_worker=1)
-    runs = list(executor.map(records_of(lines), [BackendSpec("slowlog")], SolveSettings()))
+    runs = list(executor.map(records_of(lines),
+                             SolveJob([Configuration("slowlog")], SolveSettings())))
     assert [run.record.index for run in runs] == list(range(60))
     sizes = executor.chunk_sizes
     assert sum(sizes) == 60
@@ -173,14 +180,14 @@ def test_tasks_are_sized_to_take_about_half_a_second(client):
     per_task = round(executors_dask.TASK_SECONDS / SOLVE_PAUSE)  # 10 puzzles of 50 ms
     assert all(per_task // 2 <= size <= per_task for size in sizes[2:-1]), sizes
     fixed = DaskExecutor(client=client, chunk_size=7)
-    assert len(list(fixed.map(records_of(lines[:20]), [BackendSpec("dfs")],
-                              SolveSettings()))) == 20
+    assert len(list(fixed.map(records_of(lines[:20]),
+                              SolveJob([Configuration("dfs")], SolveSettings())))) == 20
     assert fixed.chunk_sizes == [7, 7, 6]
 
 
 def test_count_mode_through_make_executor_with_a_client(client):
     lines = puzzle_lines(5, seed=2)
-    specs = [BackendSpec("dfs"), BackendSpec("sat")]
+    specs = [Configuration("dfs"), Configuration("sat")]
     settings = SolveSettings(Mode.COUNT, limit=3)
     runner = make_executor("dask", client=client)
     dask = verdicts(execute(records_of(lines), specs, settings, executor=runner))
@@ -190,8 +197,8 @@ def test_count_mode_through_make_executor_with_a_client(client):
 
 def test_a_worker_killed_mid_chunk_loses_and_repeats_nothing(client):
     lines = puzzle_lines(80, seed=3)
-    specs = [BackendSpec("slowlog")]
-    expected = verdicts(execute(records_of(lines), [BackendSpec("dfs", label="slowlog")],
+    specs = [Configuration("slowlog")]
+    expected = verdicts(execute(records_of(lines), [Configuration("dfs", label="slowlog")],
                                 SolveSettings()))
     victim = next(iter(client.run(os.getpid).values()))
     outcomes = execute(records_of(lines), specs, SolveSettings(),
@@ -215,7 +222,7 @@ def test_a_worker_killed_mid_chunk_loses_and_repeats_nothing(client):
 
 def test_a_chunk_that_keeps_killing_workers_names_the_culprit(client, cluster):
     lines = puzzle_lines(3, seed=4) + [starting_with_9()] + puzzle_lines(2, seed=6)
-    specs = [BackendSpec("dfs"), BackendSpec("workerkiller")]
+    specs = [Configuration("dfs"), Configuration("workerkiller")]
     allowed = cluster.scheduler.allowed_failures
     cluster.scheduler.allowed_failures = 0  # the first death of a task is a KilledWorker
     try:
@@ -226,15 +233,15 @@ def test_a_chunk_that_keeps_killing_workers_names_the_culprit(client, cluster):
     assert [outcome.record.index for outcome in outcomes] == list(range(6))
     assert [outcome.verdict for outcome in outcomes] == ["agree"] * 3 + ["error"] + ["agree"] * 2
     culprit = outcomes[3]
-    assert culprit.run("dfs").status == "solved"
-    assert culprit.run("workerkiller").status == "error"
-    assert "worker process died while running workerkiller" in culprit.run("workerkiller").reason
+    assert culprit.answer("dfs").status == "solved"
+    assert culprit.answer("workerkiller").status == "error"
+    assert "worker process died while running workerkiller" in culprit.answer("workerkiller").reason
     assert wait_until(lambda: len(client.scheduler_info()["workers"]) == 2)
 
 
 def test_closing_the_iterator_cancels_everything(client):
     lines = puzzle_lines(64, seed=7)
-    outcomes = execute(records_of(lines), [BackendSpec("slowlog")],
+    outcomes = execute(records_of(lines), [Configuration("slowlog")],
                        SolveSettings(), executor=DaskExecutor(client=client, chunk_size=4))
     assert [outcome.record.index for outcome in (next(outcomes), next(outcomes))] == [0, 1]
     assert our_tasks(client)
@@ -265,8 +272,8 @@ def test_a_local_cluster_listens_on_loopback_only_and_is_closed_after_the_run():
                      if connection.status == psutil.CONN_LISTEN]
         assert len(listening) >= 4  # scheduler, dashboard, nanny, worker (and its http server)
         assert set(listening) == {"127.0.0.1"}
-        runs = list(executor.map(records_of(puzzle_lines(2, seed=8)), [BackendSpec("dfs")],
-                                 SolveSettings()))
+        runs = list(executor.map(records_of(puzzle_lines(2, seed=8)),
+                                 SolveJob([Configuration("dfs")], SolveSettings())))
         assert [run.record.index for run in runs] == [0, 1]
     finally:
         executor.close()
@@ -277,8 +284,8 @@ def test_a_local_cluster_listens_on_loopback_only_and_is_closed_after_the_run():
 def test_the_executors_own_cluster_ends_with_its_run():
     psutil = pytest.importorskip("psutil")
     executor = DaskExecutor(jobs=1)
-    runs = executor.map(records_of(puzzle_lines(3, seed=9)), [BackendSpec("dfs")],
-                        SolveSettings())
+    runs = executor.map(records_of(puzzle_lines(3, seed=9)),
+                        SolveJob([Configuration("dfs")], SolveSettings()))
     assert next(runs).record.index == 0
     workers = list(executor.client.run(os.getpid).values())
     assert [run.record.index for run in runs] == [1, 2]
@@ -291,7 +298,7 @@ def test_the_scheduler_gone_mid_run_is_one_line_and_keeps_the_results():
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
                                   host="127.0.0.1", dashboard_address=None) as doomed:
         address = doomed.scheduler_address
-        outcomes = execute(records_of(lines), [BackendSpec("dfs")], SolveSettings(),
+        outcomes = execute(records_of(lines), [Configuration("dfs")], SolveSettings(),
                            executor=DaskExecutor(scheduler=address, chunk_size=2))
         got = [next(outcomes), next(outcomes)]
         doomed.close()
@@ -319,10 +326,10 @@ def test_a_tls_scheduler_with_the_users_dask_security_configuration():
                               "distributed.comm.tls.ca-file": security.tls_ca_file,
                               "distributed.comm.tls.client.cert": security.tls_client_cert,
                               "distributed.comm.tls.client.key": security.tls_client_key}):
-            dask_result = verdicts(execute(records_of(lines), [BackendSpec("dfs")],
+            dask_result = verdicts(execute(records_of(lines), [Configuration("dfs")],
                                            SolveSettings(),
                                            executor=DaskExecutor(scheduler=address)))
-        assert dask_result == verdicts(execute(records_of(lines), [BackendSpec("dfs")],
+        assert dask_result == verdicts(execute(records_of(lines), [Configuration("dfs")],
                                                SolveSettings()))
 
 
@@ -331,7 +338,8 @@ def test_an_unreachable_scheduler_is_one_line(monkeypatch):
     executor = DaskExecutor(scheduler="tcp://127.0.0.1:9")
     with pytest.raises(ExecutorError, match=r"^cannot reach the Dask scheduler at "
                                             r"tcp://127\.0\.0\.1:9: .*"):
-        list(executor.map(records_of(puzzle_lines(1)), [BackendSpec("dfs")], SolveSettings()))
+        list(executor.map(records_of(puzzle_lines(1)),
+                          SolveJob([Configuration("dfs")], SolveSettings())))
 
 
 def test_without_the_extra_the_cli_says_how_to_install_it(monkeypatch, tmp_path):

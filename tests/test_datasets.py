@@ -21,7 +21,7 @@ import pytest
 from click.testing import CliRunner
 
 from sudoku_cp import datasets
-from sudoku_cp.cli_data import data
+from sudoku_cp.cli.data import data
 from sudoku_cp.datasets import DataConfig, DataSet, DataSetError, Normalisation
 
 from .conftest import ANTI_BACKTRACK, BAEKJOON_2239, BAEKJOON_2239_ANSWER, G17
@@ -356,7 +356,7 @@ def test_an_unknown_source_is_one_line() -> None:
 def test_reading_files_loads_neither_pooch_nor_platformdirs(tmp_path: Path) -> None:
     puzzle = tmp_path / "one.txt"
     puzzle.write_text(BAEKJOON_2239)
-    script = ("import sys; import sudoku_cp.cli_data; from sudoku_cp.datasets import "
+    script = ("import sys; import sudoku_cp.cli.data; from sudoku_cp.datasets import "
               f"resolve_source; resolve_source({str(puzzle)!r}); "
               "print(sorted({'pooch', 'platformdirs', 'requests'} & set(sys.modules)))")
     output = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,

@@ -15,11 +15,15 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from sudoku_cp import engine
+from sudoku_cp.executors.base import IN_FLIGHT_PER_WORKER, WORKER_RETRIES
 from sudoku_cp.backends import registered
 from sudoku_cp.cli import main
-from sudoku_cp.engine import (BackendSpec, InlineExecutor, PoolExecutor, PuzzleResult,
-                              SolveSettings, WarmBackends, execute, judge, make_executor, set_of)
+from sudoku_cp.configurations import Configuration
+from sudoku_cp.engine import WarmBackends, execute
+from sudoku_cp.executors import make_executor
+from sudoku_cp.executors.inline import InlineExecutor
+from sudoku_cp.executors.pool import PoolExecutor
+from sudoku_cp.runs import CheckedPuzzle, PuzzleRuns, SolveSettings, judge, set_of
 from sudoku_cp.errors import ExecutorError
 from sudoku_cp.formats import PuzzleRecord, read_puzzles
 from sudoku_cp.grid import Grid
@@ -50,7 +54,7 @@ def executor(jobs: int, chunk_size: int = 2) -> InlineExecutor | PoolExecutor:
     return InlineExecutor() if jobs == 1 else PoolExecutor(jobs, chunk_size=chunk_size)
 
 
-DFS_AND_KILLER = [BackendSpec("dfs"), BackendSpec("killer")]
+DFS_AND_KILLER = [Configuration("dfs"), Configuration("killer")]
 
 
 def running(pid: int | None) -> bool:
@@ -79,14 +83,14 @@ def children() -> set[int | None]:
 def test_results_come_in_input_order_and_bad_input_passes_through(jobs: int) -> None:
     lines = [multi(seed) for seed in range(12)]
     lines.insert(5, "bad line")
-    outcomes = list(execute(records(*lines), [BackendSpec("dfs")], SolveSettings(),
+    outcomes = list(execute(records(*lines), [Configuration("dfs")], SolveSettings(),
                             executor=executor(jobs)))
-    assert [outcome.record.index for outcome in outcomes] == list(range(13))
+    assert [getattr(outcome, "record", outcome).index for outcome in outcomes] == list(range(13))
     bad = outcomes.pop(5)
-    assert (bad.verdict, bad.runs, bad.record.grid) == (None, [], None)
+    assert isinstance(bad, PuzzleRecord) and bad.grid is None and "bad line" in str(bad.error)
     assert [outcome.verdict for outcome in outcomes] == ["agree"] * 12
     for outcome in outcomes:
-        run, puzzle = outcome.run("dfs"), outcome.record.grid
+        run, puzzle = outcome.answer("dfs"), outcome.record.grid
         assert run is not None and run.result is not None and run.result.solution is not None
         assert puzzle is not None
         assert run.status == "solved" and run.result.solution.is_solution_of(puzzle)
@@ -97,26 +101,26 @@ def test_an_exception_is_an_error_for_that_puzzle_and_backend_only(jobs: int) ->
     outcomes = list(execute(records(multi(0), RAISES, multi(1), multi(2)), DFS_AND_KILLER,
                             SolveSettings(), executor=executor(jobs)))
     assert [outcome.verdict for outcome in outcomes] == ["agree", "error", "agree", "agree"]
-    failed = outcomes[1].run("killer")
+    failed = outcomes[1].answer("killer")
     assert failed is not None
     assert (failed.status, failed.result, failed.reason) == ("error", None, "RuntimeError: boom")
     assert outcomes[1].findings == ["killer: error: RuntimeError: boom"]
-    dfs = outcomes[1].run("dfs")
+    dfs = outcomes[1].answer("dfs")
     assert dfs is not None and dfs.status == "solved"
-    assert outcomes[3].run("killer") is not None
+    assert outcomes[3].answer("killer") is not None
 
 
 def test_a_backend_that_raised_is_rebuilt_and_one_that_did_not_is_kept() -> None:
-    warm = WarmBackends([BackendSpec("dfs"), BackendSpec("crasher")], SolveSettings())
+    warm = WarmBackends([Configuration("dfs"), Configuration("crasher")], SolveSettings())
     dfs, crasher = warm.backends["dfs"], warm.backends["crasher"]
     fine, raises = records(BAEKJOON_2239, multi(0))   # the crasher raises on a blank first cell
-    run = warm.solve(fine)
+    run = warm.run(fine)
     assert run.errors == {} and warm.backends["crasher"] is crasher
-    run = warm.solve(raises)
+    run = warm.run(raises)
     assert run.errors == {"crasher": "RuntimeError: boom"}
     assert warm.backends["crasher"] is not crasher    # a fresh one for the next puzzle
     assert warm.backends["dfs"] is dfs
-    assert warm.solve(fine).results["crasher"][0].status is Status.SOLVED
+    assert warm.run(fine).results["crasher"][0].status is Status.SOLVED
     warm.close()
 
 
@@ -131,7 +135,7 @@ def test_a_worker_that_keeps_dying_is_isolated_and_the_culprit_named() -> None:
     assert [outcome.verdict for outcome in outcomes] == [
         "error" if line == DIES else "agree" for line in lines]
     for outcome in (outcomes[2], outcomes[6]):
-        killer, dfs = outcome.run("killer"), outcome.run("dfs")
+        killer, dfs = outcome.answer("killer"), outcome.answer("dfs")
         assert killer is not None and dfs is not None
         assert killer.status == "error"
         assert killer.reason is not None and killer.reason.startswith(
@@ -143,28 +147,28 @@ def test_a_worker_that_keeps_dying_is_isolated_and_the_culprit_named() -> None:
 def test_the_tries_named_for_a_culprit_are_the_tries_made(tmp_path: Path) -> None:
     deaths = tmp_path / "deaths.txt"
     ProcessKillerBackend.deaths = str(deaths)
-    outcome = next(execute(records(DIES), [BackendSpec("killer")], SolveSettings(),
+    outcome = next(execute(records(DIES), [Configuration("killer")], SolveSettings(),
                            executor=PoolExecutor(2, chunk_size=1)))
-    killer = outcome.run("killer")
+    killer = outcome.answer("killer")
     assert killer is not None and killer.reason is not None
     tries = len(deaths.read_text().splitlines())
-    assert tries == 1 + engine.WORKER_RETRIES + 2
+    assert tries == 1 + WORKER_RETRIES + 2
     assert killer.reason.endswith(f"on this puzzle ({tries} tries)")
 
 
 def test_a_worker_death_that_a_retry_cures_ends_solved(tmp_path: Path) -> None:
     KillOnceBackend.flag = str(tmp_path / "killed-once")
     lines = [multi(seed) for seed in range(6)]
-    outcomes = list(execute(records(*lines), [BackendSpec("dfs"), BackendSpec("killonce")],
+    outcomes = list(execute(records(*lines), [Configuration("dfs"), Configuration("killonce")],
                             SolveSettings(), executor=PoolExecutor(2, chunk_size=2)))
     assert (tmp_path / "killed-once").exists()  # a worker did die
     assert [outcome.verdict for outcome in outcomes] == ["agree"] * 6
-    assert all(run.status == "solved" for outcome in outcomes for run in outcome.runs)
+    assert all(run.status == "solved" for outcome in outcomes for run in outcome.answers)
 
 
 def test_killing_backends_refuse_to_end_the_test_process() -> None:
     outcome = next(execute(records(DIES), DFS_AND_KILLER, SolveSettings()))
-    killer = outcome.run("killer")
+    killer = outcome.answer("killer")
     assert killer is not None and killer.status == "error"
     assert killer.reason == ("RuntimeError: refusing to end the test process itself "
                              "(run me in a worker)")
@@ -191,11 +195,11 @@ class Counted:
 def test_the_pool_reads_its_input_lazily_and_stops_on_close(jobs: int, chunk_size: int) -> None:
     before = children()
     source = Counted(10_000)
-    outcomes = execute(source, [BackendSpec("dfs")], SolveSettings(),
+    outcomes = execute(source, [Configuration("dfs")], SolveSettings(),
                        executor=PoolExecutor(jobs, chunk_size=chunk_size))
     first = next(outcomes)
     assert first.record.index == 0 and first.verdict == "agree"
-    in_flight = jobs * engine.IN_FLIGHT_PER_WORKER * chunk_size
+    in_flight = jobs * IN_FLIGHT_PER_WORKER * chunk_size
     assert 0 < source.pulled <= in_flight + chunk_size
     second = next(outcomes)
     assert second.record.index == 1 and source.pulled <= in_flight + 2 * chunk_size
@@ -207,7 +211,7 @@ def test_the_pool_reads_its_input_lazily_and_stops_on_close(jobs: int, chunk_siz
 
 def test_the_inline_executor_reads_one_record_per_answer() -> None:
     source = Counted(10_000)
-    outcomes = execute(source, [BackendSpec("dfs")], SolveSettings())
+    outcomes = execute(source, [Configuration("dfs")], SolveSettings())
     next(outcomes)
     assert source.pulled == 1
     next(outcomes)
@@ -219,31 +223,31 @@ def test_the_inline_executor_reads_one_record_per_answer() -> None:
 
 def test_warmup_and_repeats_are_each_judged_and_numbered() -> None:
     settings = SolveSettings(mode=Mode.ANY, warmup=1, repeat=3)
-    outcomes = list(execute(records(multi(0), multi(1)), [BackendSpec("dfs")], settings))
+    outcomes = list(execute(records(multi(0), multi(1)), [Configuration("dfs")], settings))
     for outcome in outcomes:
-        assert [(run.label, run.repeat, run.status) for run in outcome.runs] == [
+        assert [(run.label, run.repeat, run.status) for run in outcome.answers] == [
             ("dfs", 0, "solved"), ("dfs", 1, "solved"), ("dfs", 2, "solved")]
-        assert all(run.cpu_seconds is not None for run in outcome.runs)
+        assert all(run.cpu_seconds is not None for run in outcome.answers)
 
 
 def test_the_log_sees_every_puzzle_before_it_is_yielded_but_not_bad_input() -> None:
     logged: list[int] = []
 
-    def log(outcome: PuzzleResult) -> None:
+    def log(outcome: CheckedPuzzle) -> None:
         logged.append(outcome.record.index)
 
     seen = []
-    for outcome in execute(records(multi(0), "bad", multi(1)), [BackendSpec("dfs")],
+    for outcome in execute(records(multi(0), "bad", multi(1)), [Configuration("dfs")],
                            SolveSettings(), log=log):
-        seen.append((outcome.record.index, list(logged)))
+        seen.append((getattr(outcome, "record", outcome).index, list(logged)))
     assert seen == [(0, [0]), (1, [0]), (2, [0, 2])]
 
 
 def test_judge_turns_wrong_answers_into_wrong_runs() -> None:
-    specs = [BackendSpec("dfs"), BackendSpec("givenchanger"), BackendSpec("notlexmin")]
+    specs = [Configuration("dfs"), Configuration("givenchanger"), Configuration("notlexmin")]
     outcome = next(execute(records(multi(0)), specs, SolveSettings()))
     assert outcome.verdict == "wrong"
-    assert [(run.label, run.status) for run in outcome.runs] == [
+    assert [(run.label, run.status) for run in outcome.answers] == [
         ("dfs", "solved"), ("givenchanger", "wrong"), ("notlexmin", "wrong")]
     assert [finding.split(":")[0] for finding in outcome.findings] == ["givenchanger",
                                                                         "notlexmin"]
@@ -253,7 +257,7 @@ def test_to_record_holds_what_a_results_log_needs() -> None:
     settings = SolveSettings(Mode.COUNT, limit=2)
     six = "0" * 36
     outcome = next(execute(read_puzzles(six + "\n", source="data/six.txt", box=(3, 2))[1],
-                           [BackendSpec("dfs"), BackendSpec("crasher")], settings))
+                           [Configuration("dfs"), Configuration("crasher")], settings))
     record = json.loads(json.dumps(outcome.to_record()))
     runs = record.pop("runs")
     assert record == {"kind": "puzzle", "index": 0, "set": "six", "number": 0,
@@ -267,14 +271,14 @@ def test_to_record_holds_what_a_results_log_needs() -> None:
               "cpu_seconds": None, "build_seconds": None, "solve_seconds": None,
               "solution": None, "reason": "RuntimeError: boom", "stats": {}}
     assert {key: runs[1].get(key) for key in failed} == failed
-    assert "box" not in next(execute(records(EMPTY_4_LEXMIN), [BackendSpec("dfs")],
+    assert "box" not in next(execute(records(EMPTY_4_LEXMIN), [Configuration("dfs")],
                                      SolveSettings())).to_record()
 
 
-def test_judge_of_input_that_is_not_a_puzzle_has_no_verdict() -> None:
+def test_input_that_is_not_a_puzzle_is_never_judged() -> None:
     bad = records("x" * 81)[0]
-    outcome = judge(engine.PuzzleRun(bad), [BackendSpec("dfs")], Mode.LEXMIN)
-    assert (outcome.verdict, outcome.runs, outcome.findings) == (None, [], [])
+    with pytest.raises(AssertionError, match="only puzzles are judged"):
+        judge(PuzzleRuns(bad), [Configuration("dfs")], Mode.LEXMIN)
 
 
 @pytest.mark.parametrize("source, name", [("../shared/data/top95.txt", "top95"),

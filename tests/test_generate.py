@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import sudoku_cp.cli as cli
+import sudoku_cp.cli.generate as cli
 from sudoku_cp import __version__
 from sudoku_cp.backends import backend_class, get_backend
 from sudoku_cp.cli import main

@@ -12,13 +12,13 @@ from typing import Any
 
 import pytest
 
-from sudoku_cp.measure import summarize
+from sudoku_cp.timings import summarize
 from sudoku_cp.render import (latex_escape, render_setup_text, render_summary_csv,
                               render_summary_latex, render_summary_markdown, render_summary_text,
                               summary_legend)
 from sudoku_cp.report import (render_environment_markdown, render_markdown_report,
                               render_setup_markdown)
-from sudoku_cp.results import Record, ResultsLog, load_results
+from sudoku_cp.results_log import Record, ResultsLog, load_results
 
 from .bench_helpers import (ENVIRONMENT, bench_header, hand_made, hand_made_rows, invoke,
                             lines_of, puzzle_record, run_row, write_log)

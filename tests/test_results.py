@@ -16,7 +16,7 @@ import sudoku_cp
 from sudoku_cp.errors import ResultsFileError
 from sudoku_cp.formats import PuzzleRecord
 from sudoku_cp.grid import Grid
-from sudoku_cp.results import RESULTS_FORMAT, ResultsLog, load_results, make_header
+from sudoku_cp.results_log import RESULTS_FORMAT, ResultsLog, load_results, make_header
 from sudoku_cp.verify import check_completion
 
 from .bench_helpers import bench_header, hand_made, lines_of, puzzle_record, write_log
@@ -69,7 +69,8 @@ def test_resume_skips_finished_puzzles_and_retries_errors(tmp_path: Path) -> Non
         assert [log.is_done(puzzle(n, record["puzzle"])) for n, record in enumerate(records)] == [
             True, False, True]
         assert log.is_done(puzzle(3, "0" * 81)) is False  # not in the log yet
-        assert [record["number"] for record in log.previous()] == [0, 2]  # not the error
+        assert [(line, record["number"]) for line, record in log.previous()] == [
+            (2, 0), (4, 2)]  # not the error; with their line numbers
         rerun = hand_made()[1]
         log.append(rerun)
     lines = lines_of(path)
@@ -120,7 +121,7 @@ def test_resume_refuses_a_file_that_is_not_a_results_log(tmp_path: Path) -> None
     path.write_text('{"index":0,"source":"x","status":"solved"}\n')
     with pytest.raises(ResultsFileError) as raised:
         ResultsLog.open(path, HEADER, resume=True)
-    assert one_line(raised) == (f"{path} is not a sudoku-cp results log (its first line is not a "
+    assert one_line(raised) == (f"{path} is not a sudoku-cp results log (line 1 is not a "
                                 f"results header): choose another results file")
 
 
@@ -151,7 +152,7 @@ def test_a_refused_open_leaves_the_holders_pid_for_the_next_one(tmp_path: Path) 
 
 HOLDER = textwrap.dedent("""
     import json, sys
-    from sudoku_cp.results import ResultsLog
+    from sudoku_cp.results_log import ResultsLog
     log = ResultsLog.open(sys.argv[1], json.loads(sys.argv[2]))
     print("locked", flush=True)
     sys.stdin.read()  # hold the lock until the test closes our standard input
@@ -274,8 +275,8 @@ def test_a_puzzle_record_without_its_fields_names_file_and_line(tmp_path: Path) 
     path = write_log(tmp_path / "r.jsonl", HEADER, [hand_made()[0], {"kind": "puzzle"}])
     with pytest.raises(ResultsFileError) as raised:
         ResultsLog.open(path, HEADER, resume=True)
-    assert one_line(raised) == (f"{path}:3: not a results record (a puzzle record without its "
-                                f"fields)")
+    assert one_line(raised) == (f"{path}:3: not a whole puzzle record (no source): repair or "
+                                f"remove that line, or choose another results file")
 
 
 def test_a_torn_last_line_is_cut_in_place_on_resume(tmp_path: Path) -> None:

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from sudoku_cp.engine import BackendSpec, IsolatedExecutor, SolveSettings, execute
+from sudoku_cp.configurations import Configuration
+from sudoku_cp.engine import execute
+from sudoku_cp.executors.pool import IsolatedExecutor
+from sudoku_cp.runs import SolveSettings
 from sudoku_cp.formats import read_puzzles
-from sudoku_cp.measure import bootstrap_interval, summarize, wilcoxon_p
+from sudoku_cp.timings import bootstrap_interval, summarize, wilcoxon_p
 from sudoku_cp.render import render_summary_text
 
 from .conftest import BAEKJOON_2239, G17
@@ -55,11 +58,11 @@ def test_summary_rows_carry_intervals_and_p_values_only_when_asked():
 
 def test_each_configuration_runs_in_its_own_process_with_its_own_peak_memory():
     _, records = read_puzzles(f"{BAEKJOON_2239}\n{G17}\n")
-    specs = [BackendSpec("dfs"), BackendSpec("sat")]
+    specs = [Configuration("dfs"), Configuration("sat")]
     results = list(execute(records, specs, SolveSettings(), executor=IsolatedExecutor()))
     assert [result.verdict for result in results] == ["agree", "agree"]
     for result in results:
-        dfs, sat = result.run("dfs"), result.run("sat")
+        dfs, sat = result.answer("dfs"), result.answer("sat")
         assert dfs.max_rss_mb and sat.max_rss_mb and dfs.cpu_seconds is not None
     # sat's process loaded pysat and built a CNF; dfs's did not: their peaks differ.
-    assert results[-1].run("sat").max_rss_mb != results[-1].run("dfs").max_rss_mb
+    assert results[-1].answer("sat").max_rss_mb != results[-1].answer("dfs").max_rss_mb

@@ -4,16 +4,33 @@ checks of counts, and the comparison of several answers per mode."""
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 from hypothesis import given, strategies as st
 
 from sudoku_cp.grid import Grid
-from sudoku_cp.result import Mode, SolveResult, Status
-from sudoku_cp.verify import (AGREE, DISAGREE, ERROR, TIMEOUT, UNSATISFIABLE, VERDICTS, WRONG,
-                              Check, Rule, Violation, check_completion, check_result, compare,
-                              worst)
+from sudoku_cp.result import Mode, RunStatus, SolveResult, Status, Verdict
+from sudoku_cp.verify import (WORST_FIRST, Check, Rule, Violation, check_completion, check_result,
+                              compare, worst)
+
+WRONG, ERROR, TIMEOUT, UNSATISFIABLE = (RunStatus.WRONG, RunStatus.ERROR, RunStatus.TIMEOUT,
+                                        RunStatus.UNSATISFIABLE)
+AGREE, DISAGREE = Verdict.AGREE, Verdict.DISAGREE
+
+
+class Judged(NamedTuple):
+    status: RunStatus
+    reason: str | None
+    disagrees: bool
+
+
+def compared(*args: Any) -> tuple[dict[str, Judged], list[str], Verdict]:
+    """`compare`'s findings per run, as (status, reason, disagrees), the findings, the verdict."""
+    found = compare(*args)
+    judged = {name: Judged(status, found.reasons[name], name in found.disagreeing)
+              for name, status in found.statuses.items()}
+    return judged, found.findings, found.verdict
 
 from .conftest import EMPTY_4_LEXMIN, full_grid
 
@@ -186,7 +203,7 @@ def test_check_result_on_completions() -> None:
 # -- compare: several answers, per mode ------------------------------------------------------------
 
 def test_lexmin_names_the_larger_completion_as_wrong() -> None:
-    judged, findings, verdict = compare({"a": solved(OTHER_4), "b": solved(EMPTY_4_LEXMIN)},
+    judged, findings, verdict = compared({"a": solved(OTHER_4), "b": solved(EMPTY_4_LEXMIN)},
                                         EMPTY_4, Mode.LEXMIN)
     assert verdict == WRONG
     assert (judged["a"].status, judged["b"].status) == (WRONG, "solved")
@@ -195,7 +212,7 @@ def test_lexmin_names_the_larger_completion_as_wrong() -> None:
 
 
 def test_a_valid_completion_proves_unsatisfiable_wrong_in_any_mode() -> None:
-    judged, findings, verdict = compare(
+    judged, findings, verdict = compared(
         {"a": solved(OTHER_4, Mode.ANY), "b": solved(EMPTY_4_LEXMIN, Mode.ANY),
          "c": status(Status.UNSATISFIABLE, Mode.ANY)}, EMPTY_4, Mode.ANY)
     assert verdict == WRONG  # a and b differ, which any mode allows; c is proven wrong
@@ -204,7 +221,7 @@ def test_a_valid_completion_proves_unsatisfiable_wrong_in_any_mode() -> None:
 
 
 def test_any_mode_agrees_on_different_valid_completions() -> None:
-    judged, findings, verdict = compare(
+    judged, findings, verdict = compared(
         {"a": solved(OTHER_4, Mode.ANY), "b": solved(EMPTY_4_LEXMIN, Mode.ANY)},
         EMPTY_4, Mode.ANY)
     assert (verdict, findings) == (AGREE, [])
@@ -212,7 +229,7 @@ def test_any_mode_agrees_on_different_valid_completions() -> None:
 
 def test_an_invalid_completion_proves_nothing() -> None:
     """A rule-breaking answer is wrong on its own and refutes no one: 'unsatisfiable' stands."""
-    judged, findings, verdict = compare(
+    judged, findings, verdict = compared(
         {"a": solved("1134" + EMPTY_4_LEXMIN[4:]), "b": status(Status.UNSATISFIABLE)},
         EMPTY_4, Mode.LEXMIN)
     assert (judged["a"].status, judged["b"].status) == (WRONG, UNSATISFIABLE)
@@ -221,19 +238,19 @@ def test_an_invalid_completion_proves_nothing() -> None:
 
 def test_counts_differ_the_majority_is_the_reference_and_a_tie_marks_everyone() -> None:
     two, one = counted(2), counted(1)
-    judged, findings, verdict = compare({"a": two, "b": two, "c": one}, EMPTY_4, Mode.COUNT)
+    judged, findings, verdict = compared({"a": two, "b": two, "c": one}, EMPTY_4, Mode.COUNT)
     assert verdict == DISAGREE
     assert [judged[name].disagrees for name in "abc"] == [False, False, True]
     assert [judged[name].status for name in "abc"] == ["solved"] * 3  # not provably wrong
     assert findings == ["counts differ: a 2+, b 2+, c 1"]
-    judged, _, verdict = compare({"a": two, "c": one}, EMPTY_4, Mode.COUNT)
+    judged, _, verdict = compared({"a": two, "c": one}, EMPTY_4, Mode.COUNT)
     assert verdict == DISAGREE and [judged[name].disagrees for name in "ac"] == [True, True]
-    assert compare({"a": two, "b": two}, EMPTY_4, Mode.COUNT)[2] == AGREE
+    assert compare({"a": two, "b": two}, EMPTY_4, Mode.COUNT).verdict == AGREE
 
 
 def test_in_count_mode_a_valid_completion_proves_unsatisfiable_wrong() -> None:
     none = counted(0, Status.UNSATISFIABLE, solution=None)
-    judged, findings, verdict = compare({"a": counted(2), "b": none, "c": none}, EMPTY_4,
+    judged, findings, verdict = compared({"a": counted(2), "b": none, "c": none}, EMPTY_4,
                                         Mode.COUNT)
     assert verdict == WRONG
     assert [judged[name].status for name in "abc"] == ["solved", WRONG, WRONG]
@@ -244,7 +261,7 @@ def test_in_count_mode_a_valid_completion_proves_unsatisfiable_wrong() -> None:
 
 def test_a_count_mode_completion_that_breaks_a_rule_is_wrong() -> None:
     bad = counted(2, solution=EMPTY_4_LEXMIN[:-2] + "11")
-    judged, findings, verdict = compare({"a": bad}, EMPTY_4, Mode.COUNT)
+    judged, findings, verdict = compared({"a": bad}, EMPTY_4, Mode.COUNT)
     assert verdict == WRONG
     assert findings == ["a: wrong: its first completion row 4 has two 1s "
                         "(and 2 more violations)"]
@@ -255,18 +272,18 @@ def test_each_count_is_checked_even_when_runs_share_their_first_completion(order
     runs = {"good": counted(2), "bad": counted(5)}
     if order == "bad first":
         runs = dict(reversed(runs.items()))
-    judged, findings, verdict = compare(runs, EMPTY_4, Mode.COUNT)
+    judged, findings, verdict = compared(runs, EMPTY_4, Mode.COUNT)
     assert (judged["good"].status, judged["bad"].status) == ("solved", WRONG)
     assert findings == ["bad: wrong: count 5 is outside 0..2"]
 
 
 def test_timeout_is_no_disagreement_and_error_is_its_own_verdict() -> None:
-    judged, findings, verdict = compare({"a": solved(EMPTY_4_LEXMIN),
+    judged, findings, verdict = compared({"a": solved(EMPTY_4_LEXMIN),
                                          "b": status(Status.TIMEOUT, reason="after 1 s")},
                                         EMPTY_4, Mode.LEXMIN)
     assert (verdict, judged["b"].status, judged["b"].disagrees) == (TIMEOUT, TIMEOUT, False)
     assert findings == ["b: timeout (after 1 s)"]
-    judged, findings, verdict = compare({"a": solved(EMPTY_4_LEXMIN), "b": None}, EMPTY_4,
+    judged, findings, verdict = compared({"a": solved(EMPTY_4_LEXMIN), "b": None}, EMPTY_4,
                                         Mode.LEXMIN, {"b": "RuntimeError: boom"})
     assert verdict == ERROR
     assert judged["b"].status == ERROR and judged["b"].reason == "RuntimeError: boom"
@@ -275,7 +292,7 @@ def test_timeout_is_no_disagreement_and_error_is_its_own_verdict() -> None:
 
 def test_wrong_comes_first_and_beats_every_other_verdict() -> None:
     changed = "2" + EMPTY_4_LEXMIN[1:]
-    judged, findings, verdict = compare(
+    judged, findings, verdict = compared(
         {"a": solved(changed), "b": solved(OTHER_4), "c": solved(EMPTY_4_LEXMIN), "d": None,
          "e": status(Status.TIMEOUT)}, ONE_GIVEN_4, Mode.LEXMIN, {"d": "boom"})
     assert verdict == WRONG
@@ -286,7 +303,8 @@ def test_wrong_comes_first_and_beats_every_other_verdict() -> None:
 
 
 def test_verdicts_worst_first_and_worst_run_status() -> None:
-    assert VERDICTS == (WRONG, DISAGREE, ERROR, TIMEOUT, AGREE)
+    assert list(Verdict) == [Verdict.WRONG, DISAGREE, Verdict.ERROR, Verdict.TIMEOUT, AGREE]
+    assert WORST_FIRST == (WRONG, ERROR, TIMEOUT, UNSATISFIABLE, RunStatus.SOLVED)
     assert worst(["solved", "timeout", "solved"]) == TIMEOUT
     assert worst(["unsatisfiable", "error", "wrong"]) == WRONG
     assert worst(["solved", "unsatisfiable"]) == UNSATISFIABLE

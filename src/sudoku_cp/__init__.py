@@ -9,19 +9,22 @@ from typing import TYPE_CHECKING
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:  # what type checkers and editors see; at run time, __getattr__ below
-    from .api import Answer, CrosscheckReport, bench, crosscheck, solve, solve_many
+    from .api import CrosscheckReport, bench, crosscheck, solve, solve_many
+    from .configurations import Configuration
     from .errors import SudokuError
     from .grid import Grid, geometry
-    from .result import Mode, SolveResult, Status
-    from .results import Results, load_results
+    from .result import Mode, RunStatus, SolveResult, Status, Verdict
+    from .results_log import Results, load_results
+    from .runs import Answer
 
 # The API is loaded on first use (PEP 562): `import sudoku_cp` and the command line, which imports
 # only what each command needs, do not pay for the engine, the results log and their imports.
 _EXPORTS = {
-    "Answer": "api", "CrosscheckReport": "api", "bench": "api", "crosscheck": "api",
-    "solve": "api", "solve_many": "api", "SudokuError": "errors", "Grid": "grid",
-    "geometry": "grid", "Mode": "result", "SolveResult": "result", "Status": "result",
-    "Results": "results", "load_results": "results",
+    "CrosscheckReport": "api", "bench": "api", "crosscheck": "api", "solve": "api",
+    "solve_many": "api", "Configuration": "configurations", "SudokuError": "errors",
+    "Grid": "grid", "geometry": "grid", "Mode": "result", "RunStatus": "result",
+    "SolveResult": "result", "Status": "result", "Verdict": "result", "Results": "results_log",
+    "load_results": "results_log", "Answer": "runs",
 }
 
 

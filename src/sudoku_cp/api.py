@@ -1,160 +1,110 @@
-"""The Python API: the engine behind the CLI, for notebooks and scripts.
+"""The Python API: the library behind the CLI, for notebooks and scripts.
 
     import sudoku_cp
-    r = sudoku_cp.solve(text, backend="cpsat", mode="lexmin", time_limit=5)
-    for r in sudoku_cp.solve_many("puzzles.txt", backend="sat", jobs=2): ...
-    report = sudoku_cp.crosscheck("puzzles.txt", backends=["dfs", "sat"], jobs=2)
-    runs = sudoku_cp.bench(["top95.txt"], backends=["dfs", "cpsat", "sat"], results="r.jsonl")
-    df = sudoku_cp.load_results("r.jsonl").to_pandas()
+    answer = sudoku_cp.solve(text, backend="cpsat", mode="lexmin", time_limit=5)
+    for answer in sudoku_cp.solve_many("data/generated/unique-9x9.txt", backend="sat"): ...
+    report = sudoku_cp.crosscheck("data/generated/multi-9x9.txt", backends=["dfs", "sat"])
+    results = sudoku_cp.bench(["data/generated/unique-9x9.txt"], backends=["dfs", "sat"])
+    frame = sudoku_cp.load_results("r.jsonl").to_pandas()
 
-Every answer is verified by the one checker; errors raise the typed exceptions of
-`sudoku_cp.errors`.
+Every answer is checked by the one verifier. `crosscheck` and `bench` run the same sessions as
+the command line (`sessions.py`), so a results log written by either resumes from the other.
+Errors raise the typed exceptions of `sudoku_cp.errors`. Backend options are keyword arguments:
+`solve(text, backend="sat", solver="cadical195")`; an option no chosen backend declares is
+refused, naming the ones they do.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
-import time
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-from .engine import (BackendSpec, Executor, PuzzleResult, SolveSettings, execute,
-                     make_executor)
+from .agreement import Summary
+from .configurations import Configuration, parse_configurations
+from .engine import execute
 from .errors import GridParseError, InputError
-from .formats import Layout, PuzzleRecord, PuzzleStream, read_puzzles
+from .executors import Executor, make_executor
+from .formats import PuzzleRecord
 from .grid import Grid, Shape
-from .result import Mode, SolveResult
-from .results import Results, ResultsLog, load_results, make_header
+from .inputs import Sources, puzzles_of
+from .result import Mode
+from .results_log import Results, load_results
+from .runs import Answer, SolveSettings
+from .sessions import BenchSession, CrosscheckSession, inputs_of
 
-Sources = str | os.PathLike[str] | Sequence[str | os.PathLike[str]]
-
-
-@dataclass(frozen=True)
-class Answer:
-    """One puzzle's answer from one backend, verified.
-
-    `status` is solved, unsatisfiable, timeout, wrong (the answer failed the checker: `reason`
-    says how) or error (the backend raised). `solution` is the completion (None unless solved);
-    `count` is set in count mode; `seconds` is the solve time.
-    """
-
-    puzzle: Grid | None
-    status: str
-    solution: Grid | None
-    count: int | None
-    seconds: float | None
-    reason: str | None
-    result: SolveResult | None  # the backend's raw result
-    source: str = ""
-    line: int = 0
-
-    @classmethod
-    def of(cls, outcome: PuzzleResult) -> Answer:
-        record = outcome.record
-        if record.grid is None:
-            return cls(None, "invalid input", None, None, None, record.error, None,
-                       record.source, record.line)
-        run = outcome.runs[0]
-        result = run.result
-        solution = result.solution if result is not None and run.status == "solved" else None
-        return cls(record.grid, run.status, solution,
-                   result.count if result is not None else None, run.seconds, run.reason,
-                   result, record.source, record.line)
+LOGGER = logging.getLogger(__name__)
+Backends = str | Configuration | Sequence[str | Configuration]
 
 
-def specs_of(backends: str | BackendSpec | Sequence[str | BackendSpec],
-             options: dict[str, Any] | None = None) -> list[BackendSpec]:
-    """Backend configurations from names, `name[option=value,...]` strings or specs.
+def configurations_of(backends: Backends, options: dict[str, Any] | None = None
+                      ) -> list[Configuration]:
+    """Configurations from names, `name[option=value,...]` strings or `Configuration`s, with
+    `options` applied to every configuration whose backend declares them.
 
     Raises:
         ConfigurationError, UnknownBackendError, BackendOptionError: for what cannot be run.
     """
-    from .configs import parse_configurations
-
-    if isinstance(backends, (str, BackendSpec)):
+    if isinstance(backends, (str, Configuration)):
         backends = [backends]
-    return parse_configurations(list(backends), shorthands=options or {})
+    return parse_configurations(list(backends), options=options or {})
 
 
-def _stream(source: Sources | Grid, *, layout: str | None, box: Shape | str | None,
-            first: int | None = None) -> Iterable[PuzzleRecord]:
-    from .grid import parse_box
-
-    shape = parse_box(box) if isinstance(box, str) else box
-    chosen = Layout(layout) if layout else None
-    if isinstance(source, Grid):
-        return [PuzzleRecord(0, "<grid>", 1, source.to_line(), source)]
-    if isinstance(source, str) and ("\n" in source or not _looks_like_path(source)):
-        _, records = read_puzzles(source, source="<text>", layout=chosen, box=shape)
-        return records
-    paths = [os.fspath(source)] if isinstance(source, (str, os.PathLike)) \
-        else [os.fspath(path) for path in source]
-    return _checked(PuzzleStream(_resolved(paths), layout=chosen, box=shape, first=first))
-
-
-def _looks_like_path(text: str) -> bool:
-    return os.path.exists(text) or "/" in text or text.endswith((".txt", ".sdk", ".csv")) \
-        or text == "-" or _is_set_name(text)
-
-
-def _is_set_name(text: str) -> bool:
-    from .datasets import names
-
-    return text in names()
-
-
-def _resolved(paths: list[str]) -> list[str]:
-    from .datasets import resolve_source
-
-    return [path if path == "-" or os.path.exists(path) else resolve_source(path)
-            for path in paths]
-
-
-def _checked(stream: PuzzleStream) -> Iterator[PuzzleRecord]:
-    yield from stream
-    if stream.errors:
-        raise GridParseError(stream.errors[0])
-
-
-def solve(puzzle: str | Grid, *, backend: str | BackendSpec = "dfs", mode: Mode | str = "lexmin",
-          limit: int = 2, time_limit: float | None = None, layout: str | None = None,
-          box: Shape | str | None = None, **options: Any) -> Answer:
+def solve(puzzle: str | Grid, *, backend: str | Configuration = "dfs",
+          mode: Mode | str = "lexmin", limit: int = 2, time_limit: float | None = None,
+          layout: str | None = None, box: Shape | str | None = None, **options: Any) -> Answer:
     """Solve one puzzle, given as a `Grid` or as text in any layout the CLI reads.
 
     Raises:
         GridParseError: for text that is not one puzzle.
+        InputError: for text holding several puzzles (use `solve_many`).
     """
-    records = list(_stream(puzzle, layout=layout, box=box)) if not isinstance(puzzle, Grid) \
-        else list(_stream(puzzle, layout=None, box=None))
+    records = list(puzzles_of(puzzle, layout=layout, box=box))
     if len(records) != 1:
         raise InputError(f"expected one puzzle, got {len(records)}: use solve_many")
     if records[0].grid is None:
         raise GridParseError(str(records[0].error))
-    specs = specs_of(backend, options)
-    settings = SolveSettings(Mode(mode), limit, time_limit)
-    with contextlib.closing(execute(records, specs, settings)) as outcomes:
-        return Answer.of(next(iter(outcomes)))
+    configurations = configurations_of(backend, options)
+    with contextlib.closing(execute(records, configurations,
+                                    SolveSettings(Mode(mode), limit, time_limit))) as outcomes:
+        checked = next(outcomes)
+    assert not isinstance(checked, PuzzleRecord)
+    return checked.answers[0]
 
 
-def solve_many(source: Sources, *, backend: str | BackendSpec = "dfs",
+def solve_many(source: Sources, *, backend: str | Configuration = "dfs",
                mode: Mode | str = "lexmin", limit: int = 2, time_limit: float | None = None,
                jobs: int = 1, executor: str | Executor | None = None, client: Any = None,
                layout: str | None = None, box: Shape | str | None = None,
-               **options: Any) -> Iterator[Answer]:
+               invalid: str = "raise", **options: Any) -> Iterator[Answer]:
     """Solve every puzzle of a file, a list of files, a set name or a text, lazily, in order.
 
-    Input lines that are not puzzles come back with status 'invalid input' (and the reason).
+    `invalid` says what an input line that is not a puzzle does: 'raise' (the default) raises
+    `GridParseError` when the stream reaches it, after the answers before it; 'skip' logs a
+    warning naming the line and goes on.
+
+    Raises:
+        GridParseError: for a line that is not a puzzle (with invalid='raise'), or a source
+            that cannot be read.
     """
-    specs = specs_of(backend, options)
+    if invalid not in ("raise", "skip"):
+        raise ValueError(f"invalid must be 'raise' or 'skip', got {invalid!r}")
+    configurations = configurations_of(backend, options)
+    runner = make_executor("dask" if client is not None else executor, jobs=jobs, client=client)
     settings = SolveSettings(Mode(mode), limit, time_limit)
-    runner = make_executor(executor if client is None else "dask", jobs=jobs, client=client)
     try:
-        with contextlib.closing(execute(_stream(source, layout=layout, box=box), specs,
-                                        settings, executor=runner)) as outcomes:
-            for outcome in outcomes:
-                yield Answer.of(outcome)
+        with contextlib.closing(execute(puzzles_of(source, layout=layout, box=box),
+                                        configurations, settings, executor=runner)) as outcomes:
+            for item in outcomes:
+                if isinstance(item, PuzzleRecord):
+                    if invalid == "raise":
+                        raise GridParseError(str(item.error))
+                    LOGGER.warning("skipped: %s", item.error)
+                    continue
+                yield item.answers[0]
     finally:
         runner.close()
 
@@ -163,97 +113,94 @@ def solve_many(source: Sources, *, backend: str | BackendSpec = "dfs",
 class CrosscheckReport:
     """What `crosscheck` found: the summary, the records worth showing, and `ok`."""
 
-    summary: Any
+    summary: Summary
     findings: list[dict[str, Any]]
+    invalid: list[str] = field(default_factory=list)  # input lines that are not puzzles
+    hidden_timeouts: int = 0
 
     @property
     def ok(self) -> bool:
-        """No wrong answer, no disagreement, no error."""
-        return not self.summary.problems
+        """No wrong answer, no disagreement, no error, no input line that is not a puzzle."""
+        return not self.summary.problems and not self.invalid
 
     def __str__(self) -> str:
-        from .tally import Tally
-        from .render import render_crosscheck
+        from .render import render_crosscheck_summary, render_findings
 
-        tally = Tally([backend.name for backend in self.summary.backends], self.summary.mode)
-        tally.shown = list(self.findings)
-        return render_crosscheck(tally, self.summary)
+        table = render_crosscheck_summary(self.summary)
+        findings = render_findings(self.findings, hidden_timeouts=self.hidden_timeouts)
+        return f"{table}\n\n{findings}" if findings else table
 
 
-def crosscheck(source: Sources, *, backends: Sequence[str | BackendSpec] = ("dfs", "cpsat", "sat"),
+def crosscheck(source: Sources, *, backends: Backends = ("dfs", "cpsat", "sat"),
                mode: Mode | str = "lexmin", limit: int = 2, time_limit: float | None = None,
                jobs: int = 1, executor: str | Executor | None = None, client: Any = None,
                results: str | os.PathLike[str] | None = None, resume: bool = False,
                layout: str | None = None, box: Shape | str | None = None,
                **options: Any) -> CrosscheckReport:
-    """Run several configurations on the same puzzles, verify every answer and compare them."""
-    from .tally import Tally
+    """Run several configurations on the same puzzles, verify every answer and compare them.
 
-    specs = specs_of(list(backends), options)
-    settings = SolveSettings(Mode(mode), limit, time_limit)
-    tally = Tally([spec.label for spec in specs], settings.mode)
-    start = time.perf_counter()
-    runner = make_executor(executor if client is None else "dask", jobs=jobs, client=client)
-    with _open_log(results, "crosscheck", specs, settings, resume) as log:
-        records: Iterable[PuzzleRecord] = _stream(source, layout=layout, box=box)
-        if log is not None:
-            for record in log.previous():
-                tally.add(record, resumed=True)
-            records = (record for record in records if not log.is_done(record))
-        logger = (lambda outcome: log.append(outcome.to_record())) if log is not None else None
-        try:
-            for outcome in execute(records, specs, settings, executor=runner, log=logger):
-                if outcome.verdict is None:
-                    tally.bad_input += 1
-                else:
-                    tally.add(outcome.to_record())
-        finally:
-            runner.close()
-    summary = tally.summary(wall_seconds=time.perf_counter() - start)
-    return CrosscheckReport(summary, [dict(record) for record in tally.shown])
+    With `results`, every puzzle's record is appended to that log as it completes; `resume`
+    continues the run a log holds (written by this function or by `sudoku-cp crosscheck`).
+    """
+    configurations = configurations_of(backends, options)
+    runner = make_executor("dask" if client is not None else executor, jobs=jobs, client=client)
+    session = CrosscheckSession(puzzles_of(source, layout=layout, box=box), configurations,
+                                SolveSettings(Mode(mode), limit, time_limit),
+                                inputs=inputs_of(source) if not isinstance(source, Grid) else
+                                ["<grid>"], results=results, resume=resume, executor=runner,
+                                jobs=jobs)
+    invalid: list[str] = []
+    with session:
+        for _ in session.replay():
+            pass
+        for item in session.run():
+            if isinstance(item, PuzzleRecord):
+                invalid.append(str(item.error))
+    tally = session.tally
+    return CrosscheckReport(session.summary(), [dict(record) for record in tally.shown],
+                            invalid, tally.hidden_timeouts)
 
 
-def bench(sources: Sources, *, backends: Sequence[str | BackendSpec] = ("dfs", "cpsat", "sat"),
+def bench(sources: Sources, *, backends: Backends = ("dfs", "cpsat", "sat"),
           mode: Mode | str = "lexmin", limit: int = 2, time_limit: float | None = None,
           repeat: int = 1, warmup: int = 0, first: int | None = None,
           results: str | os.PathLike[str] | None = None, resume: bool = False,
-          layout: str | None = None, box: Shape | str | None = None,
-          **options: Any) -> Results:
-    """Time configurations over puzzle sets (one set per file), in this process, every answer
-    verified; returns the results (also written to `results` when given)."""
-    specs = specs_of(list(backends), options)
-    settings = SolveSettings(Mode(mode), limit, time_limit, warmup, repeat, prime=True)
+          layout: str | None = None, box: Shape | str | None = None, jobs: int = 1,
+          executor: str | Executor | None = None, setup: bool = True,
+          baseline: str | None = None, **options: Any) -> Results:
+    """Time configurations over puzzle sets (one set per file), every answer verified, as
+    `sudoku-cp bench` does: by default each configuration in a process of its own (the
+    `isolated` executor; `jobs` > 1 or `executor` choose otherwise), one-off set-up measured
+    apart in fresh interpreters (`setup`), the session's environment recorded. Returns the
+    results, old and new (also written to `results` when given).
+
+    Raises:
+        BenchError: for an input line that is not a puzzle, or two files that would be one set.
+    """
+    configurations = configurations_of(backends, options)
+    labels = [configuration.label for configuration in configurations]
+    chosen = executor or ("isolated" if jobs == 1 else "local")
+    session = BenchSession(puzzles_of(sources, layout=layout, box=box, first=first),
+                           configurations,
+                           SolveSettings(Mode(mode), limit, time_limit, warmup, repeat,
+                                         prime=True),
+                           inputs=inputs_of(sources), results=results, resume=resume,
+                           executor=make_executor(chosen, jobs=jobs), jobs=jobs,
+                           extra_settings={"baseline": baseline or labels[0], "first": first})
     collected = Results()
-    with _open_log(results, "bench", specs, settings, resume) as log:
-        records: Iterable[PuzzleRecord] = _stream(sources, layout=layout, box=box, first=first)
-        if log is not None:
-            collected.records.extend(log.previous())
-            records = (record for record in records if not log.is_done(record))
-        logger = (lambda outcome: log.append(outcome.to_record())) if log is not None else None
-        for outcome in execute(records, specs, settings, log=logger):
-            if outcome.verdict is None:
-                raise InputError(str(outcome.record.error))
-            collected.records.append(outcome.to_record())
-    collected.headers.append(make_header(command="bench", settings=settings.to_dict(),
-                                         backends=[spec.describe() for spec in specs]))
-    collected.header_paths.append(str(results or ""))
+    with session:
+        collected.records.extend(session.replay())
+        todo = session.remaining()
+        if setup and todo:
+            session.measure_setup(todo)
+        for item in session.run():
+            assert not isinstance(item, PuzzleRecord)  # a bench's puzzles are checked first
+            collected.records.append(item.to_record())
+    collected.headers.append(session.header() | ({"setup": session.setup}
+                                                 if session.setup else {}))
+    collected.header_paths.append(os.fspath(results) if results is not None else "")
     return collected
 
 
-@contextlib.contextmanager
-def _open_log(path: str | os.PathLike[str] | None, command: str, specs: Sequence[BackendSpec],
-              settings: SolveSettings, resume: bool) -> Iterator[ResultsLog | None]:
-    if path is None:
-        yield None
-        return
-    header = make_header(command=command, settings=settings.to_dict(),
-                         backends=[spec.describe() for spec in specs])
-    log = ResultsLog.open(path, header, resume=resume)
-    try:
-        yield log
-    finally:
-        log.close()
-
-
-__all__ = ["Answer", "CrosscheckReport", "bench", "crosscheck", "load_results", "solve",
-           "solve_many"]
+__all__ = ["Answer", "CrosscheckReport", "bench", "configurations_of", "crosscheck",
+           "load_results", "solve", "solve_many"]

@@ -30,7 +30,8 @@ from pathlib import Path, PurePosixPath
 from typing import TextIO
 from urllib.parse import quote
 
-from .errors import SudokuError
+from .errors import DataSetError, SudokuError
+from .text import excerpt
 from .grid import SYMBOLS
 
 log = logging.getLogger(__name__)
@@ -43,10 +44,6 @@ ENV_NO_DOWNLOAD = "SUDOKU_CP_NO_DOWNLOAD"  # 1/true/yes/on: never download
 DOWNLOAD_RETRIES = 2      # pooch retries a failed or corrupted download, waiting 1 s, then 2 s
 DOWNLOAD_TIMEOUT = 30.0   # seconds without an answer from the server before a try fails
 CHUNK_BYTES = 64 * 1024   # pooch's default 1 KiB chunks mean 4000 writes for a 4 MB set
-
-
-class DataSetError(SudokuError):
-    """A puzzle set that cannot be had: unknown name, hash mismatch, refused or failed download."""
 
 
 @dataclass(frozen=True)
@@ -275,7 +272,7 @@ def normalise(dataset: str | DataSet, raw: bytes) -> bytes:
         if header_pending:
             if line != how.header:
                 raise DataSetError(f"{chosen.name}: upstream line {number}: expected the header "
-                                   f"{how.header!r}, found {_shorten(line)}")
+                                   f"{how.header!r}, found {excerpt(line)}")
             header_pending = False
             continue
         puzzle = line
@@ -283,21 +280,17 @@ def normalise(dataset: str | DataSet, raw: bytes) -> bytes:
             fields = line.split(",")
             if len(fields) <= how.csv_column:
                 raise DataSetError(f"{chosen.name}: upstream line {number} has no CSV column "
-                                   f"{how.csv_column}: {_shorten(line)}")
+                                   f"{how.csv_column}: {excerpt(line)}")
             puzzle = fields[how.csv_column]
         puzzle = puzzle.replace(".", "0")
         if len(puzzle) != length or not alphabet.issuperset(puzzle):
             raise DataSetError(f"{chosen.name}: upstream line {number} is not one {chosen.grid} "
                                f"puzzle ({length} of 0-{SYMBOLS[chosen.size - 1]} or .): "
-                               f"{_shorten(line)}")
+                               f"{excerpt(line)}")
         puzzles.append(puzzle)
     if not puzzles:
         raise DataSetError(f"{chosen.name}: the upstream file holds no puzzle")
     return ("\n".join(puzzles) + "\n").encode("ascii")
-
-
-def _shorten(text: str, limit: int = 40) -> str:
-    return repr(text) if len(text) <= limit else repr(text[:limit]) + f"... ({len(text)} chars)"
 
 
 def sha256_of(path: Path) -> str:

@@ -63,3 +63,27 @@ class ExecutorError(SudokuError, ValueError):
 class InputError(SudokuError, ValueError):
     """Input that holds no puzzle to run: every source unreadable, or a bad line where a
     benchmark needs clean data."""
+
+
+class ConfigurationError(SudokuError, ValueError):
+    """A configuration that cannot be run: bad syntax, an unknown option, a repeated label."""
+
+
+class BenchError(SudokuError, ValueError):
+    """Input or settings that cannot be benchmarked (a bad puzzle, two sets with one name)."""
+
+
+class PlotError(SudokuError, ValueError):
+    """A plot that the results cannot make (a scatter of a backend that is not there)."""
+
+
+class PlotUnavailableError(SudokuError):
+    """matplotlib, the optional extra `plot`, is not installed."""
+
+
+class DataSetError(SudokuError):
+    """A puzzle set that cannot be had: unknown name, hash mismatch, refused or failed download."""
+
+
+class GenerateError(SudokuError, ValueError):
+    """A generation request that cannot be met: a bad givens range, a kind that does not exist."""

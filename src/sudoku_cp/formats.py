@@ -28,11 +28,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 from .errors import GridParseError, GridShapeError, SudokuError
 from .grid import (MAX_SIZE, SYMBOL_SIZE, SYMBOLS, Grid, Shape, default_box, symbol_value,
                    value_symbol)
-from .result import Mode, SolveResult, Status
-
-if TYPE_CHECKING:  # the engine imports this module
-    from .engine import Run
-
+from .text import clipped, excerpt
 
 class Layout(str, enum.Enum):
     GRID = "grid"
@@ -210,7 +206,7 @@ def _read_lines(lines: Iterable[Line], *, source: str, box: Shape | None,
         except (GridParseError, GridShapeError) as error:
             located = GridParseError(getattr(error, "message", str(error)), source=source,
                                      line=number, column=getattr(error, "column", None))
-            yield PuzzleRecord(index, source, number, _shorten(line), None, located.located(),
+            yield PuzzleRecord(index, source, number, clipped(line), None, located.located(),
                                number=offset)
         else:
             yield PuzzleRecord(index, source, number, grid.to_line(), grid, number=offset)
@@ -220,7 +216,7 @@ def _row_values(line: str, number: int, layout: Layout, source: str, size: int) 
     """The values of one grid or spaced row (no check against N yet)."""
     if layout is Layout.GRID:
         if len(line.split()) > 1:
-            raise GridParseError(f"expected a row of symbols with no spaces, got {_shorten(line)}",
+            raise GridParseError(f"expected a row of symbols with no spaces, got {excerpt(line)}",
                                  source=source, line=number)
         values = []
         for column, symbol in enumerate(line, start=1):
@@ -243,7 +239,7 @@ def _row_values(line: str, number: int, layout: Layout, source: str, size: int) 
         elif token.isascii() and token.isdigit() and len(token) <= 3:
             values.append(int(token))  # isascii: '²' and '₀' pass isdigit but not int()
         else:
-            raise GridParseError(f"expected a number, got {_shorten(token)}", source=source,
+            raise GridParseError(f"expected a number, got {excerpt(token)}", source=source,
                                  line=number, column=column)
         column += len(token)
     return values
@@ -425,10 +421,32 @@ def load_puzzles(paths: Iterable[str], *, layout: Layout | None = None, box: Sha
     return Loaded(records, stream.layouts, stream.errors)
 
 
-def _shorten(text: str, limit: int = 40) -> str:
-    if len(text) <= limit:
-        return repr(text)
-    return repr(text[:limit]) + f"... ({len(text)} characters)"
+def count_puzzles(path: str, *, layout: Layout | None = None) -> int | None:
+    """How many puzzles a file holds, counted fast (content lines, nothing parsed), for a
+    progress total; None for standard input or a file that cannot be read. A grid or spaced
+    file counts N content lines a puzzle."""
+    if path == "-":
+        return None
+    head: list[Line] = []
+    count = 0
+    try:
+        with open(path, "rb") as handle:
+            for number, raw in enumerate(handle, start=1):
+                stripped = raw.strip()
+                if not stripped or stripped.startswith(b"#"):
+                    continue
+                count += 1
+                if len(head) < MAX_LOOKAHEAD:
+                    head.append((number, stripped.decode("utf-8", "replace")))
+    except OSError:
+        return None
+    if not head:
+        return 0
+    chosen = layout or detect_layout(head)
+    if chosen is Layout.LINE:
+        return count
+    size = len(head[0][1].split()) if chosen is Layout.SPACED else len(head[0][1])
+    return count // size if size else None
 
 
 # -- writing -------------------------------------------------------------------------------------
@@ -441,63 +459,6 @@ def format_grid(grid: Grid, layout: Layout | str) -> str:
     if layout is Layout.GRID and grid.size <= SYMBOL_SIZE:
         return "\n".join("".join(value_symbol(v) for v in row) for row in grid.rows())
     return "\n".join(" ".join(str(v) for v in row) for row in grid.rows())
-
-
-def format_count(result: SolveResult) -> str:
-    """'3', or '2+' when the count stopped at the limit."""
-    return f"{result.count}+" if result.limit_reached else str(result.count)
-
-
-def format_answer(record: PuzzleRecord, run: Run | None, layout: Layout | str) -> str:
-    """What stdout shows for one puzzle in a text layout: the solution, the count, or the status
-    ('invalid' for input that is not a puzzle; a wrong answer is shown as 'wrong', never as a
-    solution)."""
-    if record.grid is None:
-        return "invalid"
-    if run is None:
-        return "error"
-    result = run.result
-    if run.status in ("wrong", "error") or result is None:
-        return run.status
-    if result.mode is Mode.COUNT and result.status is not Status.TIMEOUT:
-        return format_count(result)
-    if run.status == "solved" and result.solution is not None:
-        return format_grid(result.solution, layout)
-    return run.status
-
-
-def result_record(record: PuzzleRecord, run: Run | None, *, backend: str,
-                  mode: Mode) -> dict[str, Any]:
-    """The JSON Lines object of one puzzle for `solve --format jsonl`.
-
-    Input that is not a puzzle has status 'invalid input' and the reason; a wrong answer has
-    status 'wrong', the reason, and its grid under `answer` (never under `solution`).
-    """
-    result = run.result if run is not None else None
-    status = ("invalid input" if record.grid is None else run.status if run is not None
-              else "error")
-    solution = result.solution.to_line() if result is not None and result.solution else None
-    data: dict[str, Any] = {
-        "index": record.index,
-        "source": record.source,
-        "line": record.line,
-        "puzzle": record.text,
-        "status": status,
-        "solution": solution if status == "solved" else None,
-        "backend": backend,
-        "mode": str(mode),
-        "seconds": round(result.seconds, 6) if result is not None else None,
-        "stats": dict(result.stats) if result is not None else {},
-    }
-    if status == "wrong" and solution is not None:
-        data["answer"] = solution  # the wrong grid, to audit
-    if mode is Mode.COUNT:
-        data["count"] = result.count if result is not None and status != "wrong" else None
-        data["limit_reached"] = result.limit_reached if result is not None else False
-    reason = record.error if record.grid is None else run.reason if run is not None else None
-    if reason:
-        data["reason"] = reason
-    return data
 
 
 def to_json_line(data: dict[str, Any]) -> str:
@@ -518,7 +479,6 @@ def read_records(lines: Iterable[str]) -> list[dict[str, Any]]:
     return records
 
 
-__all__ = ["Layout", "Loaded", "OUTPUT_FORMATS", "PuzzleRecord", "SudokuError", "decode_input",
-           "load_puzzles",
-           "detect_layout", "format_answer", "format_count", "format_grid", "read_puzzles",
-           "read_records", "result_record", "to_json_line"]
+__all__ = ["Layout", "Loaded", "OUTPUT_FORMATS", "PuzzleRecord", "count_puzzles", "decode_input",
+           "detect_layout",
+           "format_grid", "load_puzzles", "read_puzzles", "read_records", "to_json_line"]

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .backends import Backend, backend_class, get_backend
-from .errors import SudokuError
+from .errors import GenerateError, SudokuError
 from .grid import BLANK, Grid, Shape, geometry
 from .naive import naive_solve
 from .result import Mode, Status
@@ -78,10 +78,6 @@ SAT_COUNTS_FROM_SIZE = 12
 # Default givens ranges, just above where random removal ends (a minimal puzzle): at about 4
 # givens on 4x4, 9-10 on 6x6, 24 on 9x9, 90 on 16x16 and 264 on 25x25, where counts get slow.
 DEFAULT_GIVENS = {4: (4, 8), 6: (9, 16), 9: (22, 32), 16: (86, 120), 25: (290, 340)}
-
-
-class GenerateError(SudokuError, ValueError):
-    """A generation request that cannot be met: a bad givens range, a kind that does not exist."""
 
 
 class Kind(str, enum.Enum):

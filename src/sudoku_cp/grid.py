@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .errors import GridParseError, GridShapeError
+from .text import excerpt
 
 BLANK = 0
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -235,7 +236,7 @@ class Grid:
         if size * size != len(text) or size < 4:
             raise GridParseError(
                 f"expected N*N symbols for a puzzle (16, 36, 64, 81, 144, 256, 625, ...), "
-                f"got {len(text)}: {_quote(text)}")
+                f"got {len(text)}: {excerpt(text)}")
         try:
             shape = box if box is not None else default_box(size)
             geometry(size, shape)
@@ -269,7 +270,7 @@ class Grid:
         size = math.isqrt(len(tokens))
         if size * size != len(tokens) or size < 4:
             raise GridParseError(f"expected N*N comma-separated numbers for a puzzle, got "
-                                 f"{len(tokens)}: {_quote(text)}")
+                                 f"{len(tokens)}: {excerpt(text)}")
         values = []
         for column, token in enumerate(tokens, start=1):
             if token == ".":
@@ -390,13 +391,6 @@ class Grid:
     def is_solution_of(self, puzzle: Grid) -> bool:
         """The one definition of correct: full, every unit valid, every given of `puzzle` kept."""
         return self.why_not_solution_of(puzzle) is None
-
-
-def _quote(text: str, limit: int = 40) -> str:
-    """Quote input for an error message, cut short so a 10 MB line stays one readable line."""
-    if len(text) <= limit:
-        return repr(text)
-    return repr(text[:limit]) + f"... ({len(text)} characters)"
 
 
 def grids_from_lines(lines: Sequence[str], *, box: Shape | None = None) -> list[Grid]:

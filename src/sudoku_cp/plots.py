@@ -12,8 +12,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import ResultsFileError, SudokuError
-from .measure import PuzzleOutcome, percentile, puzzle_outcomes
+from .errors import PlotError, PlotUnavailableError, ResultsFileError, SudokuError
+from .timings import PuzzleOutcome, percentile, puzzle_outcomes
 
 if TYPE_CHECKING:  # annotations only: matplotlib is optional and imported when a plot is drawn
     from matplotlib.figure import Figure
@@ -22,14 +22,6 @@ PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 PLOT_KINDS = ("cactus", "scatter", "scaling")
 SCALING_AXES = ("size", "givens")
 MATPLOTLIB_MISSING = "matplotlib is not installed: pip install 'sudoku-cp[plot]'"
-
-
-class PlotError(SudokuError, ValueError):
-    """A plot that the results cannot make (a scatter of a backend that is not there)."""
-
-
-class PlotUnavailableError(SudokuError):
-    """matplotlib, the optional extra `plot`, is not installed."""
 
 
 def _figure_class() -> type[Figure]:

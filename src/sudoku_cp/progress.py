@@ -25,6 +25,15 @@ class Progress:
         self._last_draw = 0.0
         self._drawn = False
 
+    def relabel(self, label: str, *, total: int | None) -> None:
+        """Start a new stage (set-up, then the timed runs): its label shown at once, the count,
+        rate and ETA from zero."""
+        self.label, self.total, self.done = label, total, 0
+        self.start = time.perf_counter()
+        if self.enabled:
+            self._last_draw = self.start
+            self._draw(self.start, "")
+
     def advance(self, steps: int = 1, *, note: str = "") -> None:
         self.done += steps
         now = time.perf_counter()

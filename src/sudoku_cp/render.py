@@ -1,4 +1,5 @@
-"""Rendering: the text, Markdown and LaTeX tables of crosscheck and bench. Pure: returns text.
+"""Rendering, pure (returns text or JSON-ready data): answers as `solve` prints them, and the
+text, Markdown and LaTeX tables of crosscheck and bench.
 
 Plots are in `plots.py`; the Markdown report document in `report.py`.
 """
@@ -8,16 +9,74 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from .measure import SummaryRow
-from .tally import Summary, Tally
-from .grid import BLANK, Grid, Shape, symbol_value, value_symbol
+from .agreement import Summary, Tally
 from .errors import SudokuError
-from .verify import DISAGREE, ERROR, SOLVED, TIMEOUT, UNSATISFIABLE, VERDICTS, WRONG
+from .formats import Layout, PuzzleRecord, format_grid
+from .grid import BLANK, Grid, Shape, default_box, symbol_value, value_symbol
+from .result import Mode, RunStatus, SolveResult, Status, Verdict
+from .runs import Answer, record_box
+from .text import plural
+from .timings import SummaryRow
+
+# -- answers ---------------------------------------------------------------------------------------
+
+INVALID = "invalid"  # what a text layout shows in place of an input line that is not a puzzle
 
 
-def plural(count: int, noun: str) -> str:
-    """'1 puzzle', '2 puzzles'."""
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+def format_count(result: SolveResult) -> str:
+    """'3', or '2+' when the count stopped at the limit."""
+    return f"{result.count}+" if result.limit_reached else str(result.count)
+
+
+def format_answer(answer: Answer, layout: Layout | str) -> str:
+    """What stdout shows for one answer in a text layout: the solution, the count, or the status
+    (a wrong answer is shown as 'wrong', never as a solution)."""
+    result = answer.result
+    if answer.status in (RunStatus.WRONG, RunStatus.ERROR) or result is None:
+        return str(answer.status)
+    if result.mode is Mode.COUNT and result.status is not Status.TIMEOUT:
+        return format_count(result)
+    if answer.solution is not None:
+        return format_grid(answer.solution, layout)
+    return str(answer.status)
+
+
+def answer_record(answer: Answer, *, mode: Mode) -> dict[str, Any]:
+    """The JSON Lines object of one answer for `solve --format jsonl`: a wrong answer has status
+    'wrong', the reason, and its grid under `answer` (never under `solution`)."""
+    record, result, status = answer.record, answer.result, answer.status
+    solution = result.solution.to_line() if result is not None and result.solution else None
+    data: dict[str, Any] = {
+        "index": record.index, "source": record.source, "line": record.line,
+        "puzzle": record.text, "status": str(status),
+        "solution": solution if status is RunStatus.SOLVED else None,
+        "backend": answer.label, "mode": str(mode),
+        "seconds": round(result.seconds, 6) if result is not None else None,
+        "stats": dict(result.stats) if result is not None else {},
+    }
+    grid = record.grid
+    if grid is not None and grid.box != default_box(grid.size):
+        data["box"] = f"{grid.box[0]}x{grid.box[1]}"  # needed to read the grids back
+    if status is RunStatus.WRONG and solution is not None:
+        data["answer"] = solution  # the wrong grid, to audit
+    if mode is Mode.COUNT:
+        data["count"] = (result.count if result is not None and status is not RunStatus.WRONG
+                         else None)
+        data["limit_reached"] = result.limit_reached if result is not None else False
+    if answer.reason:
+        data["reason"] = answer.reason
+    return data
+
+
+def invalid_record(record: PuzzleRecord, *, backend: str, mode: Mode) -> dict[str, Any]:
+    """The JSON Lines object of an input line that is not a puzzle (`solve --format jsonl`):
+    status 'invalid input' and why."""
+    return {"index": record.index, "source": record.source, "line": record.line,
+            "puzzle": record.text, "status": "invalid input", "solution": None,
+            "backend": backend, "mode": str(mode), "seconds": None, "stats": {},
+            "reason": record.error}
+
+
 
 
 # -- crosscheck ------------------------------------------------------------------------------------
@@ -42,7 +101,7 @@ def render_crosscheck_summary(summary: Summary) -> str:
         cells = [row[0].ljust(widths[0])] + [cell.rjust(width)
                                              for cell, width in zip(row[1:], widths[1:])]
         lines.append("  ".join(cells).rstrip())
-    counts = ", ".join(f"{summary.verdicts.get(verdict, 0)} {verdict}" for verdict in VERDICTS)
+    counts = ", ".join(f"{summary.verdicts.get(verdict, 0)} {verdict}" for verdict in Verdict)
     lines.append(f"{plural(summary.puzzles, 'puzzle')}: {counts}")
     if summary.bad_input:
         lines.append(f"{plural(summary.bad_input, 'input line')} "
@@ -65,17 +124,17 @@ def render_findings(records: Iterable[Mapping[str, Any]], *, hidden_timeouts: in
     a few lines each; `hidden_timeouts` more timeouts were not kept (a tight time limit on a big
     set would bury everything else).
     """
-    groups: dict[str, list[Mapping[str, Any]]] = {verdict: [] for verdict in VERDICTS}
+    groups: dict[Verdict, list[Mapping[str, Any]]] = {verdict: [] for verdict in Verdict}
     for record in records:
-        groups.setdefault(record["verdict"], []).append(record)
-    blocks = [render_side_by_side(record) for verdict in (WRONG, DISAGREE)
+        groups[Verdict(record["verdict"])].append(record)
+    blocks = [render_side_by_side(record) for verdict in (Verdict.WRONG, Verdict.DISAGREE)
               for record in groups[verdict]]
     if blocks:
         blocks.insert(0, "'*' marks a cell that breaks a rule or changes a given, or (lexmin) "
                          "that differs from the smallest valid completion.")
-    for verdict in (ERROR, TIMEOUT):
+    for verdict in (Verdict.ERROR, Verdict.TIMEOUT):
         for record in groups[verdict]:
-            blocks.append(f"{verdict.upper()}  {_where(record)}\n"
+            blocks.append(f"{verdict.value.upper()}  {_where(record)}\n"
                           + "\n".join(f"  {finding}" for finding in record["findings"]))
     if hidden_timeouts:
         blocks.append(f"... and {hidden_timeouts} more timeouts (every verdict is in "
@@ -85,13 +144,14 @@ def render_findings(records: Iterable[Mapping[str, Any]], *, hidden_timeouts: in
 
 def render_crosscheck(tally: Tally, summary: Summary) -> str:
     """The whole text output: the summary table, then the findings."""
+    table = render_crosscheck_summary(summary)
     findings = render_findings(tally.shown, hidden_timeouts=tally.hidden_timeouts)
-    return f"{render_crosscheck_summary(summary)}\n\n{findings}" if findings else render_crosscheck_summary(summary)
+    return f"{table}\n\n{findings}" if findings else table
 
 
 def render_side_by_side(record: Mapping[str, Any]) -> str:
     """One puzzle and every backend's answer as grids next to each other, odd cells marked '*'."""
-    box = _box_of(record)
+    box = record_box(record)
     puzzle = Grid.parse(record["puzzle"], box=box)
     entries = {_run_name(run): run for run in record["runs"]}
     reference = _reference_solution(entries)
@@ -100,7 +160,7 @@ def render_side_by_side(record: Mapping[str, Any]) -> str:
         flag = " (disagrees)" if entry.get("disagrees") else ""
         grid = _parse_or_none(entry.get("solution"), box)
         marked: set[int] = set()
-        if grid is not None and entry["status"] == WRONG:
+        if grid is not None and entry["status"] == RunStatus.WRONG:
             marked = _broken_cells(grid, puzzle)
             if not marked and reference is not None and "count" not in entry:
                 # A valid completion proven wrong: not the lex-min (or 'unsatisfiable' denied).
@@ -126,13 +186,6 @@ def _run_name(run: Mapping[str, Any]) -> str:
     return str(run["backend"]) + (f"#{run['repeat']}" if run.get("repeat") else "")
 
 
-def _box_of(record: Mapping[str, Any]) -> Shape | None:
-    if "box" not in record:
-        return None
-    rows, columns = record["box"].split("x")
-    return int(rows), int(columns)
-
-
 def _parse_or_none(line: str | None, box: Shape | None) -> Grid | None:
     if not line:
         return None
@@ -145,7 +198,7 @@ def _parse_or_none(line: str | None, box: Shape | None) -> Grid | None:
 def _reference_solution(entries: Mapping[str, Mapping[str, Any]]) -> str | None:
     """The smallest valid completion among the answers (the lex-min when anyone found it)."""
     solved = [entry["solution"] for entry in entries.values()
-              if entry["status"] == SOLVED and entry.get("solution")]
+              if entry["status"] == RunStatus.SOLVED and entry.get("solution")]
     return min(solved, key=_values) if solved else None
 
 
@@ -163,8 +216,8 @@ def _broken_cells(grid: Grid, puzzle: Grid) -> set[int]:
 def _entry_text(entry: Mapping[str, Any]) -> str:
     """A backend's status under its name: 'solved 2.1 ms', 'count 2+', 'WRONG', 'error'."""
     status = "count " + _count_text(entry) if "count" in entry and entry["status"] in (
-        SOLVED, UNSATISFIABLE) else entry["status"]
-    if status == WRONG:
+        RunStatus.SOLVED, RunStatus.UNSATISFIABLE) else entry["status"]
+    if status == RunStatus.WRONG:
         status = "WRONG" + (f" (count {_count_text(entry)})" if "count" in entry else "")
     if entry.get("seconds") is not None:
         status += f" {1000 * entry['seconds']:.1f} ms"
@@ -268,8 +321,11 @@ def _text_columns(names: Sequence[str]) -> int:
     return 1 + ("mode" in names) + 1
 
 
-def summary_legend(*, baseline: str | None, time_limit: float | None, repeat: int = 1) -> str:
-    """What the columns mean, in one paragraph."""
+def summary_legend(*, baseline: str | None, time_limit: float | None, repeat: int = 1,
+                   intervals: bool | None = None) -> str:
+    """What the columns mean, in one paragraph (`intervals`: whether the table has the 95%
+    intervals and the Wilcoxon test; by default, when there are repeats)."""
+    intervals = repeat > 1 if intervals is None else intervals
     repeats = (f"the median of its {repeat} timed repeats" if repeat > 1
                else "its one timed run")
     penalty = (f"PAR-2: mean per puzzle, an unsolved puzzle (timeout, wrong, error) counting "
@@ -279,9 +335,11 @@ def summary_legend(*, baseline: str | None, time_limit: float | None, repeat: in
              f"by {baseline}'s." if baseline else "")
     ratio += (" cpu median: CPU seconds (all threads), in ms. peak MB: the peak resident "
               "memory of the process that ran the configuration (its own process unless "
-              "--no-isolate or -j N). With --repeat: 95% percentile-bootstrap intervals "
-              "(scipy, 2000 resamples, over puzzles) of the median and of the ratio, and the "
-              "p-value of a paired Wilcoxon signed-rank test against the baseline.")
+              "--no-isolate or -j N).")
+    if intervals:
+        ratio += (" 95% percentile-bootstrap intervals (scipy, 2000 resamples, over puzzles) "
+                  "of the median and of the ratio, and the p-value of a paired Wilcoxon "
+                  "signed-rank test against the baseline.")
     return (f"Times in ms per puzzle (a puzzle's time is {repeats}), over the puzzles solved; "
             f"solved counts unsatisfiable answers no other run contradicted. Median: the middle "
             f"value (mean of the two middle ones); p90, p99: nearest rank. {penalty}.{ratio}")

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .measure import summarize
+from .timings import summarize
 from .render import format_milliseconds, render_summary_markdown, summary_legend
-from .results import Results
+from .results_log import Results
 
 
 def _options(options: Any) -> str:

@@ -1,4 +1,9 @@
-"""What a solve returns: the mode asked for, our status, and the frozen `SolveResult`."""
+"""The words of a run: the mode asked for, a backend's status, the frozen `SolveResult` it
+returns, and what checking adds: a checked run's `RunStatus` and a puzzle's `Verdict`.
+
+The enums are `str`-valued: they compare equal to, and serialise as, the words the results log
+has always held ('solved', 'agree', ...).
+"""
 
 from __future__ import annotations
 
@@ -31,6 +36,43 @@ class Status(str, enum.Enum):
 
     def __str__(self) -> str:
         return self.value
+
+
+class RunStatus(str, enum.Enum):
+    """A checked run: the backend's own status, or `wrong` (the answer failed a check: its
+    reason says which) or `error` (the backend raised, or its worker process died)."""
+
+    SOLVED = "solved"
+    UNSATISFIABLE = "unsatisfiable"
+    TIMEOUT = "timeout"
+    WRONG = "wrong"
+    ERROR = "error"
+
+    def __str__(self) -> str:
+        return self.value
+
+    @property
+    def answered(self) -> bool:
+        """A verified completion, or an uncontradicted 'unsatisfiable'."""
+        return self in (RunStatus.SOLVED, RunStatus.UNSATISFIABLE)
+
+
+class Verdict(str, enum.Enum):
+    """A puzzle's verdict over all its runs: the worst finding, worst first."""
+
+    WRONG = "wrong"          # an answer failed a check
+    DISAGREE = "disagree"    # counts that differ, which no check can settle
+    ERROR = "error"          # a backend raised or its worker died
+    TIMEOUT = "timeout"      # reported, never held against anyone
+    AGREE = "agree"
+
+    def __str__(self) -> str:
+        return self.value
+
+    @property
+    def is_problem(self) -> bool:
+        """What makes a run exit 1: a wrong answer, a disagreement or a crash."""
+        return self in (Verdict.WRONG, Verdict.DISAGREE, Verdict.ERROR)
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .backends import Backend, backend_class, get_backend
+from .backends import Backend, BackendOption, backend_class, get_backend
 from .errors import SudokuError
 from .generate import pattern_grid
 from .grid import Grid, Shape
@@ -272,9 +272,12 @@ def _declares_itself(backend: Backend, fresh: Factory) -> None:
     _expect(isinstance(cls.description, str), "description must be a str")
     _expect(isinstance(cls.requires, tuple) and all(isinstance(m, str) for m in cls.requires),
             "requires must be a tuple of module names")
-    _expect(isinstance(cls.option_names, frozenset)
-            and all(isinstance(o, str) for o in cls.option_names),
-            "option_names must be a frozenset of keyword names")
+    _expect(isinstance(cls.options, tuple)
+            and all(isinstance(o, BackendOption) for o in cls.options),
+            "options must be a tuple of BackendOption declarations")
+    _expect(isinstance(backend.option_values, Mapping)
+            and set(backend.option_values) == {o.name for o in cls.options},
+            "an instance's options must hold every declared option (call Backend.__init__)")
     versions = cls.versions()
     _expect(isinstance(versions, Mapping) and all(isinstance(k, str) and isinstance(v, str)
                                                   for k, v in versions.items()),

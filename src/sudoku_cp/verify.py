@@ -12,9 +12,9 @@ Two steps, one vocabulary:
    Counts cannot be proved here: differing counts are a `disagree`, with the most common count as
    the reference (on a tie every backend disagrees).
 
-A run's status is one of `RUN_STATUSES`: the backend's own `solved`, `unsatisfiable`, `timeout`,
-or `wrong` (it failed a check: the reason says which) or `error` (the backend raised or its worker
-died). A puzzle's verdict over several runs is the worst of `VERDICTS`.
+A run's status is a `RunStatus`: the backend's own `solved`, `unsatisfiable`, `timeout`, or
+`wrong` (it failed a check: the reason says which) or `error` (the backend raised or its worker
+died). A puzzle's `Verdict` over several runs is the worst finding.
 """
 
 from __future__ import annotations
@@ -23,26 +23,10 @@ import collections
 import enum
 import operator
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Final
+from dataclasses import dataclass, field
 
 from .grid import BLANK, Grid, value_symbol
-from .result import Mode, SolveResult, Status
-
-SOLVED: Final = str(Status.SOLVED)
-UNSATISFIABLE: Final = str(Status.UNSATISFIABLE)
-TIMEOUT: Final = str(Status.TIMEOUT)
-WRONG: Final = "wrong"
-ERROR: Final = "error"
-RUN_STATUSES: Final = (SOLVED, UNSATISFIABLE, TIMEOUT, WRONG, ERROR)
-ANSWERED: Final = frozenset({SOLVED, UNSATISFIABLE})
-
-# A puzzle's verdict, worst first: `wrong` (an answer failed a check), `disagree` (counts that
-# differ, which no check can settle), `error`, `timeout` (reported, never held against), `agree`.
-AGREE: Final = "agree"
-DISAGREE: Final = "disagree"
-VERDICTS: Final = (WRONG, DISAGREE, ERROR, TIMEOUT, AGREE)
-PROBLEMS: Final = frozenset({WRONG, DISAGREE, ERROR})  # what makes a run exit 1
+from .result import Mode, RunStatus, SolveResult, Status, Verdict
 
 
 class Rule(str, enum.Enum):
@@ -173,99 +157,103 @@ def check_result(puzzle: Grid, result: SolveResult,
             else check.describe())
 
 
-@dataclass(frozen=True)
-class Judged:
-    """One run after the checks: its status in the run vocabulary and why, when not plain."""
+@dataclass
+class Comparison:
+    """What `compare` found for one puzzle: each run's status and reason by name, the runs
+    whose count differs from the reference, the findings (one line each, worst first) and the
+    puzzle's verdict."""
 
-    status: str
-    reason: str | None = None
-    disagrees: bool = False  # count mode: its count differs from the reference count
+    statuses: dict[str, RunStatus]
+    reasons: dict[str, str | None]
+    disagreeing: set[str] = field(default_factory=set)
+    findings: list[str] = field(default_factory=list)
+    verdict: Verdict = Verdict.AGREE
+
+    def mark_wrong(self, name: str, reason: str) -> None:
+        self.statuses[name] = RunStatus.WRONG
+        self.reasons[name] = reason
+        self.findings.append(f"{name}: wrong: {reason}")
+
+    def named(self, status: RunStatus) -> list[str]:
+        return [name for name, found in self.statuses.items() if found is status]
 
 
 def compare(results: Mapping[str, SolveResult | None], puzzle: Grid, mode: Mode,
-            errors: Mapping[str, str] | None = None) -> tuple[dict[str, Judged], list[str], str]:
+            errors: Mapping[str, str] | None = None) -> Comparison:
     """Check every run on its own, then against each other.
 
     `results` maps a run's name (a backend label, with a repeat suffix when repeated) to its
-    result, None when the backend failed (`errors` says why). Returns each run's judged status,
-    the findings (one line each, worst first), and the puzzle's verdict.
+    result, None when the backend failed (`errors` says why).
     """
     errors = errors or {}
-    judged: dict[str, Judged] = {}
+    found = Comparison({}, {})
     completions: dict[Grid, Check] = {}  # runs that agree share one check of their grid
     for name, result in results.items():
         if result is None:
-            judged[name] = Judged(ERROR, errors.get(name, "no result"))
+            found.statuses[name], found.reasons[name] = RunStatus.ERROR, errors.get(name,
+                                                                                   "no result")
             continue
         own = check_result(puzzle, result, completions)
-        judged[name] = Judged(WRONG, own) if own else Judged(str(result.status), result.reason)
-    findings = [f"{name}: wrong: {entry.reason}" for name, entry in judged.items()
-                if entry.status == WRONG]
+        found.statuses[name] = RunStatus.WRONG if own else RunStatus(result.status.value)
+        found.reasons[name] = own or result.reason
+    found.findings += [f"{name}: wrong: {found.reasons[name]}"
+                       for name in found.named(RunStatus.WRONG)]
     valid = {name: result for name, result in results.items()
-             if result is not None and judged[name].status in ANSWERED}
+             if result is not None and found.statuses[name].answered}
     if mode is Mode.COUNT:
         # A valid completion refutes 'unsatisfiable' (count 0) whatever the counts say.
-        findings += _refute_unsatisfiable(valid, judged)
-        valid = {name: result for name, result in valid.items()
-                 if judged[name].status in ANSWERED}
-        findings += _compare_counts(valid, judged)
+        _refute_unsatisfiable(valid, found)
+        _compare_counts({name: result for name, result in valid.items()
+                         if found.statuses[name].answered}, found)
     else:
-        findings += _compare_answers(valid, judged, mode)
-    findings += [f"{name}: error: {entry.reason}" for name, entry in judged.items()
-                 if entry.status == ERROR]
-    findings += [f"{name}: timeout" + (f" ({entry.reason})" if entry.reason else "")
-                 for name, entry in judged.items() if entry.status == TIMEOUT]
-    statuses = {entry.status for entry in judged.values()}
-    if WRONG in statuses:
-        verdict = WRONG
-    elif any(entry.disagrees for entry in judged.values()):
-        verdict = DISAGREE
-    elif ERROR in statuses:
-        verdict = ERROR
-    elif TIMEOUT in statuses:
-        verdict = TIMEOUT
-    else:
-        verdict = AGREE
-    return judged, findings, verdict
+        _compare_answers(valid, found, mode)
+    found.findings += [f"{name}: error: {found.reasons[name]}"
+                       for name in found.named(RunStatus.ERROR)]
+    found.findings += [f"{name}: timeout" + (f" ({found.reasons[name]})" if found.reasons[name]
+                                             else "")
+                       for name in found.named(RunStatus.TIMEOUT)]
+    found.verdict = _verdict(found)
+    return found
 
 
-def _compare_answers(valid: Mapping[str, SolveResult], judged: dict[str, Judged],
-                     mode: Mode) -> list[str]:
+def _verdict(found: Comparison) -> Verdict:
+    statuses = set(found.statuses.values())
+    if RunStatus.WRONG in statuses:
+        return Verdict.WRONG
+    if found.disagreeing:
+        return Verdict.DISAGREE
+    if RunStatus.ERROR in statuses:
+        return Verdict.ERROR
+    if RunStatus.TIMEOUT in statuses:
+        return Verdict.TIMEOUT
+    return Verdict.AGREE
+
+
+def _compare_answers(valid: Mapping[str, SolveResult], found: Comparison, mode: Mode) -> None:
     """A valid completion proves `unsatisfiable` wrong and, in lexmin, every larger one."""
     solved = {name: result for name, result in valid.items()
               if result.status is Status.SOLVED and result.solution is not None}
     if not solved:
-        return []
+        return
     best_name = min(solved, key=lambda name: _values(solved[name])) if mode is Mode.LEXMIN \
         else next(iter(solved))
     best = _values(solved[best_name])
-    findings = []
     for name, result in valid.items():
         if result.status is Status.UNSATISFIABLE:
-            reason = f"says unsatisfiable, but {best_name}'s completion is valid"
+            found.mark_wrong(name, f"says unsatisfiable, but {best_name}'s completion is valid")
         elif mode is Mode.LEXMIN and _values(result) != best:
-            reason = (f"not the lex-min: {best_name}'s completion is smaller (first difference "
-                      f"at {_first_difference(_values(result), best, result)})")
-        else:
-            continue
-        judged[name] = Judged(WRONG, reason)
-        findings.append(f"{name}: wrong: {reason}")
-    return findings
+            found.mark_wrong(name, f"not the lex-min: {best_name}'s completion is smaller (first "
+                                   f"difference at {_first_difference(_values(result), best, result)})")
 
 
-def _refute_unsatisfiable(valid: Mapping[str, SolveResult],
-                          judged: dict[str, Judged]) -> list[str]:
+def _refute_unsatisfiable(valid: Mapping[str, SolveResult], found: Comparison) -> None:
     witness = next((name for name, result in valid.items()
                     if result.status is Status.SOLVED and result.solution is not None), None)
     if witness is None:
-        return []
-    findings = []
+        return
     for name, result in valid.items():
         if result.status is Status.UNSATISFIABLE:
-            reason = f"says unsatisfiable, but {witness}'s completion is valid"
-            judged[name] = Judged(WRONG, reason)
-            findings.append(f"{name}: wrong: {reason}")
-    return findings
+            found.mark_wrong(name, f"says unsatisfiable, but {witness}'s completion is valid")
 
 
 def _values(result: SolveResult) -> tuple[int, ...]:
@@ -280,26 +268,27 @@ def _first_difference(values: Sequence[int], other: Sequence[int], result: Solve
     return f"row {cell // size + 1}, column {cell % size + 1}"
 
 
-def _compare_counts(valid: Mapping[str, SolveResult], judged: dict[str, Judged]) -> list[str]:
+def _compare_counts(valid: Mapping[str, SolveResult], found: Comparison) -> None:
     counts = {name: result.count or 0 for name, result in valid.items()}
     tally = collections.Counter(counts.values()).most_common()
     if len(tally) <= 1:
-        return []
+        return
     reference = tally[0][0] if tally[0][1] > tally[1][1] else None
-    for name, count in counts.items():
-        if count != reference:
-            judged[name] = Judged(judged[name].status, judged[name].reason, disagrees=True)
+    found.disagreeing |= {name for name, count in counts.items() if count != reference}
     shown = ", ".join(f"{name} {count}{'+' if valid[name].limit_reached else ''}"
                       for name, count in counts.items())
-    return [f"counts differ: {shown}"]
+    found.findings.append(f"counts differ: {shown}")
 
 
-def worst(statuses: Sequence[str]) -> str:
+# Worst first: a puzzle's outcome over its repeats is the worst of their statuses.
+WORST_FIRST = (RunStatus.WRONG, RunStatus.ERROR, RunStatus.TIMEOUT, RunStatus.UNSATISFIABLE,
+               RunStatus.SOLVED)
+
+
+def worst(statuses: Sequence[RunStatus | str]) -> RunStatus:
     """The worst of several run statuses (a puzzle's outcome over its repeats)."""
-    order = (WRONG, ERROR, TIMEOUT, UNSATISFIABLE, SOLVED)
-    return min(statuses, key=lambda status: order.index(status) if status in order else 0)
+    return min((RunStatus(status) for status in statuses), key=WORST_FIRST.index)
 
 
-__all__ = ["AGREE", "ANSWERED", "DISAGREE", "ERROR", "PROBLEMS", "RUN_STATUSES", "SOLVED",
-           "TIMEOUT", "UNSATISFIABLE", "VERDICTS", "WRONG", "Check", "Judged", "Rule",
-           "Violation", "check_completion", "check_result", "compare", "worst"]
+__all__ = ["WORST_FIRST", "Check", "Comparison", "Rule", "Violation", "check_completion",
+           "check_result", "compare", "worst"]

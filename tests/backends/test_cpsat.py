@@ -164,13 +164,13 @@ def test_baekjoon_2239_example(backend):
 @pytest.mark.parametrize("strategy", cpsat.STRATEGIES)
 @pytest.mark.parametrize(("size", "box"), list(EMPTY_LEXMIN))
 def test_empty_grid_lexmin(size, box, strategy):
-    result = get_backend("cpsat", cpsat_strategy=strategy).solve(Grid.empty(size, box=box))
+    result = get_backend("cpsat", strategy=strategy).solve(Grid.empty(size, box=box))
     assert result.solution.to_line() == EMPTY_LEXMIN[size, box]
 
 
 @pytest.mark.parametrize("strategy", cpsat.STRATEGIES)
 def test_empty_16x16_lexmin(strategy):
-    result = get_backend("cpsat", cpsat_strategy=strategy).solve(Grid.empty(16))
+    result = get_backend("cpsat", strategy=strategy).solve(Grid.empty(16))
     rows = result.solution.rows()
     assert list(rows[0]) == list(range(1, 17))
     assert {index: list(rows[index]) for index in EMPTY16_ROWS} == EMPTY16_ROWS
@@ -178,7 +178,7 @@ def test_empty_16x16_lexmin(strategy):
 
 
 def test_empty_25x25_lexmin_by_search():
-    result = get_backend("cpsat", cpsat_strategy="search").solve(Grid.empty(25))
+    result = get_backend("cpsat", strategy="search").solve(Grid.empty(25))
     rows = result.solution.rows()
     assert list(rows[0]) == list(range(1, 26))
     assert {index: list(rows[index]) for index in EMPTY25_ROWS} == EMPTY25_ROWS
@@ -201,7 +201,7 @@ def test_puzzle_with_2x3_boxes(backend):
 
 @pytest.mark.parametrize("strategy", cpsat.STRATEGIES)
 def test_lexmin_matches_brute_force_on_multi_solution_puzzles(strategy):
-    backend = get_backend("cpsat", cpsat_strategy=strategy)
+    backend = get_backend("cpsat", strategy=strategy)
     wrong = [grid for grid in SMALL_PUZZLES if backend.solve(grid).solution.values
              != brute_lexmin(grid)]
     assert wrong == []
@@ -209,7 +209,7 @@ def test_lexmin_matches_brute_force_on_multi_solution_puzzles(strategy):
 
 def test_search_strategy_agrees_with_objective_on_16x16():
     rng = random.Random(16)
-    objective, search = get_backend("cpsat"), get_backend("cpsat", cpsat_strategy="search")
+    objective, search = get_backend("cpsat"), get_backend("cpsat", strategy="search")
     for _ in range(4):
         grid = random_puzzle(rng, (4, 4), rng.randrange(60, 120))
         assert objective.solve(grid).solution == search.solve(grid).solution
@@ -291,7 +291,7 @@ def test_unsatisfiable_without_repeated_givens(mode, strategy):
                       Grid.parse("000030002000050040000000200005000060", box=(2, 3))]
     for grid in (no_candidate, no_place, *by_propagation):
         assert not grid.conflicts() and brute_lexmin(grid) is None
-        result = get_backend("cpsat", cpsat_strategy=strategy).solve(grid, mode=mode)
+        result = get_backend("cpsat", strategy=strategy).solve(grid, mode=mode)
         assert result.status is Status.UNSATISFIABLE and result.solution is None
         assert result.count == (0 if mode == "count" else None)
 
@@ -344,7 +344,7 @@ def test_one_budget_across_all_stages(solve_calls, backend):
 @pytest.mark.parametrize("time_limit", [None, float("inf"), 1e30, 2e9])
 @pytest.mark.parametrize("strategy", cpsat.STRATEGIES)
 def test_an_unbounded_time_limit_reaches_cp_sat_as_no_limit(time_limit, strategy, solve_calls):
-    result = get_backend("cpsat", cpsat_strategy=strategy).solve(Grid.empty(9),
+    result = get_backend("cpsat", strategy=strategy).solve(Grid.empty(9),
                                                                   time_limit=time_limit)
     assert result.solution.to_line() == EMPTY_LEXMIN[9, None]
     assert solve_calls and all(call["max_time"] == float("inf") for call in solve_calls)
@@ -389,7 +389,7 @@ def test_prepare_works_once_per_shape():
 
 @pytest.mark.parametrize("strategy", cpsat.STRATEGIES)
 def test_lexmin_runs_a_fixed_search_without_presolve_on_one_worker(strategy, solve_calls):
-    get_backend("cpsat", workers=2, cpsat_strategy=strategy).solve(Grid.empty(9))
+    get_backend("cpsat", workers=2, strategy=strategy).solve(Grid.empty(9))
     assert solve_calls
     for call in solve_calls:
         assert (call["workers"], call["presolve"], call["symmetry"]) == (1, False, 0)
@@ -408,7 +408,7 @@ def test_search_with_presolve_and_symmetry_would_not_be_lexmin(monkeypatch):
         parameters.symmetry_level = 2
 
     monkeypatch.setattr(cpsat, "configure_fixed_search", with_presolve)
-    backend = get_backend("cpsat", cpsat_strategy="search")
+    backend = get_backend("cpsat", strategy="search")
     assert any(backend.solve(g).solution.values != brute_lexmin(g) for g in SMALL_PUZZLES)
 
 
@@ -596,7 +596,7 @@ def test_the_kept_model_is_left_clean_even_after_a_failure(mode, monkeypatch):
 @pytest.mark.parametrize("strategy", ["objective", "search"])
 def test_the_integer_model_gets_its_domains_back_even_after_a_failure(mode, strategy,
                                                                       monkeypatch):
-    backend = get_backend("cpsat", cpsat_model="integer", cpsat_strategy=strategy)
+    backend = get_backend("cpsat", model="integer", strategy=strategy)
     puzzle = Grid.parse(SERG_FIRST)
     backend.solve(puzzle, mode=mode)
     replace_status(monkeypatch, cp_model.MODEL_INVALID,
@@ -626,8 +626,8 @@ def test_solution_bits_read_the_text_or_fall_back():
 
 # -- options, versions, stats, imports ------------------------------------------------------------
 
-@pytest.mark.parametrize("options", [{"workers": 0}, {"workers": -2}, {"workers": "2"},
-                                     {"workers": True}, {"cpsat_strategy": "fastest"}])
+@pytest.mark.parametrize("options", [{"workers": 0}, {"workers": -2}, {"workers": "two"},
+                                     {"workers": True}, {"strategy": "fastest"}])
 def test_bad_options_are_refused(options):
     with pytest.raises(BackendOptionError):
         get_backend("cpsat", **options)
@@ -685,12 +685,12 @@ def generated(name: str, indices: Sequence[int]) -> list[Grid]:
     return [Grid.parse(lines[index]) for index in indices]
 
 
-INTEGER_SEARCH = {"cpsat_model": "integer", "cpsat_strategy": "search"}
+INTEGER_SEARCH = {"model": "integer", "strategy": "search"}
 
 
 @pytest.mark.parametrize("strategy", ["objective", "search"])
 def test_integer_model_lexmin_matches_brute_force(strategy):
-    backend = get_backend("cpsat", cpsat_model="integer", cpsat_strategy=strategy)
+    backend = get_backend("cpsat", model="integer", strategy=strategy)
     wrong = [grid for grid in SMALL_PUZZLES if backend.solve(grid).solution.values
              != brute_lexmin(grid)]
     assert wrong == []
@@ -702,7 +702,7 @@ def test_integer_model_lexmin_matches_brute_force(strategy):
 @pytest.mark.parametrize("strategy", ["objective", "search"])
 @pytest.mark.parametrize(("size", "box"), list(EMPTY_LEXMIN))
 def test_integer_model_empty_grid_lexmin(size, box, strategy):
-    backend = get_backend("cpsat", cpsat_model="integer", cpsat_strategy=strategy)
+    backend = get_backend("cpsat", model="integer", strategy=strategy)
     assert backend.solve(Grid.empty(size, box=box)).solution.to_line() == EMPTY_LEXMIN[size, box]
 
 
@@ -748,7 +748,7 @@ def test_auto_picks_the_model_and_strategy_by_size():
         "boolean"] * 4
     assert [backend.lexmin_strategy(n) for n in (9, 25, 30, 64)] == [
         "objective", "objective", "search", "search"]
-    forced = get_backend("cpsat", cpsat_model="boolean", cpsat_strategy="objective")
+    forced = get_backend("cpsat", model="boolean", strategy="objective")
     assert (forced.model_kind(64), forced.lexmin_strategy(64)) == ("boolean", "objective")
     stats = backend.solve(Grid.parse(SERG_FIRST)).stats
     assert (stats["model"], stats["strategy"]) == ("boolean", "objective")
@@ -758,7 +758,7 @@ def test_auto_picks_the_model_and_strategy_by_size():
     assert backend.solve(big, mode="any").stats["model"] == "boolean"
 
 
-@pytest.mark.parametrize("options", [{"cpsat_model": "bool"}, {"cpsat_model": ""}])
+@pytest.mark.parametrize("options", [{"model": "bool"}, {"model": ""}])
 def test_bad_model_options_are_refused(options):
     with pytest.raises(BackendOptionError):
         get_backend("cpsat", **options)
@@ -802,14 +802,14 @@ def test_auto_adds_the_row_counts_by_size_box_and_givens():
     row_given = Grid.from_values(list(range(1, 37)) + [0] * (36 * 35))
     more = Grid.from_values(list(range(1, 37)) + [7] + [0] * (36 * 35 - 1))
     assert backend.uses_counts(row_given) and not backend.uses_counts(more)
-    assert get_backend("cpsat", cpsat_counts="on").uses_counts(Grid.empty(9))
-    assert not get_backend("cpsat", cpsat_counts="off").uses_counts(Grid.empty(42))
+    assert get_backend("cpsat", counts="on").uses_counts(Grid.empty(9))
+    assert not get_backend("cpsat", counts="off").uses_counts(Grid.empty(42))
     with pytest.raises(BackendOptionError):
-        get_backend("cpsat", cpsat_counts="yes")
+        get_backend("cpsat", counts="yes")
 
 
 def test_the_row_counts_go_into_the_lexmin_model_only():
-    backend = get_backend("cpsat", cpsat_model="integer", cpsat_counts="on")
+    backend = get_backend("cpsat", model="integer", counts="on")
     grid = Grid.empty(9)
     assert backend.prepare(grid) and not backend.prepare(grid)
     decided, free = backend._shapes[9, (3, 3), "integer"]
@@ -821,7 +821,7 @@ def test_the_row_counts_go_into_the_lexmin_model_only():
     assert backend.solve(grid).stats["variables"] == 81 + 729 + 9 * 2 * 9
     assert backend.solve(grid, mode="any").stats["row_counts"] is False
     assert backend.solve(grid).solution.to_line() == EMPTY_LEXMIN[9, None]
-    plain = get_backend("cpsat", cpsat_model="integer", cpsat_counts="off")
+    plain = get_backend("cpsat", model="integer", counts="off")
     assert plain.solve(grid).stats["row_counts"] is False and not plain._counted
 
 
@@ -837,8 +837,8 @@ def test_the_row_counts_read_only_the_cells_of_a_solution():
 def test_row_counts_keep_the_lexmin_on_multi_solution_puzzles(strategy):
     """Implied constraints remove no completion, so the fixed search's first solution (and each
     stage's optimum) stays the lex-min: brute force on the small sets."""
-    backend = get_backend("cpsat", cpsat_model="integer", cpsat_strategy=strategy,
-                          cpsat_counts="on")
+    backend = get_backend("cpsat", model="integer", strategy=strategy,
+                          counts="on")
     wrong = [grid for grid in SMALL_PUZZLES if backend.solve(grid).solution.values
              != brute_lexmin(grid)]
     assert wrong == []
@@ -848,8 +848,8 @@ def test_row_counts_keep_the_lexmin_on_multi_solution_puzzles(strategy):
     ("multi-9x9.txt", range(10)), ("multi-16x16.txt", range(0, 10, 3)),
     ("multi-20x20.txt", [3, 6])])
 def test_row_counts_give_the_same_lexmin_as_without(name, indices):
-    with_counts = get_backend("cpsat", cpsat_counts="on", **INTEGER_SEARCH)
-    without = get_backend("cpsat", cpsat_counts="off", **INTEGER_SEARCH)
+    with_counts = get_backend("cpsat", counts="on", **INTEGER_SEARCH)
+    without = get_backend("cpsat", counts="off", **INTEGER_SEARCH)
     for grid in generated(name, indices):
         answer = with_counts.solve(grid)
         assert answer.stats["row_counts"] is True
@@ -860,8 +860,8 @@ def test_row_counts_refute_the_pigeonholes_that_cost_conflicts():
     """Empty 27x27 (3x9 boxes): the plain search refutes its dead ends with ~2,900 conflicts,
     with the row counts ~100; the same grid either way."""
     grid = Grid.empty(27)
-    with_counts = get_backend("cpsat", cpsat_counts="on").solve(grid, time_limit=60)
-    without = get_backend("cpsat", cpsat_counts="off").solve(grid, time_limit=60)
+    with_counts = get_backend("cpsat", counts="on").solve(grid, time_limit=60)
+    without = get_backend("cpsat", counts="off").solve(grid, time_limit=60)
     assert with_counts.status is Status.SOLVED and with_counts.solution.is_solution_of(grid)
     assert with_counts.solution == without.solution
     assert with_counts.stats["row_counts"] and not without.stats["row_counts"]

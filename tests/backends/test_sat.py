@@ -341,7 +341,7 @@ def test_timeout_interrupts_a_long_search_and_drops_the_solver():
 def test_cadical_keeps_the_time_limit_by_conflict_budgets(solver):
     # No interrupt() for CaDiCaL in python-sat: the limit is read between conflict slices.
     # minimal + sequential counter on the empty 16x16 takes CaDiCaL far longer than 0.3 s.
-    with SatBackend(sat_solver=solver, encoding="minimal", amo="seqcounter") as backend:
+    with SatBackend(solver=solver, encoding="minimal", amo="seqcounter") as backend:
         result = backend.solve(Grid.empty(16), time_limit=0.3)
         assert result.status is Status.TIMEOUT and result.seconds < 3
         assert backend.solve(Grid.empty(4), time_limit=5).solution.to_line() == EMPTY_4_LEXMIN
@@ -353,7 +353,7 @@ def test_cadical_lexmin_matches_dfs(solver):
 
     dfs = get_backend("dfs")
     puzzles = [random_multi_solution(9, 26, seed) for seed in range(5)]
-    with SatBackend(sat_solver=solver) as backend:
+    with SatBackend(solver=solver) as backend:
         for puzzle in puzzles:
             expected = dfs.solve(puzzle).solution
             for time_limit in (None, 30):
@@ -432,10 +432,10 @@ def test_count_timeout_reports_the_completions_found_so_far():
 # -- options, stats, versions ----------------------------------------------------------------------
 
 @pytest.mark.parametrize("options, words", [
-    ({"sat_solver": "kissat404"}, ["assumptions", "glucose4"]),
-    ({"sat_solver": "kissat"}, ["assumptions", "glucose4"]),
-    ({"sat_solver": "lingeling"}, ["glucose4"]),
-    ({"sat_solver": "no-such-solver"}, ["unknown", "glucose4", "minisat22"]),
+    ({"solver": "kissat404"}, ["assumptions", "glucose4"]),
+    ({"solver": "kissat"}, ["assumptions", "glucose4"]),
+    ({"solver": "lingeling"}, ["glucose4"]),
+    ({"solver": "no-such-solver"}, ["unknown", "glucose4", "minisat22"]),
     ({"encoding": "huge"}, ["minimal", "extended"]),
     ({"amo": "magic"}, ["pairwise", "ladder", "seqcounter"]),
 ])
@@ -447,10 +447,12 @@ def test_refused_options_raise_a_clear_error(options, words):
 
 
 def test_solver_aliases_and_registry_options():
-    assert SatBackend(sat_solver="g3").sat_solver == "glucose3"
-    assert SatBackend(sat_solver="minisat-gh").sat_solver == "minisatgh"
-    backend = get_backend("sat", sat_solver="minisat22", encoding="minimal", amo="ladder",
-                          workers=4)
+    assert SatBackend(solver="g3").sat_solver == "glucose3"
+    assert SatBackend(solver="minisat-gh").sat_solver == "minisatgh"
+    backend = get_backend("sat", solver="minisat22", encoding="minimal", amo="ladder")
+    with pytest.raises(BackendOptionError, match=r"no option 'workers' \(its options: solver, "
+                                                 r"encoding, amo\)"):
+        get_backend("sat", workers=4)  # a cpsat option is not silently dropped
     result = backend.solve(Grid.parse(BAEKJOON_2239))
     assert result.solution.to_line() == BAEKJOON_2239_ANSWER
     assert (result.stats["solver"], result.stats["encoding"], result.stats["amo"]) == \

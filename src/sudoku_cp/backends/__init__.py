@@ -24,12 +24,13 @@ if TYPE_CHECKING:
     import importlib.metadata
 
 from ..errors import BackendOptionError, BackendUnavailableError, UnknownBackendError
-from .base import Backend, Deadline, Outcome
+from ..text import one_line
+from .base import Backend, BackendOption, Deadline, Outcome
 
-__all__ = ["BUILTIN_BACKENDS", "Backend", "BackendOptionError", "Deadline", "ENTRY_POINT_GROUP",
-           "Outcome", "Plugin", "applicable_options", "backend_class", "backend_names",
+__all__ = ["BUILTIN_BACKENDS", "Backend", "BackendOption", "BackendOptionError", "Deadline",
+           "ENTRY_POINT_GROUP", "Outcome", "Plugin", "backend_class", "backend_names",
            "backend_problems", "get_backend", "is_backend_name", "plugins", "register_backend",
-           "registered", "reload_plugins"]
+           "registered", "reload_plugins", "shorthand_flags"]
 
 log = logging.getLogger(__name__)
 
@@ -198,7 +199,7 @@ def backend_class(name: str) -> type[Backend]:
         cls = _import_class(module_name, class_name)
     except Exception as error:  # whatever a third-party import raises, it is one line here
         raise _PluginError(name, f"{plugin.describe()}: {type(error).__name__}: "
-                                 f"{_one_line(error)}") from error
+                                 f"{one_line(error)}") from error
     if not (isinstance(cls, type) and issubclass(cls, Backend)):
         raise _PluginError(name, f"{plugin.describe()}: {plugin.attribute} is not a subclass "
                                  f"of sudoku_cp.backends.Backend")
@@ -221,18 +222,14 @@ def _import_class(module_name: str, class_name: str) -> type[Backend]:
     return cls
 
 
-def _one_line(error: BaseException) -> str:
-    text = " ".join(str(error).split())
-    return text or "(no message)"
-
-
 def backend_problems() -> dict[str, str]:
     """What is wrong with the plugins, by name: one that fails to import or is not a Backend
     (it is listed, and refused when asked for), and one ignored because another backend has its
     name (a built-in's name stays the built-in's). Importing each plugin is the check, so this
     loads every plugin backend module (not their solvers)."""
+    found = _load_plugins()  # first: loading them is what finds the ignored ones
     problems = dict(_ignored)
-    for name in _load_plugins():
+    for name in found:
         if name in problems:
             continue
         try:
@@ -243,25 +240,31 @@ def backend_problems() -> dict[str, str]:
 
 
 def get_backend(name: str, **options: Any) -> Backend:
-    """A ready backend. Options that this backend does not take are ignored, so one set of
-    command-line options can serve several backends; `applicable_options` tells which apply.
+    """A ready backend, built with the options its class declares (see `BackendOption`).
 
     Raises:
         UnknownBackendError: for an unregistered name.
         BackendUnavailableError: when its solver package is not installed, or a plugin that
             fails to load.
-        BackendOptionError: for an option value the backend refuses.
+        BackendOptionError: for an option the backend does not declare (naming the ones it
+            does) or a value it refuses.
     """
     cls = backend_class(name)
     if not cls.is_available():
         raise BackendUnavailableError(
             f"backend {name!r} needs {', '.join(cls.requires)}: pip install sudoku-cp "
             f"(or pip install {' '.join(cls.requires)})")
-    return cls(**{key: value for key, value in options.items()
-                  if key in cls.option_names and value is not None})
+    return cls(**cls.configure(options))
 
 
-def applicable_options(names: list[str], options: dict[str, Any]) -> dict[str, list[str]]:
-    """For each option that is set, the chosen backends that take it (an empty list: none do)."""
-    return {key: [name for name in names if key in backend_class(name).option_names]
-            for key, value in options.items() if value is not None}
+def shorthand_flags() -> dict[str, tuple[str, BackendOption]]:
+    """The command line's shorthand flags, from the built-in backends' declarations: flag ->
+    (backend name, option). Plugins' options are set in configurations (`name[option=value]`)."""
+    flags: dict[str, tuple[str, BackendOption]] = {}
+    for name in BUILTIN_BACKENDS:
+        for option in backend_class(name).options:
+            if option.flag is not None:
+                if option.flag in flags:  # pragma: no cover - a declaration mistake
+                    raise ValueError(f"two options declare {option.flag}")
+                flags[option.flag] = (name, option)
+    return flags

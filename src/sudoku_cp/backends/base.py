@@ -69,11 +69,16 @@ class Outcome:
 
 @dataclass(frozen=True)
 class BackendOption:
-    """One option a backend declares, as data: what `backend[name=value]` may say.
+    """One option a backend declares, as data: the one place its name, type, default, choices
+    and help live. Every face derives from it: `backend[name=value]` configurations, the Python
+    API's keyword arguments, `get_backend(name, **options)` and the command line's shorthand
+    flag (`flag`, e.g. `--sat-solver`, when the option has one).
 
-    `choices` is a tuple, or a function returning the accepted values (looked up only when
-    needed: listing python-sat's solvers imports nothing, but is not free); `minimum` bounds
-    whole numbers; `keyword` is the constructor's keyword when it differs from `name`.
+    `name` is the keyword the backend's constructor takes. `choices` is a tuple, or a function
+    returning the accepted values (looked up only when needed: listing python-sat's solvers
+    imports nothing, but is not free); `minimum` bounds whole numbers; `parse`, when given,
+    turns an accepted text into its canonical value (an alias into the solver's name) and
+    raises `BackendOptionError` for what it refuses.
     """
 
     name: str
@@ -82,12 +87,8 @@ class BackendOption:
     kind: type = str
     choices: tuple[str, ...] | Callable[[], Sequence[str]] | None = None
     minimum: int | None = None
-    keyword: str = ""
-
-    @property
-    def key(self) -> str:
-        """The keyword the backend's constructor takes."""
-        return self.keyword or self.name
+    flag: str | None = None
+    parse: Callable[[str], Any] | None = None
 
     def choice_list(self) -> list[str] | None:
         if self.choices is None:
@@ -95,7 +96,8 @@ class BackendOption:
         return list(self.choices() if callable(self.choices) else self.choices)
 
     def convert(self, value: Any) -> Any:
-        """A value as written (text) or given (a number) turned into the option's type.
+        """A value as written (text) or given (a number) turned into the option's type; the
+        canonical value is returned unchanged, so converting twice is converting once.
 
         Raises:
             BackendOptionError: naming the option and what it accepts.
@@ -108,15 +110,20 @@ class BackendOption:
             except (TypeError, ValueError):
                 raise BackendOptionError(f"option {self.name!r} takes a whole number, got "
                                          f"{value!r}") from None
-            if isinstance(value, bool) or (self.minimum is not None and number < self.minimum):
-                raise BackendOptionError(f"option {self.name!r} takes a whole number >= "
-                                         f"{self.minimum}, got {value!r}")
+            if isinstance(value, bool) or (isinstance(value, float) and value != number) or (
+                    self.minimum is not None and number < self.minimum):
+                bound = f" >= {self.minimum}" if self.minimum is not None else ""
+                raise BackendOptionError(f"option {self.name!r} takes a whole number{bound}, "
+                                         f"got {value!r}")
             return number
-        text = str(value)
-        if isinstance(self.choices, tuple) and text not in self.choices:
+        if not isinstance(value, str):
+            raise BackendOptionError(f"option {self.name!r} takes text, got {value!r}")
+        if self.parse is not None:
+            return self.parse(value)
+        if isinstance(self.choices, tuple) and value not in self.choices:
             raise BackendOptionError(f"option {self.name!r} takes one of "
-                                     f"{', '.join(self.choices)}, got {text!r}")
-        return text
+                                     f"{', '.join(self.choices)}, got {value!r}")
+        return value
 
     def describe(self) -> str:
         """One line: 'solver=NAME  python-sat solver (default glucose3; ...)'."""
@@ -144,18 +151,44 @@ class Backend(ABC):
     packages: ClassVar[tuple[str, ...]] = ()  # distributions whose versions a run records
     setup_modules: ClassVar[tuple[str, ...]] = ()  # modules whose import is the one-off cost
     options: ClassVar[tuple[BackendOption, ...]] = ()  # the options, as data
-    option_names: ClassVar[frozenset[str]] = frozenset()  # keyword options __init__ accepts
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        if "options" in cls.__dict__ and "option_names" not in cls.__dict__:
-            cls.option_names = frozenset(option.key for option in cls.options)
+    def __init__(self, **options: Any) -> None:
+        """Take the declared options (unknown ones refused, values converted, defaults filled
+        in) as `self.option_values`.
+
+        Raises:
+            BackendOptionError: for an option not declared, or a value it refuses.
+        """
+        self.option_values: Mapping[str, Any] = self.configure(options)
 
     @classmethod
     def option(cls, name: str) -> BackendOption | None:
-        """The declared option called `name` (or whose keyword is `name`)."""
-        return next((option for option in cls.options if name in (option.name, option.key)),
-                    None)
+        """The declared option called `name`."""
+        return next((option for option in cls.options if option.name == name), None)
+
+    @classmethod
+    def option_names(cls) -> list[str]:
+        """The declared options' names, in declaration order."""
+        return [option.name for option in cls.options]
+
+    @classmethod
+    def configure(cls, given: Mapping[str, Any]) -> dict[str, Any]:
+        """Every declared option's value: the given ones converted by their declaration, the
+        rest at their defaults. A value of None means the default.
+
+        Raises:
+            BackendOptionError: naming an option this backend does not declare, with the ones
+                it does, or a value its declaration refuses.
+        """
+        from ..errors import BackendOptionError
+
+        for key in given:
+            if cls.option(key) is None:
+                choices = ", ".join(cls.option_names()) or "none"
+                raise BackendOptionError(f"backend {cls.name!r} has no option {key!r} (its "
+                                         f"options: {choices})")
+        return {option.name: option.default if given.get(option.name) is None
+                else option.convert(given[option.name]) for option in cls.options}
 
     @classmethod
     def is_available(cls) -> bool:

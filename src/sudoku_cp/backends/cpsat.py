@@ -92,7 +92,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..errors import BackendFailure, BackendOptionError
+from ..errors import BackendFailure
 from ..grid import BLANK, Grid, Shape, geometry
 from ..result import Mode, Status
 from .base import BackendOption, Backend, Deadline, Outcome
@@ -819,39 +819,28 @@ class CpSatBackend(Backend):
         BackendOption("strategy", "lexmin: staged exact objective, or the first solution of the "
                       "fixed row-major search (its proof in the module docstring); auto: "
                       f"objective below {SEARCH_FROM_SIZE}x{SEARCH_FROM_SIZE}, search from there",
-                      "auto", choices=STRATEGIES, keyword="cpsat_strategy"),
+                      "auto", choices=STRATEGIES, flag="--cpsat-strategy"),
         BackendOption("model", "boolean: a Boolean per cell and value, exactly-ones; integer: an "
                       "integer per cell, AllDifferent per unit (empty 36x36 lexmin 6-8x faster, "
                       "any slower); auto: integer for lexmin from "
                       f"{INTEGER_FROM_SIZE}x{INTEGER_FROM_SIZE}, else boolean",
-                      "auto", choices=MODELS, keyword="cpsat_model"),
-        BackendOption("workers", "CP-SAT search workers", DEFAULT_WORKERS, kind=int, minimum=1),
+                      "auto", choices=MODELS),
+        BackendOption("workers", "CP-SAT search workers", DEFAULT_WORKERS, kind=int, minimum=1,
+                      flag="--workers"),
         BackendOption("counts", "implied row counts in the lex-min integer model (a Boolean per "
                       "row, value and box boundary: is the value left of it), which let the "
                       "fixed search see pigeonholes (empty 42x42 5 s instead of 190 s); auto: "
                       f"from {COUNTS_FROM_SIZE}x{COUNTS_FROM_SIZE} unless both box sides are "
                       "powers of two, for puzzles with at most N givens", "auto",
-                      choices=COUNTS, keyword="cpsat_counts"),
+                      choices=COUNTS),
     )
 
-    def __init__(self, *, workers: int | None = None, cpsat_strategy: str = "auto",
-                 cpsat_model: str = "auto", cpsat_counts: str = "auto") -> None:
-        if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
-                                    or workers < 1):
-            raise BackendOptionError(f"workers must be a whole number >= 1, got {workers!r}")
-        if cpsat_strategy not in STRATEGIES:
-            raise BackendOptionError(f"unknown cpsat strategy {cpsat_strategy!r} "
-                                     f"(choose from {', '.join(STRATEGIES)})")
-        if cpsat_model not in MODELS:
-            raise BackendOptionError(f"unknown cpsat model {cpsat_model!r} "
-                                     f"(choose from {', '.join(MODELS)})")
-        if cpsat_counts not in COUNTS:
-            raise BackendOptionError(f"unknown cpsat counts {cpsat_counts!r} "
-                                     f"(choose from {', '.join(COUNTS)})")
-        self.workers = DEFAULT_WORKERS if workers is None else workers
-        self.strategy = cpsat_strategy
-        self.model_choice = cpsat_model
-        self.counts = cpsat_counts
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.workers: int = self.option_values["workers"]
+        self.strategy: str = self.option_values["strategy"]
+        self.model_choice: str = self.option_values["model"]
+        self.counts: str = self.option_values["counts"]
         # (size, box, kind) -> (model with the lex-min decision strategy, model without)
         self._shapes: dict[tuple[int, Shape, str], tuple[KeptModel, KeptModel]] = {}
         # (size, box) -> the lex-min integer model with the row counts, made for the puzzles

@@ -37,9 +37,8 @@ from functools import reduce
 from operator import itemgetter, or_
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from ..errors import BackendOptionError
 from ..grid import BLANK, Grid, Shape, geometry
 from ..result import Mode, Status
 from .base import Backend, BackendOption, Deadline, Outcome
@@ -822,11 +821,9 @@ class DfsBackend(Backend):
                       "auto", choices=PROPAGATION_LEVELS),
     )
 
-    def __init__(self, *, propagation: str = "auto") -> None:
-        if propagation not in PROPAGATION_LEVELS:
-            raise BackendOptionError(f"unknown dfs propagation {propagation!r} "
-                                     f"(choose from {', '.join(PROPAGATION_LEVELS)})")
-        self.propagation = propagation
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.propagation: str = self.option_values["propagation"]
 
     def is_strong(self, grid: Grid, mode: Mode) -> bool:
         """Whether this search uses the strong level."""

@@ -562,20 +562,20 @@ class SatBackend(Backend):
     setup_modules: ClassVar[tuple[str, ...]] = ("pysat.solvers",)
     options: ClassVar[tuple[BackendOption, ...]] = (
         BackendOption("solver", "python-sat solver (aliases such as g4 allowed)",
-                      DEFAULT_SOLVER, choices=accepted_solvers, keyword="sat_solver"),
+                      DEFAULT_SOLVER, choices=accepted_solvers, flag="--sat-solver",
+                      parse=check_solver),
         BackendOption("encoding", "CNF encoding: minimal (cell and unit at-least-one, "
                       "at-most-one per unit) or extended (both in all four)", DEFAULT_ENCODING,
-                      choices=ENCODINGS),
+                      choices=ENCODINGS, flag="--encoding"),
         BackendOption("amo", "at-most-one encoding (pysat.card)", DEFAULT_AMO,
-                      choices=AMO_ENCODINGS),
+                      choices=AMO_ENCODINGS, flag="--amo"),
     )
 
-    def __init__(self, *, sat_solver: str = DEFAULT_SOLVER, encoding: str = DEFAULT_ENCODING,
-                 amo: str = DEFAULT_AMO) -> None:
-        check_encoding(encoding, amo)
-        self.sat_solver = check_solver(sat_solver)
-        self.encoding = encoding
-        self.amo = amo
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.sat_solver: str = self.option_values["solver"]
+        self.encoding: str = self.option_values["encoding"]
+        self.amo: str = self.option_values["amo"]
         # Conflicts a puzzle may run on a used kept solver before a fresh one takes it over
         # (None: no bound, the kept solver finishes whatever it costs).
         self.kept_allowance: int | None = KEPT_CONFLICT_ALLOWANCE

@@ -1,4 +1,4 @@
-"""The Dask executor: the run engine's chunks of puzzles on a Dask cluster (`--executor dask`).
+"""The Dask executor: chunks of a job's items on a Dask cluster (`--executor dask`).
 
 Without a scheduler address it starts a `LocalCluster` of `jobs` single-threaded worker
 processes that listens on 127.0.0.1 only (scheduler, workers, nannies and dashboard); with one
@@ -9,12 +9,12 @@ configuration (`distributed.comm.tls.*` for TLS); or it uses a `distributed.Clie
   solve times of the answers so far; `chunk_size` fixes it), a bounded number in flight per
   worker thread, yielded in submission order, so output order is kept and memory stays flat
   however long the input.
-- Each worker thread keeps its backends warm across tasks (`WarmBackends` in a thread-local
-  cache keyed by the configurations and settings): one kept SAT solver per shape, OR-Tools
-  imported once per worker process.
+- Each worker thread keeps its job's state warm across tasks (`Job.start()` in a thread-local
+  cache keyed by the job): one kept SAT solver per shape, OR-Tools imported once per worker
+  process.
 - A worker that dies mid-chunk: the scheduler runs the chunk again elsewhere (Dask keeps the
   task until it has a result), so nothing is lost or duplicated. A chunk that keeps killing its
-  workers (Dask's `KilledWorker`) is run again one (puzzle, configuration) at a time, so that the
+  workers (Dask's `KilledWorker`) is run again one (item, part) at a time, so that the
   culprit is named and the others still get their answers.
 - The scheduler gone: `ExecutorError` with one line; every result yielded before it is kept by the
   caller (the results log), and `--resume` continues on either executor.
@@ -38,10 +38,9 @@ import uuid
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from .engine import (IN_FLIGHT_PER_WORKER, BackendSpec, Executor, PuzzleRun, SolveSettings,
-                     WarmBackends)
-from .errors import ExecutorError
-from .formats import PuzzleRecord
+from ..errors import ExecutorError
+from ..text import one_line
+from .base import IN_FLIGHT_PER_WORKER, Executor, Job, JobWorker
 
 LOGGER = logging.getLogger(__name__)
 
@@ -73,26 +72,26 @@ def _import_distributed() -> Any:
 
 # -- in the worker ---------------------------------------------------------------------------------
 
-_LOCAL = threading.local()  # per worker thread: (configuration key, WarmBackends)
+_LOCAL = threading.local()  # per worker thread: (job key, JobWorker)
 
 
-def _warm(key: str, specs: Sequence[BackendSpec], settings: SolveSettings) -> WarmBackends:
-    """This thread's warm backends for a configuration, built on its first chunk.
+def _worker_state(key: str, job: Job) -> JobWorker:
+    """This thread's state for a job, built on its first chunk.
 
-    A thread (not a process) owns them: a worker with several threads runs several chunks at
+    A thread (not a process) owns it: a worker with several threads runs several chunks at
     once, and a kept solver must not be shared between two of them."""
-    cached: tuple[str, WarmBackends] | None = getattr(_LOCAL, "warm", None)
+    cached: tuple[str, JobWorker] | None = getattr(_LOCAL, "state", None)
     if cached is not None and cached[0] == key:
         return cached[1]
     if cached is not None:
         cached[1].close()
-    warm = WarmBackends(specs, settings)
-    _LOCAL.warm = (key, warm)
-    return warm
+    state = job.start()
+    _LOCAL.state = (key, state)
+    return state
 
 
 def _still_wanted() -> bool:
-    """False once this task was cancelled (the driver closed its run): stop between puzzles."""
+    """False once this task was cancelled (the driver closed its run): stop between items."""
     try:
         from distributed import get_worker
         worker = get_worker()
@@ -102,21 +101,20 @@ def _still_wanted() -> bool:
     return task is not None and task.state not in ("cancelled", "released", "forgotten")
 
 
-def _solve_chunk(key: str, specs: Sequence[BackendSpec], settings: SolveSettings,
-                 chunk: Sequence[PuzzleRecord], only: str | None = None) -> list[PuzzleRun]:
-    """The task: every record of a chunk with every configuration (or only one)."""
-    warm = _warm(key, specs, settings)
-    answers: list[PuzzleRun] = []
-    for record in chunk:
-        if answers and not _still_wanted():
-            break  # cancelled: nobody reads the answer
-        answers.append(warm.solve(record, only=only))
-    return answers
+def _run_chunk(key: str, job: Job, chunk: Sequence[Any], part: str | None = None) -> list[Any]:
+    """The task: every item of a chunk (or only one part of each)."""
+    state = _worker_state(key, job)
+    outputs: list[Any] = []
+    for item in chunk:
+        if outputs and not _still_wanted():
+            break  # cancelled: nobody reads the output
+        outputs.append(state.run(item, part))
+    return outputs
 
 
-def _configuration_key(specs: Sequence[BackendSpec], settings: SolveSettings) -> str:
-    """Equal for equal configurations and settings, so a second run reuses warm backends."""
-    return hashlib.sha256(pickle.dumps((list(specs), settings))).hexdigest()[:16]
+def _job_key(job: Job) -> str:
+    """Equal for equal jobs, so a second run reuses the workers' warm state."""
+    return hashlib.sha256(pickle.dumps(job)).hexdigest()[:16]
 
 
 # -- in the driver ---------------------------------------------------------------------------------
@@ -173,7 +171,7 @@ class DaskExecutor(Executor):
                                                  set_as_default=False)
             except (OSError, TimeoutError, ValueError) as error:
                 raise ExecutorError(f"cannot reach the Dask scheduler at {self.scheduler}: "
-                                    f"{_one_line(error)}") from error
+                                    f"{one_line(error)}") from error
             return self.client
         self._quiet_cluster_logs()
         try:
@@ -187,7 +185,7 @@ class DaskExecutor(Executor):
                 self.client = distributed.Client(self.cluster, set_as_default=False)
         except (OSError, TimeoutError, RuntimeError) as error:
             self.close()
-            raise ExecutorError(f"cannot start a local Dask cluster: {_one_line(error)}") \
+            raise ExecutorError(f"cannot start a local Dask cluster: {one_line(error)}") \
                 from error
         LOGGER.info("local Dask cluster at %s, dashboard %s", self.cluster.scheduler_address,
                     self.cluster.dashboard_link)
@@ -216,22 +214,20 @@ class DaskExecutor(Executor):
             self._log_level = logger.level
             logger.setLevel(logging.WARNING)
 
-    def map(self, records: Iterable[PuzzleRecord], specs: Sequence[BackendSpec],
-            settings: SolveSettings) -> Iterator[PuzzleRun]:
+    def map(self, items: Iterable[Any], job: Job) -> Iterator[Any]:
         started_here = self.client is None
         client = self.start()
-        key = _configuration_key(specs, settings)
-        specs = list(specs)
-        sizer = _ChunkSizer(self.chunk_size)
+        key = _job_key(job)
+        sizer = _ChunkSizer(self.chunk_size, job)
         self.chunk_sizes = sizer.sizes
-        chunks = _sized_chunks(records, sizer)
+        chunks = _sized_chunks(items, sizer)
         run = uuid.uuid4().hex[:8]
         numbers = itertools.count()
-        pending: collections.deque[tuple[list[PuzzleRecord], Any]] = collections.deque()
+        pending: collections.deque[tuple[list[Any], Any]] = collections.deque()
         window = _Window(client, self.in_flight_per_worker, self.jobs)
 
-        def submit(chunk: list[PuzzleRecord]) -> None:
-            future = client.submit(_solve_chunk, key, specs, settings, chunk,
+        def submit(chunk: list[Any]) -> None:
+            future = client.submit(_run_chunk, key, job, chunk,
                                    key=f"{TASK_PREFIX}-{run}-{next(numbers)}", pure=False)
             pending.append((chunk, future))
 
@@ -242,10 +238,10 @@ class DaskExecutor(Executor):
             self._fill(pending, chunks, window, submit)
             while pending:
                 chunk, future = pending[0]
-                answers = self._answers(client, future, chunk, key, specs, settings)
+                outputs = self._outputs(client, future, chunk, key, job)
                 pending.popleft()
-                sizer.observe(answers)
-                yield from answers
+                sizer.observe(outputs)
+                yield from outputs
                 self._fill(pending, chunks, window, submit)
         finally:
             cancelled = self._cancel(client, [future for _, future in pending])
@@ -255,8 +251,8 @@ class DaskExecutor(Executor):
                 self.close()
             client_log.removeFilter(quiet)
 
-    def _fill(self, pending: collections.deque[tuple[list[PuzzleRecord], Any]],
-              chunks: Iterator[list[PuzzleRecord]], window: _Window,
+    def _fill(self, pending: collections.deque[tuple[list[Any], Any]],
+              chunks: Iterator[list[Any]], window: _Window,
               submit: Any) -> None:
         """Submit chunks until the window of chunks in flight is full or the input ends."""
         while len(pending) < window.size():
@@ -265,48 +261,46 @@ class DaskExecutor(Executor):
                 return
             submit(chunk)
 
-    def _answers(self, client: Any, future: Any, chunk: list[PuzzleRecord], key: str,
-                 specs: list[BackendSpec], settings: SolveSettings) -> list[PuzzleRun]:
-        answers, error = _fetch(future)
+    def _outputs(self, client: Any, future: Any, chunk: list[Any], key: str,
+                 job: Job) -> list[Any]:
+        outputs, error = _fetch(future)
         if isinstance(error, self.distributed.KilledWorker):
             LOGGER.warning("a chunk of %d puzzles kept killing its workers: running it one "
                            "puzzle and configuration at a time", len(chunk))
-            return self._isolate(client, chunk, key, specs, settings)
+            return self._isolate(client, chunk, key, job)
         if error is not None:
             raise self._failed(client, error) from error
-        assert answers is not None
-        if len(answers) != len(chunk):  # only a cancelled task stops early
+        assert outputs is not None
+        if len(outputs) != len(chunk):  # only a cancelled task stops early
             raise self._gone(client, RuntimeError("a chunk came back incomplete"))
-        return answers
+        return outputs
 
-    def _isolate(self, client: Any, chunk: list[PuzzleRecord], key: str,
-                 specs: list[BackendSpec], settings: SolveSettings) -> list[PuzzleRun]:
-        """Each (puzzle, configuration) of a chunk as its own task, one after the other: the
-        one that kills its workers is named, the others answer."""
-        answers = []
-        for record in chunk:
-            run = PuzzleRun(record)
-            for spec in specs:
-                if record.grid is None:
-                    break
-                future = client.submit(_solve_chunk, key, specs, settings, [record], spec.label,
-                                       pure=False)
+    def _isolate(self, client: Any, chunk: list[Any], key: str, job: Job) -> list[Any]:
+        """Each (item, part) of a chunk as its own task, one after the other: the part that
+        kills its workers is named, the others answer."""
+        outputs = []
+        for item in chunk:
+            parts = []
+            for part in job.parts:
+                future = client.submit(_run_chunk, key, job, [item], part, pure=False)
                 try:
                     one, error = _fetch(future)
                 except BaseException:  # Ctrl-C: leave nothing running
                     self._cancel(client, [future])
                     raise
                 if isinstance(error, self.distributed.KilledWorker):
-                    LOGGER.warning("%s killed its workers on %s", spec.label, record.where)
-                    run.errors[spec.label] = (f"worker process died while running {spec.label} "
-                                              f"on this puzzle (Dask KilledWorker)")
+                    where = getattr(item, "where", item)
+                    LOGGER.warning("%s killed its workers on %s", part, where)
+                    parts.append(job.failed(item, part, f"worker process died while running "
+                                                        f"{part} on this puzzle (Dask "
+                                                        f"KilledWorker)"))
                     continue
                 if error is not None:
                     raise self._failed(client, error) from error
                 assert one is not None
-                run.merge(one[0])  # its peak memory too
-            answers.append(run)
-        return answers
+                parts.append(one[0])
+            outputs.append(job.merge(item, parts))
+        return outputs
 
     def _failed(self, client: Any, error: BaseException) -> ExecutorError:
         """The one line for a chunk that raised: the scheduler gone, or a worker that cannot
@@ -314,7 +308,7 @@ class DaskExecutor(Executor):
         if isinstance(error, (self.distributed.CancelledError, OSError, TimeoutError)):
             return self._gone(client, error)
         return ExecutorError(f"a Dask worker could not run sudoku-cp: {type(error).__name__}: "
-                             f"{_one_line(error)} (every worker needs the same sudoku-cp and "
+                             f"{one_line(error)} (every worker needs the same sudoku-cp and "
                              f"solvers as this machine)")
 
     def _gone(self, client: Any, error: BaseException) -> ExecutorError:
@@ -333,35 +327,37 @@ class DaskExecutor(Executor):
         return True
 
 
-def _fetch(future: Any) -> tuple[list[PuzzleRun] | None, Exception | None]:
-    """A future's answers, or the error it ended with.
+def _fetch(future: Any) -> tuple[list[Any] | None, Exception | None]:
+    """A future's outputs, or the error it ended with.
 
     The error's traceback is dropped: the future keeps its error, and a traceback through the
     frame that holds the future would be a reference cycle keeping the task on the cluster."""
     try:
-        answers: list[PuzzleRun] = future.result()
+        outputs: list[Any] = future.result()
     except Exception as error:
         error.__traceback__ = None
         return None, error
-    return answers, None
+    return outputs, None
 
 
 class _ChunkSizer:
-    """How many puzzles the next task gets: a fixed number, or enough for `TASK_SECONDS` of
-    solving at the mean solve time of the answers so far (set-up and warm-up not counted)."""
+    """How many items the next task gets: a fixed number, or enough for `TASK_SECONDS` of work
+    at the mean work time of the outputs so far (`Job.seconds`: set-up and warm-up not
+    counted)."""
 
-    def __init__(self, fixed: int | None) -> None:
+    def __init__(self, fixed: int | None, job: Job) -> None:
         self.fixed = fixed
+        self.job = job
         self.puzzles = 0
         self.seconds = 0.0
         self.sizes: list[int] = []  # what was handed out, for the benchmark and the tests
 
-    def observe(self, answers: Sequence[PuzzleRun]) -> None:
-        for run in answers:
-            if run.results:
+    def observe(self, outputs: Sequence[Any]) -> None:
+        for output in outputs:
+            seconds = self.job.seconds(output)
+            if seconds > 0:
                 self.puzzles += 1
-                self.seconds += sum(result.seconds for results in run.results.values()
-                                    for result in results)
+                self.seconds += seconds
 
     def size(self) -> int:
         if self.fixed is not None:
@@ -375,10 +371,9 @@ class _ChunkSizer:
         return size
 
 
-def _sized_chunks(records: Iterable[PuzzleRecord],
-                  sizer: _ChunkSizer) -> Iterator[list[PuzzleRecord]]:
-    """The records in lists, each as long as the sizer says when it is made."""
-    iterator = iter(records)
+def _sized_chunks(items: Iterable[Any], sizer: _ChunkSizer) -> Iterator[list[Any]]:
+    """The items in lists, each as long as the sizer says when it is made."""
+    iterator = iter(items)
     while chunk := list(itertools.islice(iterator, sizer.size())):
         sizer.sizes.append(len(chunk))
         yield chunk
@@ -471,11 +466,6 @@ def _quietly(action: Any) -> None:
         action()
     except Exception as error:
         LOGGER.debug("Dask clean-up step failed: %r", error)
-
-
-def _one_line(error: BaseException) -> str:
-    text = str(error).strip().splitlines()
-    return text[0] if text else type(error).__name__
 
 
 __all__ = ["DaskExecutor", "INSTALL_HINT", "TASK_SECONDS"]

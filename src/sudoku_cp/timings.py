@@ -1,24 +1,10 @@
-"""Timed runs of the backends over puzzle sets, and their statistics (pure: returns data).
+"""Bench statistics over results records (pure: returns data).
 
-What is timed, and what is kept out of the timings:
-
-- A run's time is `SolveResult.seconds`, the in-process solve time of one puzzle (model or CNF
-  building for that puzzle included, Python start-up and file reading excluded); backends that
-  separate building from solving also give `build_seconds` and `solve_seconds`.
-- One-off set-up is measured apart, in a fresh interpreter per backend (`measure_setup`): the
-  import of the solver package, and the first solve of one puzzle of each grid shape against a
-  second, warm solve of the same puzzle (the difference is the one-off cost: a SAT solver and its
-  base CNF built for the shape, lazy initialisation inside the solver).
-- In the measuring process the solver packages are imported before the first timed run, every
-  backend does its per-shape set-up in `prepare()` before its clock starts, and each worker
-  solves the first puzzle of each shape once untimed ("priming", unless `warmup` runs do that
-  already), so no timed puzzle pays for set-up.
-- `warmup` untimed solves of each puzzle precede its `repeat` timed solves (the engine's
-  contract). A backend that keeps state between puzzles (the `sat` backend keeps its solver and
-  learnt clauses) can profit from seeing the same puzzle again; records keep the repeat number.
-- Every timed run is verified by the engine with the one checker (`verify`): a wrong run is
-  recorded with status `wrong`, counted, and never enters the time statistics. CPU time is
-  recorded next to wall time (CP-SAT with several workers uses more CPU than wall).
+What is timed: a run's time is `SolveResult.seconds`, the in-process solve time of one puzzle
+(model or CNF building for that puzzle included; Python start-up, file reading and the one-off
+set-up of a grid shape excluded: see `environment.measure_setup`). Every timed run is verified by
+the engine with the one checker: a wrong run is recorded with status `wrong`, counted, and never
+enters the time statistics. CPU time is recorded next to wall time.
 
 Statistics are per puzzle: a puzzle's outcome is the worst of its repeats (wrong, then error,
 then timeout, then answered), and its time is the median of its repeats' seconds.
@@ -26,183 +12,18 @@ then timeout, then answered), and its time is the median of its repeats' seconds
 
 from __future__ import annotations
 
-import importlib
-import importlib.metadata
-import json
 import math
-import os
-import platform
 import statistics
-import subprocess
-import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from fractions import Fraction
 from typing import Any
 
-from . import __version__
-from .backends import backend_class
-from .engine import BackendSpec, SolveSettings, set_of
-from .errors import SudokuError
-from .formats import PuzzleRecord
-from .grid import Shape
-from .verify import ANSWERED, ERROR, SOLVED, TIMEOUT, UNSATISFIABLE, WRONG
+from .result import RunStatus
+from .verify import worst
 
 Record = dict[str, Any]
-
-# Worst first: the outcome of a puzzle is the worst outcome among its repeats.
-OUTCOME_ORDER = (WRONG, ERROR, TIMEOUT, UNSATISFIABLE, SOLVED)
-
 TINY_SECONDS = 1e-9  # a floor for ratios of times, which are never truly zero
-SETUP_TIMEOUT_SECONDS = 600.0
-
-
-class BenchError(SudokuError, ValueError):
-    """Input or settings that cannot be benchmarked (a bad puzzle, two sets with one name)."""
-
-
-def check_set_names(paths: Sequence[str]) -> None:
-    """Refuse two inputs that would be one set (sets are named after the file's stem).
-
-    Raises:
-        BenchError: naming both files.
-    """
-    seen: dict[str, str] = {}
-    for path in paths:
-        name = set_of("<stdin>" if path == "-" else path)
-        if name in seen and seen[name] != path:
-            raise BenchError(f"{seen[name]} and {path} would both be set {name!r}: rename one "
-                             f"of them")
-        seen[name] = path
-
-
-# -- what is measured --------------------------------------------------------------------------------
-
-def import_solvers(specs: Iterable[BackendSpec]) -> None:
-    """Import the solver packages now: forked workers then start with them loaded."""
-    for spec in specs:
-        cls = backend_class(spec.name)
-        if cls.is_available():
-            for module in solver_modules(spec.name):
-                importlib.import_module(module)
-
-
-def solver_modules(backend: str) -> tuple[str, ...]:
-    """The modules whose import is a backend's one-off cost, as the backend declares them
-    (`setup_modules`; else what it `requires`: `import ortools` alone loads almost nothing)."""
-    cls = backend_class(backend)
-    return cls.setup_modules or cls.requires
-
-
-def first_of_each_shape(records: Iterable[PuzzleRecord]) -> list[tuple[str, str, Shape]]:
-    """(set, puzzle, box) of the first puzzle of each grid shape: what set-up is measured on."""
-    found: dict[tuple[int, Shape], tuple[str, str, Shape]] = {}
-    for record in records:
-        if record.grid is not None:
-            found.setdefault((record.grid.size, record.grid.box),
-                             (set_of(record.source), record.text, record.grid.box))
-    return list(found.values())
-
-
-# -- set-up and environment ------------------------------------------------------------------------
-
-_SETUP_SCRIPT = r"""
-import importlib, json, sys, time
-task = json.load(sys.stdin)
-start = time.perf_counter()
-for module in task["modules"]:
-    importlib.import_module(module)
-import_seconds = time.perf_counter() - start if task["modules"] else None
-from sudoku_cp.grid import Grid
-cls = getattr(importlib.import_module(task["module"]), task["class"])
-start = time.perf_counter()
-backend = cls(**task["options"])
-create_seconds = time.perf_counter() - start
-shapes = []
-for set_name, line, box in task["puzzles"]:
-    grid = Grid.parse(line, box=tuple(box))
-    first, warm = (backend.solve(grid, mode=task["mode"], limit=task["limit"],
-                                 time_limit=task["time_limit"]) for _ in range(2))
-    shapes.append({"set": set_name, "size": grid.size, "first_seconds": first.seconds,
-                   "warm_seconds": warm.seconds, "first_status": str(first.status)})
-backend.close()
-json.dump({"import_seconds": import_seconds, "create_seconds": create_seconds,
-           "shapes": shapes}, sys.stdout)
-"""
-
-
-def measure_setup(specs: Sequence[BackendSpec], puzzles: Sequence[tuple[str, str, Shape]],
-                  settings: SolveSettings) -> dict[str, Any]:
-    """One-off costs per backend, each measured in a fresh interpreter.
-
-    `import_seconds`: importing the solver package (None for pure Python); `create_seconds`:
-    building the backend; per grid shape (its first puzzle): `first_seconds`, the cold first
-    solve, and `warm_seconds`, the same puzzle solved again. A backend whose measurement fails
-    gets an `error` instead.
-    """
-    # The child must import what this process imports (a test's backend module included).
-    environment_variables = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
-    setup: dict[str, Any] = {}
-    for spec in specs:
-        cls = backend_class(spec.name)
-        task = {"modules": list(solver_modules(spec.name)), "module": cls.__module__,
-                "class": cls.__qualname__, "options": dict(spec.options), "puzzles": puzzles,
-                "mode": str(settings.mode), "limit": settings.limit,
-                "time_limit": settings.time_limit}
-        try:
-            done = subprocess.run([sys.executable, "-c", _SETUP_SCRIPT], input=json.dumps(task),
-                                  capture_output=True, text=True, env=environment_variables,
-                                  timeout=SETUP_TIMEOUT_SECONDS, check=False)
-        except subprocess.TimeoutExpired:
-            setup[spec.label] = {"error": f"took over {SETUP_TIMEOUT_SECONDS:g} s"}
-            continue
-        if done.returncode != 0:
-            last = (done.stderr.strip().splitlines() or [f"exit {done.returncode}"])[-1]
-            setup[spec.label] = {"error": last}
-            continue
-        setup[spec.label] = json.loads(done.stdout)
-    return setup
-
-
-def cpu_model() -> str:
-    """The CPU's model name from /proc/cpuinfo (or what the platform module knows)."""
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as handle:
-            for line in handle:
-                key, _, value = line.partition(":")
-                if key.strip() in ("model name", "Model", "Hardware"):
-                    return value.strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine() or "unknown"
-
-
-def package_versions(backends: Iterable[str]) -> dict[str, str]:
-    """The versions of the packages the chosen backends declare (`Backend.packages`)."""
-    versions: dict[str, str] = {}
-    for name in backends:
-        versions.update(backend_class(name).versions())
-    return versions
-
-
-def environment(*, specs: Sequence[BackendSpec], jobs: int, argv: str) -> Record:
-    """The machine, the versions, the date and the command line of a session."""
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
-    return {
-        "tool": f"sudoku-cp {__version__}",
-        "date": datetime.now(timezone.utc).astimezone().isoformat(timespec="seconds"),
-        "argv": argv,
-        "python": f"{platform.python_version()} ({platform.python_implementation()})",
-        "platform": platform.platform(),
-        "cpu": cpu_model(),
-        "cores": os.cpu_count(),
-        "usable_cores": usable,
-        "jobs": jobs,
-        "load_average": [round(load, 2) for load in os.getloadavg()]
-        if hasattr(os, "getloadavg") else None,
-        "versions": package_versions(spec.name for spec in specs),
-    }
 
 
 # -- statistics ------------------------------------------------------------------------------------
@@ -256,14 +77,17 @@ def geometric_mean_ratio(outcomes: Mapping[Any, PuzzleOutcome],
 class PuzzleOutcome:
     """One puzzle for one backend: the worst status of its repeats, the median of their times."""
 
-    status: str
+    status: RunStatus
     seconds: float | None  # median over repeats; None unless every repeat answered
     size: int
     givens: int
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "status", RunStatus(self.status))
+
     @property
     def answered(self) -> bool:
-        return self.status in ANSWERED
+        return self.status.answered
 
 
 GroupKey = tuple[str, str, str]  # (set, mode, backend)
@@ -290,16 +114,12 @@ def puzzle_outcomes(records: Iterable[Mapping[str, Any]]
     for key, puzzles in runs.items():
         outcomes[key] = {}
         for index, repeats in puzzles.items():
-            status = min((record["status"] for record in repeats), key=_badness)
+            status = worst([record["status"] for record in repeats])
             seconds = (statistics.median(float(record["seconds"]) for record in repeats)
-                       if status in ANSWERED else None)
+                       if status.answered else None)
             outcomes[key][index] = PuzzleOutcome(status, seconds, int(repeats[0]["size"]),
                                                  int(repeats[0]["givens"]))
     return outcomes
-
-
-def _badness(status: str) -> int:
-    return OUTCOME_ORDER.index(status) if status in OUTCOME_ORDER else 0
 
 
 @dataclass(frozen=True)
@@ -350,9 +170,9 @@ def summarize(records: Iterable[Mapping[str, Any]], *, time_limit: float | None,
                                 if reference is not None else (None, 0))
         rows.append(SummaryRow(
             set=name, mode=mode, backend=backend, puzzles=len(puzzles),
-            solved=sum(status in ANSWERED for status in statuses),
-            timeouts=statuses.count(TIMEOUT), wrong=statuses.count(WRONG),
-            errors=statuses.count(ERROR),
+            solved=sum(status.answered for status in statuses),
+            timeouts=statuses.count(RunStatus.TIMEOUT), wrong=statuses.count(RunStatus.WRONG),
+            errors=statuses.count(RunStatus.ERROR),
             par2=par2(puzzles.values(), time_limit=time_limit),
             mean=statistics.fmean(times) if times else None,
             median=statistics.median(times) if times else None,
@@ -379,7 +199,7 @@ def _run_extras(records: Sequence[Mapping[str, Any]]
     peak: dict[GroupKey, float] = {}
     for record in records:
         key = (record["set"], record["mode"], record["backend"])
-        if record.get("cpu_seconds") is not None and record["status"] in ANSWERED:
+        if record.get("cpu_seconds") is not None and RunStatus(record["status"]).answered:
             cpu.setdefault(key, []).append(float(record["cpu_seconds"]))
         if record.get("max_rss_mb") is not None:
             peak[key] = max(peak.get(key, 0.0), float(record["max_rss_mb"]))
@@ -453,4 +273,4 @@ def _with_intervals(row: SummaryRow, times: Sequence[float],
 
 def has_failures(records: Iterable[Mapping[str, Any]]) -> bool:
     """Whether any run was wrong or raised (what makes `bench` exit 1)."""
-    return any(record["status"] in (WRONG, ERROR) for record in records)
+    return any(record["status"] in (RunStatus.WRONG, RunStatus.ERROR) for record in records)

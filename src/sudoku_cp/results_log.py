@@ -2,7 +2,7 @@
 
 A log holds, per session, a header line (``"kind": "header"``: the command, the settings, the
 configurations, the environment) and then one record per puzzle (``"kind": "puzzle"``, see
-`engine.PuzzleResult.to_record`) with every run of every configuration, solutions included, so a
+`runs.CheckedPuzzle.to_record`) with every run of every configuration, solutions included, so a
 log can always be re-verified. Guarantees:
 
 - One writer at a time: a run holds an exclusive `flock` on the file for its whole life; a second
@@ -10,8 +10,10 @@ log can always be re-verified. Guarantees:
   a temporary file, so no writer can be left appending to a replaced file.
 - Every record is written in one call and flushed: a killed run leaves at most a torn last line,
   which `--resume` cuts off (in place, under the lock) before appending.
-- `--resume` checks the settings (one line naming each difference), skips the puzzles already
-  done, and runs again those that ended in an error.
+- `--resume` checks every session header in the file against this run's settings (one line
+  naming each difference), refuses a record that is not whole (one line naming file and line),
+  skips the puzzles already done, and runs again those that ended in an error. The sessions
+  (`sessions.py`) check every stored answer again with the one verifier.
 - Only regular files: a FIFO, a terminal or a device is refused before anything is read.
 """
 
@@ -32,6 +34,7 @@ from typing import IO, TYPE_CHECKING, Any
 from . import __version__
 from .errors import ResultsFileError
 from .formats import PuzzleRecord, to_json_line
+from .result import Mode, RunStatus, Verdict
 
 if TYPE_CHECKING:  # pandas is optional: only `Results.to_pandas` needs it
     import pandas
@@ -136,40 +139,51 @@ class ResultsLog:
         """Puzzles an earlier session finished."""
         return sum(finished for _, finished in self._done.values())
 
-    def previous(self) -> Iterator[Record]:
-        """The finished puzzle records of earlier sessions, in file order (the last copy of a
-        puzzle wins), read back from the file."""
+    def previous(self) -> Iterator[tuple[int, Record]]:
+        """The finished puzzle records of earlier sessions with their line numbers, in file
+        order (the last copy of a puzzle wins), read back from the file."""
         latest: dict[tuple[str, int], int] = {}
-        records: list[tuple[int, int]] = []  # (offset, length) of each kept line
+        kept: list[tuple[int, int, int]] = []  # (line number, offset, length) of each record
         offset = 0
         with open(self.path, "rb") as reader:
-            for raw in reader:
+            for number, raw in enumerate(reader, start=1):
                 if offset >= self._previous_end:
                     break
                 record = _parse(raw)
                 if record is not None and record.get("kind") == "puzzle":
                     key = puzzle_key(record["source"], int(record["number"]))
                     if self._done.get(key, (0, False))[1]:
-                        latest[key] = len(records)
-                    records.append((offset, len(raw)))
+                        latest[key] = len(kept)
+                    kept.append((number, offset, len(raw)))
                 offset += len(raw)
-            keep = sorted(latest.values())
-            for position in keep:
-                start, length = records[position]
+            for position in sorted(latest.values()):
+                number, start, length = kept[position]
                 reader.seek(start)
                 parsed = _parse(reader.read(length))
                 assert parsed is not None
-                yield parsed
+                yield number, parsed
+
+    def append_header(self) -> None:
+        """Write the session header now, if it is not written yet.
+
+        Raises:
+            ResultsFileError: when the write fails.
+        """
+        if self._pending is not None:
+            pending, self._pending = self._pending, None
+            self._write(pending)
 
     def append(self, record: Mapping[str, Any]) -> None:
-        """Write one record in one call and flush it to the file.
+        """Write one record in one call and flush it to the file (the session header first,
+        with the first record).
 
         Raises:
             ResultsFileError: when the write fails (a full disk); what was written stays.
         """
-        if self._pending is not None:
-            pending, self._pending = self._pending, None
-            self.append(pending)
+        self.append_header()
+        self._write(record)
+
+    def _write(self, record: Mapping[str, Any]) -> None:
         data = (to_json_line(dict(record)) + "\n").encode("utf-8")
         try:
             self.handle.write(data)
@@ -185,7 +199,7 @@ class ResultsLog:
             return
         if self._pending is not None and not self.resumed:
             try:  # a new log keeps its header even when no puzzle was run
-                self.append({"kind": "header"} | dict(self._pending))
+                self.append_header()
             except ResultsFileError:
                 pass
         try:
@@ -272,10 +286,14 @@ def _parse(raw: bytes) -> Record | None:
 def _scan(path: Path, handle: IO[bytes], header: Mapping[str, Any]
           ) -> tuple[dict[tuple[str, int], tuple[int, bool]], int]:
     """Check an existing log against this run's header; returns what it finished and where its
-    last whole line ends (a torn last line is tolerated, a bad line before it is not)."""
+    last whole line ends (a torn last line is tolerated, a bad line before it is not).
+
+    Raises:
+        ResultsFileError: naming the file and line of the first line that is not a whole
+            record, or of a session header written with other settings.
+    """
     done: dict[tuple[str, int], tuple[int, bool]] = {}
     good_end = 0
-    first = True
     lines = handle.read().split(b"\n")
     for number, raw in enumerate(lines, start=1):
         last = number == len(lines)
@@ -287,42 +305,110 @@ def _scan(path: Path, handle: IO[bytes], header: Mapping[str, Any]
                 break  # a torn last line: dropped
             raise ResultsFileError(f"{path}:{number}: not a results record (not a JSON "
                                    f"object): choose another results file")
-        if first:
-            _check_header(path, record, header)
-            first = False
+        if number == 1 or record.get("kind") == "header":
+            _check_header(path, number, record, header)
         elif record.get("kind") == "puzzle":
-            try:
-                key = puzzle_key(str(record["source"]), int(record["number"]))
-                finished = all(run.get("status") != "error" for run in record["runs"])
-                done[key] = (_crc(str(record["puzzle"])), finished)
-            except (KeyError, TypeError, ValueError, AttributeError):
-                raise ResultsFileError(f"{path}:{number}: not a results record (a puzzle "
-                                       f"record without its fields)") from None
-        elif record.get("kind") != "header":
-            raise ResultsFileError(f"{path}:{number}: not a results record")
+            key, crc, finished = _check_puzzle(path, number, record)
+            done[key] = (crc, finished)
+        else:
+            raise ResultsFileError(f"{path}:{number}: not a results record (kind "
+                                   f"{record.get('kind')!r})")
         good_end += len(raw) + 1
-    if first and good_end == 0 and lines and lines[0].strip():
+    if good_end == 0 and lines and lines[0].strip():
         # Only a torn header: the run died before its first puzzle; start it afresh.
         return {}, 0
     return done, good_end
 
 
-def _check_header(path: Path, found: Mapping[str, Any], header: Mapping[str, Any]) -> None:
+_RUN_FIELDS = ("backend", "status")
+
+
+def _check_puzzle(path: Path, number: int, record: Mapping[str, Any]
+                  ) -> tuple[tuple[str, int], int, bool]:
+    """A stored puzzle record's key, the crc of its puzzle, and whether it is finished.
+
+    Raises:
+        ResultsFileError: naming file and line and the first field that is missing or wrong.
+    """
+    def refuse(what: str) -> ResultsFileError:
+        return ResultsFileError(f"{path}:{number}: not a whole puzzle record ({what}): repair "
+                                f"or remove that line, or choose another results file")
+
+    for name, kind in (("source", str), ("number", int), ("puzzle", str), ("mode", str),
+                       ("verdict", str), ("runs", list)):
+        if not isinstance(record.get(name), kind) or isinstance(record.get(name), bool):
+            raise refuse(f"no {name}" if name not in record else f"{name} is not a {kind.__name__}")
+    if not _is_member(Mode, record["mode"]):
+        raise refuse(f"mode {record['mode']!r}")
+    if not _is_member(Verdict, record["verdict"]):
+        raise refuse(f"verdict {record['verdict']!r}")
+    if not record["runs"]:
+        raise refuse("no runs")
+    for run in record["runs"]:
+        if not isinstance(run, dict) or any(not isinstance(run.get(key), str)
+                                            for key in _RUN_FIELDS):
+            raise refuse("a run without its backend or status")
+        if not _is_member(RunStatus, run["status"]):
+            raise refuse(f"run status {run['status']!r}")
+    finished = all(run["status"] != RunStatus.ERROR for run in record["runs"])
+    return puzzle_key(record["source"], record["number"]), _crc(record["puzzle"]), finished
+
+
+def _is_member(enum_type: Any, value: Any) -> bool:
+    try:
+        enum_type(value)
+    except ValueError:
+        return False
+    return True
+
+
+def _check_header(path: Path, number: int, found: Mapping[str, Any],
+                  header: Mapping[str, Any]) -> None:
+    """A session header of the file against this run's: every setting that decides the answers
+    or the times must match (a set-up line compares what it holds)."""
     if found.get("kind") != "header" or found.get("format") != RESULTS_FORMAT:
-        raise ResultsFileError(f"{path} is not a sudoku-cp results log (its first line is not "
-                               f"a results header): choose another results file")
-    now = {"command": header.get("command"), "inputs": header.get("inputs"),
-           **header.get("settings", {})}
-    then = {"command": found.get("command"), "inputs": found.get("inputs"),
-            **found.get("settings", {})}
-    different = [f"{key} {_show(then.get(key))} in the file, {_show(now.get(key))} now"
-                 for key in RESUME_KEYS if then.get(key) != now.get(key)]
+        raise ResultsFileError(f"{path} is not a sudoku-cp results log (line {number} is not a "
+                               f"results header): choose another results file")
+    now = _resume_settings(header)
+    then = _resume_settings(found)
+    keys = [key for key in RESUME_KEYS if "setup_of" not in found or key in then]
+    different = [f"{key} {_show(key, then.get(key))} in the file, {_show(key, now.get(key))} now"
+                 for key in keys if then.get(key) != now.get(key)]
     if different:
-        raise ResultsFileError(f"{path} was written with other settings ({'; '.join(different)}):"
-                               f" resume with the same settings, or choose another results file")
+        where = "" if number == 1 else f" (the session header at line {number})"
+        raise ResultsFileError(f"{path} was written with other settings{where} "
+                               f"({'; '.join(different)}): resume with the same settings, or "
+                               f"choose another results file")
 
 
-def _show(value: Any) -> str:
+def _resume_settings(header: Mapping[str, Any]) -> dict[str, Any]:
+    settings = {key: value for key, value in header.get("settings", {}).items()}
+    if "backends" in settings:
+        settings["backends"] = [_current_options(item) for item in settings["backends"]]
+    found = {"command": header.get("command"), **settings}
+    if "inputs" in header:
+        found["inputs"] = header["inputs"]
+    return found
+
+
+# Option names written by versions before options were declared once (the keyword then differed
+# from the configuration name): read as today's names, so those logs resume.
+LEGACY_OPTION_NAMES = {"sat_solver": "solver", "cpsat_strategy": "strategy",
+                       "cpsat_model": "model", "cpsat_counts": "counts"}
+
+
+def _current_options(item: Any) -> Any:
+    if not isinstance(item, dict) or not isinstance(item.get("options"), dict):
+        return item
+    options = {LEGACY_OPTION_NAMES.get(key, key): value for key, value in item["options"].items()}
+    return {**item, "options": options}
+
+
+def _show(key: str, value: Any) -> str:
+    if key == "time_limit" and value is None:
+        return "no limit"
+    if value is None:
+        return "none"
     if isinstance(value, list):
         return ",".join(item.get("label", str(item)) if isinstance(item, dict) else str(item)
                         for item in value)

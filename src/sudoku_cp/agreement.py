@@ -1,7 +1,7 @@
-"""Cross-validation: several configurations on the same puzzles, every answer verified, compared.
+"""The crosscheck tally: how far the configurations agree, puzzle record by puzzle record.
 
-The checks and comparisons are `verify`'s (the one checker); the engine runs them. This module
-tallies the puzzle records - fresh ones, or read back from the results log on resume - into a
+The checks and comparisons are `verify`'s (the one checker); the engine runs them. A `Tally`
+takes the puzzle records - fresh ones, or read back from the results log on resume - into a
 `Summary`, in constant memory per puzzle: only the records worth showing (wrong answers,
 disagreements, errors, the first timeouts) are kept. Rendering is in `render.py`.
 """
@@ -13,9 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .result import Mode
-from .verify import (AGREE, ANSWERED, DISAGREE, ERROR, PROBLEMS, SOLVED, TIMEOUT, UNSATISFIABLE,
-                     VERDICTS, WRONG)
+from .result import Mode, RunStatus, Verdict
 
 TIMEOUTS_SHOWN = 20
 
@@ -41,7 +39,7 @@ class Summary:
 
     mode: Mode
     backends: list[BackendSummary]
-    verdicts: dict[str, int]       # verdict -> puzzles
+    verdicts: dict[Verdict, int]   # verdict -> puzzles
     puzzles: int
     resumed: int = 0               # records read back from the results log
     wall_seconds: float | None = None  # this session only: older sessions' time is not known
@@ -50,12 +48,12 @@ class Summary:
 
     @property
     def agreements(self) -> int:
-        return self.verdicts.get(AGREE, 0)
+        return self.verdicts.get(Verdict.AGREE, 0)
 
     @property
     def problems(self) -> int:
         """Puzzles with a wrong answer, a disagreement or a crash."""
-        return sum(self.verdicts.get(verdict, 0) for verdict in PROBLEMS)
+        return sum(count for verdict, count in self.verdicts.items() if verdict.is_problem)
 
     @property
     def session_puzzles(self) -> int:
@@ -78,7 +76,8 @@ class Summary:
         """JSON-ready form (scripts and benchmarks read it)."""
         return {
             "mode": str(self.mode), "puzzles": self.puzzles, "resumed": self.resumed,
-            "verdicts": dict(self.verdicts), "agreements": self.agreements,
+            "verdicts": {str(verdict): count for verdict, count in self.verdicts.items()},
+            "agreements": self.agreements,
             "wall_seconds": self.wall_seconds, "puzzles_per_second": self.puzzles_per_second,
             "interrupted": self.interrupted, "bad_input": self.bad_input,
             "backends": [dict(vars(backend), share=self.share(backend.name))
@@ -86,8 +85,9 @@ class Summary:
         }
 
 
-_STATUS_FIELD = {SOLVED: "solved", UNSATISFIABLE: "unsatisfiable", TIMEOUT: "timeouts",
-                 WRONG: "wrong", ERROR: "errors"}
+_STATUS_FIELD = {RunStatus.SOLVED: "solved", RunStatus.UNSATISFIABLE: "unsatisfiable",
+                 RunStatus.TIMEOUT: "timeouts", RunStatus.WRONG: "wrong",
+                 RunStatus.ERROR: "errors"}
 
 
 @dataclass
@@ -98,7 +98,7 @@ class Tally:
     labels: Sequence[str]
     mode: Mode
     timeouts_shown: int = TIMEOUTS_SHOWN
-    verdicts: dict[str, int] = field(default_factory=lambda: {verdict: 0 for verdict in VERDICTS})
+    verdicts: dict[Verdict, int] = field(default_factory=lambda: dict.fromkeys(Verdict, 0))
     shown: list[Mapping[str, Any]] = field(default_factory=list)
     hidden_timeouts: int = 0
     puzzles: int = 0
@@ -110,7 +110,8 @@ class Tally:
         self.seconds: dict[str, list[float]] = {label: [] for label in self.labels}
 
     def add(self, record: Mapping[str, Any], *, resumed: bool = False) -> None:
-        verdict = str(record["verdict"])
+        """Count one puzzle record (a checked puzzle's `to_record()`)."""
+        verdict = Verdict(record["verdict"])
         self.puzzles += 1
         self.resumed += resumed
         self.verdicts[verdict] = self.verdicts.get(verdict, 0) + 1
@@ -118,16 +119,16 @@ class Tally:
             tally = self.backends.get(run["backend"])
             if tally is None or run.get("repeat", 0):
                 continue
-            attribute = _STATUS_FIELD.get(run["status"])
+            attribute = _STATUS_FIELD.get(RunStatus(run["status"]))
             if attribute:
                 setattr(tally, attribute, getattr(tally, attribute) + 1)
             tally.disagreements += bool(run.get("disagrees"))
             if run.get("seconds") is not None:
                 self.seconds[run["backend"]].append(float(run["seconds"]))
-        if verdict == AGREE:
+        if verdict is Verdict.AGREE:
             return
-        timeouts = sum(1 for kept in self.shown if kept["verdict"] == TIMEOUT)
-        if verdict == TIMEOUT and timeouts >= self.timeouts_shown:
+        timeouts = sum(1 for kept in self.shown if kept["verdict"] == Verdict.TIMEOUT)
+        if verdict is Verdict.TIMEOUT and timeouts >= self.timeouts_shown:
             self.hidden_timeouts += 1
         else:
             self.shown.append(record)
@@ -135,8 +136,8 @@ class Tally:
     def note(self) -> str:
         """The progress line's tail: disagreements so far, and other findings once there are."""
         parts = [f"{self.verdicts.get(verdict, 0)} {verdict}"
-                 for verdict in (WRONG, DISAGREE, ERROR, TIMEOUT)
-                 if self.verdicts.get(verdict) or verdict == WRONG]
+                 for verdict in (Verdict.WRONG, Verdict.DISAGREE, Verdict.ERROR, Verdict.TIMEOUT)
+                 if self.verdicts.get(verdict) or verdict is Verdict.WRONG]
         return ", ".join(parts)
 
     def summary(self, *, wall_seconds: float | None = None,
@@ -160,9 +161,4 @@ def summarize(records: Iterable[Mapping[str, Any]], *, backends: Sequence[str], 
     return tally.summary(wall_seconds=wall_seconds, interrupted=interrupted)
 
 
-def answered(status: str) -> bool:
-    return status in ANSWERED
-
-
-__all__ = ["AGREE", "DISAGREE", "ERROR", "TIMEOUT", "VERDICTS", "WRONG", "BackendSummary",
-           "Summary", "Tally", "summarize"]
+__all__ = ["BackendSummary", "Summary", "Tally", "summarize"]

@@ -1,0 +1,150 @@
+"""`sudoku-cp bench`: time configurations over puzzle sets (the session is the library's
+`BenchSession`) and print the summary table."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from .common import (EXIT_OK, EXIT_UNSOLVED, check_stop, configurations, echo, executor_options,
+                     fail, input_options, make_executor, option, puzzle_stream, quiet_echo,
+                     report_input_errors, results_options, resume_hint, run_command, signal_word,
+                     solve_options, stdout_closed, stop_with)
+
+
+@click.command(epilog="""Examples:
+
+\b
+  sudoku-cp bench top95 --backends dfs,cpsat,sat --results r.jsonl
+  sudoku-cp bench 17clue --first 1000 --repeat 3 --time-limit 10 \\
+      --results r.jsonl
+  sudoku-cp report r.jsonl -o report.html""")
+@input_options
+@option("--backends", "-b", "backend_list", default="dfs,cpsat,sat",
+        help="Comma-separated backends or configurations to time.")
+@solve_options
+@option("--repeat", type=click.IntRange(min=1), default=1,
+        help="Timed solves per (puzzle, backend); a puzzle's time is their median.")
+@option("--warmup", type=click.IntRange(min=0), default=0,
+        help="Untimed solves of each puzzle before its timed ones.")
+@option("--jobs", "-j", type=click.IntRange(min=1), default=1,
+        help="Worker processes. Keep 1 for timings: parallel runs compete for cores and "
+             "caches.")
+@executor_options
+@results_options
+@option("--out", "out", type=click.Path(dir_okay=False), default=None, hidden=True)
+@option("--baseline", metavar="BACKEND", default=None, show_default="the first",
+        help="Configuration of the ratio column.")
+@option("--first", "--limit-puzzles", "first", type=click.IntRange(min=1), metavar="K",
+        default=None, show_default="all", help="Only the first K puzzles of each file.")
+@option("--setup/--no-setup", "measure_setup", default=True,
+        help="First measure imports and first-solve costs in fresh interpreters.")
+@option("--isolate/--no-isolate", default=True,
+        help="With -j 1 and the local executor: each configuration in a worker process of "
+             "its own (--executor isolated), so that its peak memory is its own.")
+@run_command
+def bench(files: tuple[str, ...], input_format: str | None, box: str | None, no_download: bool,
+          backend_list: str, mode: str, limit: int, time_limit: float | None, repeat: int,
+          warmup: int, jobs: int, executor: str, scheduler: str | None, results: str | None,
+          resume: bool, out: str | None, baseline: str | None, first: int | None,
+          measure_setup: bool, isolate: bool, **given: Any) -> None:
+    """Time backends over puzzle sets (one set per file) and print the summary table.
+
+    \b
+    Every timed answer is verified; a wrong one is counted, never timed. Imports
+    and one-off set-up are measured apart, in fresh interpreters, and kept out of
+    the times. PAR-2 needs --time-limit. Progress goes to stderr.
+    Exit: 0 every answer right (timeouts included), 1 a wrong answer or a backend
+    error, 2 bad usage or input, 130/143 interrupted (continue with --resume).
+    """
+    from ..result import Mode
+    from ..runs import SolveSettings
+    from ..sessions import BenchSession
+
+    results = results or out
+    chosen = configurations([backend_list], given)
+    labels = [configuration.label for configuration in chosen]
+    baseline = baseline or labels[0]
+    if baseline not in labels:
+        fail(f"--baseline {baseline} is not one of --backends {','.join(labels)}")
+    if resume and not results:
+        fail("--resume needs --results FILE (the results log of the run to continue)")
+    stream = puzzle_stream(files, input_format, box, no_download, first=first)
+    puzzles = list(stream)  # a benchmark reads its sets whole: broken data would mislead
+    report_input_errors(stream, 0)
+    if stream.errors and not any(record.grid is None for record in puzzles):
+        sys.exit(2)
+    if executor == "local" and jobs == 1 and isolate:
+        executor = "isolated"
+    session = BenchSession(puzzles, chosen,
+                           SolveSettings(Mode(mode), limit, time_limit, warmup, repeat,
+                                         prime=True),
+                           inputs=list(files) or ["-"], results=results, resume=resume,
+                           executor=make_executor(executor, jobs, scheduler), jobs=jobs,
+                           extra_settings={"baseline": baseline, "first": first})
+    _measure(session, measure_setup, results)
+    _show(session, baseline)
+    sys.exit(EXIT_UNSOLVED if session.failed else EXIT_OK)
+
+
+def _measure(session: Any, measure_setup: bool, results: str | None) -> None:
+    """Run the session: replay, set-up, the timed runs, with progress on stderr."""
+    from ..formats import PuzzleRecord
+    from ..progress import Progress
+    from ..text import plural
+
+    progress = Progress(None)
+    try:
+        with session:
+            for _ in session.replay():
+                pass
+            todo = session.remaining()
+            if session.resumed:
+                quiet_echo(f"Resumed {results}: {session.resumed} of "
+                           f"{plural(len(session.records), 'puzzle')} were already measured.")
+            if measure_setup and todo:
+                session.measure_setup(todo, starting=lambda configuration: progress.relabel(
+                    f"bench set-up: {configuration.label} ", total=None))
+            progress.relabel("bench ", total=len(todo))
+            for checked in session.run():
+                assert not isinstance(checked, PuzzleRecord)
+                for answer in checked.answers:
+                    if answer.status in ("wrong", "error"):
+                        quiet_echo(f"{checked.record.where}: {answer.label} {answer.status}: "
+                                   f"{answer.reason}")
+                progress.advance()
+                check_stop()
+    except KeyboardInterrupt:
+        progress.close()
+        stop_with(f"{signal_word()} after {session.new} of "
+                  f"{plural(len(session.records) - session.resumed, 'puzzle')}; "
+                  f"{resume_hint(results)}.")
+    except BrokenPipeError:
+        progress.close()
+        stdout_closed(resume_hint(results))
+    progress.close()
+
+
+def _show(session: Any, baseline: str) -> None:
+    """The summary table, its legend, and the one-off set-up."""
+    from ..render import render_setup_text, render_summary_text, summary_legend
+    from ..timings import statistics_available
+
+    repeat = session.settings.repeat
+    intervals = repeat > 1 and statistics_available()
+    echo(render_summary_text(session.summary(baseline), baseline=baseline))
+    echo()
+    echo(summary_legend(baseline=baseline, time_limit=session.settings.time_limit,
+                        repeat=repeat, intervals=intervals))
+    if repeat > 1 and not intervals:
+        quiet_echo("Note: the 95% intervals and the Wilcoxon test need scipy, which is not "
+                   "installed: pip install 'sudoku-cp[stats]'")
+    if session.setup:
+        echo()
+        echo("One-off set-up, not in the times above:")
+        echo(render_setup_text(session.setup))
+
+
+__all__ = ["bench"]

@@ -1,0 +1,148 @@
+"""`sudoku-cp crosscheck`: several configurations on the same puzzles, every answer checked and
+compared (the session is the library's `CrosscheckSession`)."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from .common import (EXIT_UNSOLVED, EXIT_USAGE, check_stop, configurations, echo,
+                     executor_options, input_options, make_executor, option, puzzle_stream,
+                     quiet_echo, report_input_errors, results_options, resume_hint, run_command,
+                     signal_word, solve_options, stdout_closed, stop_with)
+
+
+@click.command(epilog="""Examples:
+
+\b
+  sudoku-cp crosscheck top95 --backends dfs,cpsat,sat
+  sudoku-cp crosscheck 17clue -b dfs,sat --results r.jsonl   # then --resume
+  sudoku-cp crosscheck puzzles.txt -b 'sat[solver=glucose3|cadical195]'""")
+@input_options
+@option("--backends", "-b", "backend_list", default="dfs,cpsat,sat",
+        help="Comma-separated backends or configurations to run and compare.")
+@solve_options
+@option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+        show_default="the machine's cores", help="Worker processes, each keeping its backends "
+                                                 "warm.")
+@executor_options
+@results_options
+@option("--format", "output_format", type=click.Choice(["text", "jsonl"]), default="text",
+        help="text: summary table and findings; jsonl: one record per puzzle (the summary "
+             "goes to stderr).")
+@run_command
+def crosscheck(files: tuple[str, ...], input_format: str | None, box: str | None,
+               no_download: bool, backend_list: str, mode: str, limit: int,
+               time_limit: float | None, jobs: int | None, executor: str, scheduler: str | None,
+               results: str | None, resume: bool, output_format: str, **given: Any) -> None:
+    """Run several backends on the same puzzles, verify every answer and compare them.
+
+    \b
+    Every answer is verified, then compared:
+      lexmin  identical solutions and unsatisfiable verdicts
+      count   identical counts (capped at --count-limit)
+      any     every completion valid, solvable/unsolvable verdicts identical
+    Exit: 0 all agree (timeouts are reported, not held against); 1 a wrong
+    answer, a disagreement or a backend error; 2 bad usage or input;
+    130 Ctrl-C, 143 SIGTERM (with --results, continue with --resume).
+    """
+    from ..executors import default_jobs
+    from ..result import Mode
+    from ..runs import SolveSettings
+    from ..sessions import CrosscheckSession
+
+    chosen = configurations([backend_list], given)
+    if resume and not results:
+        from .common import fail
+        fail("--resume needs --results FILE (the results log of the run to continue)")
+    jobs = jobs or default_jobs()
+    stream = puzzle_stream(files, input_format, box, no_download)
+    session = CrosscheckSession(stream, chosen, SolveSettings(Mode(mode), limit, time_limit),
+                                inputs=list(files) or ["-"], results=results, resume=resume,
+                                executor=make_executor(executor, jobs, scheduler), jobs=jobs)
+    watch = _Watch(session, stream, output_format, _total(stream.paths))
+    try:
+        with session:
+            watch.replay()
+            watch.run()
+    except KeyboardInterrupt:
+        watch.close()
+        watch.finish()
+        stop_with(f"{signal_word()} after {_puzzles(session.new)}: {resume_hint(results)}.")
+    except BrokenPipeError:
+        watch.close()
+        stdout_closed(f"stopped after {_puzzles(session.new)}: {resume_hint(results)}")
+    watch.close()
+    report_input_errors(stream, watch.shown)
+    if stream.nothing_read and not session.new and not session.resumed:
+        sys.exit(EXIT_USAGE)  # nothing could be read: the error lines say it all
+    watch.finish()
+    if stream.errors or session.invalid:
+        sys.exit(EXIT_USAGE)
+    sys.exit(EXIT_UNSOLVED if session.summary().problems else 0)
+
+
+def _puzzles(count: int) -> str:
+    from ..text import plural
+
+    return plural(count, "puzzle")
+
+
+def _total(paths: list[str]) -> int | None:
+    """The number of puzzles the input holds, when every source is a file (a progress total)."""
+    from ..formats import count_puzzles
+
+    counts = [count_puzzles(path) for path in paths]
+    return None if any(count is None for count in counts) else sum(
+        count for count in counts if count is not None)
+
+
+class _Watch:
+    """What the terminal shows of a session: jsonl records, progress, input errors, the table."""
+
+    def __init__(self, session: Any, stream: Any, output_format: str, total: int | None) -> None:
+        from ..progress import Progress
+
+        self.session = session
+        self.stream = stream
+        self.jsonl = output_format == "jsonl"
+        self.shown = 0
+        self.progress = Progress(total, label="crosscheck ")
+
+    def replay(self) -> None:
+        from ..formats import to_json_line
+
+        for record in self.session.replay():
+            self.progress.advance(note=self.session.tally.note())
+            if self.jsonl:
+                echo(to_json_line(record))
+
+    def run(self) -> None:
+        from ..formats import PuzzleRecord, to_json_line
+
+        for item in self.session.run():
+            self.shown = report_input_errors(self.stream, self.shown)
+            if isinstance(item, PuzzleRecord):
+                quiet_echo(f"{item.error}")
+            elif self.jsonl:
+                echo(to_json_line(item.to_record()))
+            self.progress.advance(note=self.session.tally.note())
+            check_stop()
+
+    def close(self) -> None:
+        self.progress.close()
+
+    def finish(self) -> None:
+        """The summary table (and the findings): on stdout, or on stderr beside jsonl."""
+        from ..render import render_crosscheck, render_crosscheck_summary
+
+        summary = self.session.summary()
+        if self.jsonl:
+            quiet_echo(render_crosscheck_summary(summary))
+        else:
+            echo(render_crosscheck(self.session.tally, summary))
+
+
+__all__ = ["crosscheck"]

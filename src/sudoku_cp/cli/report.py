@@ -1,0 +1,130 @@
+"""`sudoku-cp plot` and `sudoku-cp report`: figures and reports of results logs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from .common import LazyChoice, fail, option, output_file, quiet_echo, run_command
+
+
+def _plot_kinds() -> list[str]:
+    from ..plots import PLOT_KINDS
+    return list(PLOT_KINDS)
+
+
+def _scaling_axes() -> list[str]:
+    from ..plots import SCALING_AXES
+    return list(SCALING_AXES)
+
+
+@click.command(epilog="""Examples:
+
+\b
+  sudoku-cp plot r.jsonl --kind cactus -o cactus.png
+  sudoku-cp plot r.jsonl --kind scatter --x-backend dfs --y-backend sat \\
+      -o s.png""")
+@click.argument("results_files", metavar="RESULTS...", nargs=-1, required=True,
+                type=click.Path(dir_okay=False))
+@option("--kind", type=LazyChoice(_plot_kinds), default="cactus",
+              help="cactus: puzzles solved vs time, per set; scatter: two backends per "
+                   "puzzle, log-log; scaling: time vs grid size or givens.")
+@option("-o", "--output", required=True, type=click.Path(dir_okay=False),
+              help="Image file: .png, .svg or .pdf.")
+@option("--x-backend", "--x", "x_backend", metavar="BACKEND", default=None,
+              show_default="the first", help="scatter: the x axis.")
+@option("--y-backend", "--y", "y_backend", metavar="BACKEND", default=None,
+              show_default="the next", help="scatter: the y axis.")
+@option("--by", type=LazyChoice(_scaling_axes), default=None,
+              show_default="size when there are several", help="scaling: the x axis.")
+@run_command
+def plot(results_files: tuple[str, ...], kind: str, output: str, x_backend: str | None,
+         y_backend: str | None, by: str | None) -> None:
+    """Plot results logs written by `bench` or `crosscheck --results` (needs matplotlib).
+
+    Several files (one per mode, say) are plotted together, a line style per mode.
+    """
+    from ..plots import check_plot_path, plot_figure, save_figure
+    from ..results_log import load_results
+
+    check_plot_path(output)
+    results = load_results(*results_files)
+    figure = plot_figure(list(results.runs()), kind, time_limit=results.time_limit,
+                         x=x_backend, y=y_backend, by=by)
+    save_figure(figure, output)
+
+
+@click.command(epilog="""Examples:
+
+\b
+  sudoku-cp report r.jsonl -o report.md     # Markdown, with plots next to it
+  sudoku-cp report r.jsonl -o table.tex     # LaTeX (booktabs) summary table
+  sudoku-cp report r.jsonl -o summary.csv   # the summary as CSV""")
+@click.argument("results_files", metavar="RESULTS...", nargs=-1, required=True,
+                type=click.Path(dir_okay=False))
+@option("-o", "--output", required=True, type=click.Path(dir_okay=False),
+              help="report.md (with plots STEM-cactus.png, ... next to it), .tex or .csv.")
+@option("--baseline", metavar="BACKEND", default=None, show_default="the run's",
+              help="Configuration of the ratio column.")
+@option("--plots/--no-plots", "with_plots", default=True,
+              help="Draw the plots of a Markdown report (they need matplotlib).")
+@run_command
+def report(results_files: tuple[str, ...], output: str, baseline: str | None,
+           with_plots: bool) -> None:
+    """Write a report of results logs: Markdown (environment, tables and plots), a LaTeX
+    table, or the summary as CSV. Several files (one per mode, say) make one report."""
+    from pathlib import Path
+
+    from ..timings import summarize
+    from ..render import render_summary_csv, render_summary_latex
+    from ..report import render_markdown_report
+    from ..results_log import load_results
+
+    results = load_results(*results_files)
+    chosen = _baseline(results, baseline)
+    target = Path(output)
+    suffix = target.suffix.lower()
+    if suffix not in (".md", ".markdown", ".tex", ".csv"):
+        fail(f"{output}: name the report .md (Markdown), .tex (LaTeX) or .csv")
+    if suffix in (".tex", ".csv"):
+        rows = summarize(results.runs(), time_limit=results.time_limit, baseline=chosen,
+                         intervals=results.repeat > 1)
+        text = (render_summary_latex(rows, baseline=chosen) if suffix == ".tex"
+                else render_summary_csv(rows))
+    else:
+        plots = _report_plots(results, target) if with_plots else {}
+        text = render_markdown_report(results, plots, baseline=chosen)
+    with output_file(output) as handle:
+        handle.write(text)
+
+
+def _baseline(results: Any, chosen: str | None) -> str | None:
+    labels = results.labels()
+    if chosen is not None:
+        if chosen not in labels:
+            fail(f"no results for baseline {chosen!r} (the results hold {', '.join(labels)})")
+        return chosen
+    named = results.settings.get("baseline")
+    return named if named in labels else (labels[0] if labels else None)
+
+
+def _report_plots(results: Any, target: Any) -> dict[str, str]:
+    from ..errors import PlotUnavailableError
+    from ..plots import PLOT_KINDS, plot_figure, save_figure
+
+    plots: dict[str, str] = {}
+    runs = list(results.runs())
+    try:
+        for kind in PLOT_KINDS:
+            if kind == "scatter" and len(results.labels()) < 2:
+                continue  # a scatter compares two backends
+            image = target.with_name(f"{target.stem}-{kind}.png")
+            save_figure(plot_figure(runs, kind, time_limit=results.time_limit), image)
+            plots[kind] = image.name  # relative: the report and its images move together
+    except PlotUnavailableError as error:
+        quiet_echo(f"Warning: {error}; the report has no plots.")
+    return plots
+
+
+__all__ = ["plot", "report"]

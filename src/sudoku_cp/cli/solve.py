@@ -1,0 +1,136 @@
+"""`sudoku-cp solve`: solve the puzzles of files, sets or standard input, printing each answer as
+soon as it is ready, in input order."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from .common import (EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE, check_stop, configurations, echo,
+                     executor_options, fail, input_options, make_executor, option,
+                     puzzle_stream, quiet_echo, report_input_errors, run_command, signal_word,
+                     solve_options, stdout_closed, stop_with)
+
+OUTPUT_FORMATS = ("grid", "spaced", "line", "jsonl")
+
+
+def _backend_help() -> str:
+    from ..backends import backend_names
+
+    return (f"Backend or configuration: {', '.join(backend_names())}, or e.g. "
+            f"'sat[solver=cadical195]'.")
+
+
+@click.command(epilog="""Examples:
+
+\b
+  sudoku-cp solve data/examples/baekjoon2239.txt
+  sudoku-cp solve -b sat --mode count --count-limit 10 puzzles.txt
+  sudoku-cp solve top95 -b 'cpsat[strategy=search]' --format jsonl -j 2""")
+@input_options
+@option("--backend", "-b", default="dfs", lazy_help=_backend_help)
+@solve_options
+@option("--format", "output_format", type=click.Choice(OUTPUT_FORMATS), default=None,
+        show_default="the input's layout", help="Output layout.")
+@option("--jobs", "-j", type=click.IntRange(min=1), default=1,
+        help="Worker processes; answers stay in input order.")
+@executor_options
+@run_command
+def solve(files: tuple[str, ...], input_format: str | None, box: str | None, no_download: bool,
+          backend: str, mode: str, limit: int, time_limit: float | None,
+          output_format: str | None, jobs: int, executor: str, scheduler: str | None,
+          **given: Any) -> None:
+    """Solve the puzzles of FILES or puzzle SETs (standard input when none, or '-').
+
+    \b
+    Input layouts, detected: 'grid' (N rows of N symbols), 'spaced' (N rows of N
+    numbers), 'line' (one puzzle of N*N symbols per line, 0 or . blank, A=10 ..).
+    Each answer is verified before it is printed; one that fails is 'wrong'.
+    """
+    from ..engine import execute
+    from ..formats import PuzzleRecord
+    from ..progress import Progress
+    from ..result import Mode
+    from ..runs import SolveSettings
+    from ..text import plural
+
+    chosen = configurations([backend], given)
+    if len(chosen) != 1:
+        fail(f"--backend names {len(chosen)} configurations; solve runs one (use crosscheck)")
+    stream = puzzle_stream(files, input_format, box, no_download)
+    settings = SolveSettings(Mode(mode), limit, time_limit)
+    printer = _Printer(chosen[0].label, settings.mode, output_format, stream)
+    progress = Progress(None, label="solve ")
+    outcomes = execute(stream, chosen, settings, executor=make_executor(executor, jobs,
+                                                                        scheduler))
+    try:
+        for item in outcomes:
+            printer.shown = report_input_errors(stream, printer.shown)
+            printer.print(item if isinstance(item, PuzzleRecord) else item.answers[0])
+            progress.advance()
+            check_stop()
+    except KeyboardInterrupt:
+        outcomes.close()
+        progress.close()
+        stop_with(f"{signal_word()} after {plural(printer.written, 'puzzle')}.")
+    except BrokenPipeError:
+        outcomes.close()
+        progress.close()
+        stdout_closed(f"stopped after {plural(printer.written, 'puzzle')}")
+    finally:
+        outcomes.close()
+    progress.close()
+    report_input_errors(stream, printer.shown)
+    if stream.errors:
+        sys.exit(EXIT_USAGE)
+    sys.exit(EXIT_USAGE if stream.bad and printer.code == EXIT_OK else printer.code)
+
+
+class _Printer:
+    """Prints each answer in the output layout (never a wrong one as solved), reports what is
+    not solved on stderr, and keeps the exit code."""
+
+    def __init__(self, label: str, mode: Any, output_format: str | None, stream: Any) -> None:
+        self.label = label
+        self.mode = mode
+        self.output_format = output_format
+        self.stream = stream
+        self.written = 0
+        self.shown = 0
+        self.code = EXIT_OK
+
+    def print(self, item: Any) -> None:
+        from ..formats import PuzzleRecord
+        from ..render import INVALID, answer_record, format_answer, invalid_record
+        from ..result import RunStatus
+
+        layout = self.output_format or str(self.stream.layouts.get(item.source if isinstance(
+            item, PuzzleRecord) else item.record.source, "line"))
+        if isinstance(item, PuzzleRecord):
+            quiet_echo(f"{item.error}")
+            self.code = max(self.code, EXIT_USAGE)
+            text = (_json(invalid_record(item, backend=self.label, mode=self.mode))
+                    if layout == "jsonl" else INVALID)
+        else:
+            if item.status is not RunStatus.SOLVED:
+                reason = f": {item.reason}" if item.reason else ""
+                who = f"{self.label} " if item.status in (RunStatus.WRONG, RunStatus.ERROR) else ""
+                quiet_echo(f"{item.record.where}: {who}{item.status}{reason}")
+                self.code = max(self.code, EXIT_UNSOLVED)
+            text = (_json(answer_record(item, mode=self.mode)) if layout == "jsonl"
+                    else format_answer(item, layout))
+        if self.written and layout not in ("line", "jsonl"):
+            echo()
+        echo(text)
+        self.written += 1
+
+
+def _json(data: dict[str, Any]) -> str:
+    from ..formats import to_json_line
+
+    return to_json_line(data)
+
+
+__all__ = ["solve"]

@@ -1,0 +1,33 @@
+"""Small helpers for the words every message uses: plurals, quoted excerpts, one-line errors."""
+
+from __future__ import annotations
+
+EXCERPT = 40  # characters of an input line quoted in a message
+
+
+def plural(count: int, noun: str) -> str:
+    """'1 puzzle', '2 puzzles'."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def excerpt(text: str, limit: int = EXCERPT) -> str:
+    """Text as a message quotes it: its repr, cut after `limit` characters with the length said
+    ("'12345'", "'1234...' ... (90 characters)")."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text)} characters)"
+
+
+def clipped(text: str, limit: int = EXCERPT) -> str:
+    """Text cut after `limit` characters, unquoted ('1234...'), for data fields."""
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def one_line(error: BaseException) -> str:
+    """An exception's message as one line: its first non-blank line, spaces squeezed (its
+    type's name when it has none)."""
+    lines = [" ".join(line.split()) for line in str(error).splitlines()]
+    return next((line for line in lines if line), type(error).__name__)
+
+
+__all__ = ["EXCERPT", "clipped", "excerpt", "one_line", "plural"]
