@@ -29,8 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sibling module outputs.py
-from outputs import (ROOT, RefusedPath, fresh_folder, new_folder,  # noqa: E402
-                     refuse_committed)
+from outputs import ROOT, RefusedPath, fresh_folder, new_folder, refuse_committed  # noqa: E402
 
 ENCODING_CONFIGURATIONS = ("dfs,cpsat,sat[encoding=minimal|extended,amo=pairwise|seqcounter|"
                            "ladder,solver=glucose3|cadical195]")
@@ -77,7 +76,7 @@ def commands(args: argparse.Namespace, out: Path) -> list[list[str]]:
         return [bench, ["report", str(log), "-o", str(out / study.report)]]
     logs = [out / f"{mode}.jsonl" for mode in ("lexmin", "any")]
     benches = [["bench", *sets, "--backends", "dfs,cpsat,sat", "--mode", mode, *common,
-                "--results", str(log)] for mode, log in zip(("lexmin", "any"), logs)]
+                "--results", str(log)] for mode, log in zip(("lexmin", "any"), logs, strict=True)]
     return [*benches, ["report", *map(str, logs), "-o", str(out / study.report)]]
 
 

@@ -78,8 +78,8 @@ def test_the_encoding_study_is_the_published_bench_and_report(study, tmp_path):
 def test_the_comparison_is_two_modes_and_one_report(study, tmp_path):
     lines = study.commands(args_of(study, "comparison", "--first", "5", "--resume"), tmp_path)
     assert [line[0] for line in lines] == ["bench", "bench", "report"]
-    assert ["--mode", "lexmin"] == lines[0][lines[0].index("--mode"):][:2]
-    assert ["--mode", "any"] == lines[1][lines[1].index("--mode"):][:2]
+    assert lines[0][lines[0].index("--mode"):][:2] == ["--mode", "lexmin"]
+    assert lines[1][lines[1].index("--mode"):][:2] == ["--mode", "any"]
     assert all("--resume" in line and "--first" in line for line in lines[:2])
     assert lines[2][1:3] == [str(tmp_path / "lexmin.jsonl"), str(tmp_path / "any.jsonl")]
 
