@@ -4,8 +4,14 @@
                                        [--sizes 4,6,...] [--kinds empty,multi50,multi25]
                                        [--modes lexmin,any] [--backends dfs,cpsat,sat]
                                        [--puzzles K]
-    python benchmarks/scaling_study.py --report [--results R.jsonl] [--out docs/study/scaling]
+    python benchmarks/scaling_study.py --report --results R.jsonl [--out FOLDER]
                                        [--metric solve|cpu|wall]
+
+Where it writes: a study run appends to `--results`, by default a new log
+`results/scaling-<time>/scaling.jsonl`; `--report` writes `table.md` and `scaling.png` into
+`--out`, by default the folder of `--results`. Neither ever writes under docs/ or data/ or over a
+committed file (benchmarks/outputs.py): the committed study in docs/study/scaling/ is re-rendered
+with `--report --results docs/study/scaling/scaling.jsonl --out results/scaling-report`.
 
 A *series* is one (kind, mode, backend); it runs its sizes in ascending order, every puzzle in its
 own child process (a fresh interpreter: one backend's memory or a stuck solver cannot touch the
@@ -47,7 +53,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sibling module outputs.py
+from outputs import ROOT, RefusedPath, fresh_folder, refuse_committed  # noqa: E402
+
 INPUTS = ROOT / "data" / "generated" / "scaling"
 SIZES = (4, 6, 9, 12, 16, 20, 25, 30, 36, 42, 49, 56, 64)
 KINDS = ("empty", "multi50", "multi25")
@@ -307,7 +315,7 @@ def study(args: argparse.Namespace, *, runner: Runner | None = None,
               "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
               "machine": platform.node(), "cpus": os.cpu_count(),
               "python": platform.python_version(), "versions": versions()}
-    log = Log(Path(args.results), header, resume=args.resume)
+    log = Log(results_path(args), header, resume=args.resume)
     if args.jobs > 1:
         say(f"-j {args.jobs}: {args.jobs} series run at once, so wall times are taken "
             f"{args.jobs} at a time; compare CPU seconds")
@@ -326,7 +334,7 @@ def study(args: argparse.Namespace, *, runner: Runner | None = None,
     if found:
         log.append({"type": "disagreements", "lines": found})
     say(f"done: {sum(1 for r in log.records if r.get('type') == 'run')} records in "
-        f"{args.results}")
+        f"{log.path}")
     return 1 if found else 0
 
 
@@ -466,15 +474,35 @@ def plot(records: list[dict[str, Any]], path: Path, metric: str = "solve") -> No
     plt.close(figure)
 
 
+def results_path(args: argparse.Namespace) -> Path:
+    """The log a study run appends to: `--results`, else a new one under results/.
+
+    Raises:
+        RefusedPath: for a log under docs/ or data/, or a committed one.
+    """
+    if args.results is None:
+        if args.resume:
+            raise RefusedPath("--resume needs --results: the log of the run to continue")
+        return fresh_folder("scaling") / "scaling.jsonl"
+    path = Path(args.results)
+    refuse_committed(path)
+    return path
+
+
 def report(args: argparse.Namespace) -> int:
+    if args.results is None:
+        raise RefusedPath("--report needs --results: the log to report")
     records = load(Path(args.results))
-    out = Path(args.out)
+    out = Path(args.out) if args.out else Path(args.results).parent
+    targets = [out / "table.md", out / "scaling.png"]
+    for target in targets:
+        refuse_committed(target)
     out.mkdir(parents=True, exist_ok=True)
     text = markdown(records, args.metric)
-    (out / "table.md").write_text(text)
-    plot(records, out / "scaling.png", args.metric)
+    targets[0].write_text(text)
+    plot(records, targets[1], args.metric)
     print(text)
-    print(f"wrote {out / 'table.md'} and {out / 'scaling.png'}", file=sys.stderr)
+    print(f"wrote {targets[0]} and {targets[1]}", file=sys.stderr)
     return 1 if disagreements(records) else 0
 
 
@@ -486,7 +514,8 @@ def _list(text: str) -> list[str]:
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--results", default="scaling.jsonl")
+    parser.add_argument("--results", default=None,
+                        help="the log (default for a run: results/scaling-TIME/scaling.jsonl)")
     parser.add_argument("--resume", action="store_true")
     parser.add_argument("--time-limit", type=float, default=300.0)
     parser.add_argument("-j", "--jobs", type=int, default=1)
@@ -499,7 +528,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--puzzles", type=int, default=None,
                         help="only the first K puzzles of each file (default: all)")
     parser.add_argument("--report", action="store_true", help="render the table and the plot")
-    parser.add_argument("--out", default=str(ROOT / "docs" / "study" / "scaling"))
+    parser.add_argument("--out", default=None,
+                        help="--report: the folder for table.md and scaling.png (default: the "
+                             "folder of --results); never under docs/ or data/")
     parser.add_argument("--metric", choices=sorted(METRICS), default="solve")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     return parser.parse_args(argv)
@@ -510,9 +541,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.child:
         child_main()
         return 0
-    if args.report:
-        return report(args)
-    return study(args)
+    try:
+        return report(args) if args.report else study(args)
+    except RefusedPath as refused:
+        print(f"scaling_study.py: {refused}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

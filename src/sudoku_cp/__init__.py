@@ -1,12 +1,13 @@
 """sudoku-cp: lexicographically smallest Sudoku completions by search, CP-SAT and SAT.
 
-The Python API (see the README's "Python API"): `solve`, `solve_many`, `crosscheck`, `bench`
-and `load_results`; errors are the typed exceptions of `sudoku_cp.errors`.
+The Python API (documented in docs/python-api.md): `solve`, `solve_many`, `crosscheck`, `bench`
+and `load_results`; errors are the typed exceptions of `sudoku_cp.errors`. Every answer these
+return has been checked by `sudoku_cp.verify`, the one definition of a correct answer.
 """
 
 from typing import TYPE_CHECKING
 
-__version__ = "0.1.0"
+from ._version import __version__
 
 if TYPE_CHECKING:  # what type checkers and editors see; at run time, __getattr__ below
     from .api import CrosscheckReport, bench, crosscheck, solve, solve_many

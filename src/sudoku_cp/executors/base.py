@@ -87,11 +87,15 @@ class Executor(abc.ABC):
         self.close()
 
 
-def chunks(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
-    """The items in lists of `size` (the last one shorter)."""
+def chunks(items: Iterable[Any], size: int, *, growing: bool = False) -> Iterator[list[Any]]:
+    """The items in lists of `size` (the last one shorter). `growing` starts with one item and
+    doubles up to `size`, so that the first outputs come back at once (and an interrupted run
+    has kept something) while later tasks stay long enough to hide their cost."""
     iterator = iter(items)
-    while chunk := list(itertools.islice(iterator, size)):
+    length = 1 if growing else size
+    while chunk := list(itertools.islice(iterator, length)):
         yield chunk
+        length = min(size, 2 * length)
 
 
 __all__ = ["CHUNK_SIZE", "IN_FLIGHT_PER_WORKER", "WORKER_RETRIES", "Executor", "Job", "JobWorker",

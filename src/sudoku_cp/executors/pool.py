@@ -152,7 +152,7 @@ class PoolExecutor(Executor):
     def map(self, items: Iterable[Any], job: Job) -> Iterator[Any]:
         from concurrent.futures.process import BrokenProcessPool
 
-        stream = chunks(items, self.chunk_size)
+        stream = chunks(items, self.chunk_size, growing=True)
         pool = _Pool(job, self.jobs)
         pending: Pending = collections.deque()
         try:
@@ -207,7 +207,7 @@ class IsolatedExecutor(Executor):
 
         pools = {part: _Pool(job.only(part), 1) for part in job.parts}
         try:
-            for chunk in chunks(items, self.chunk_size):
+            for chunk in chunks(items, self.chunk_size, growing=True):
                 outputs: list[list[Any]] = [[] for _ in chunk]
                 for pool in pools.values():
                     try:

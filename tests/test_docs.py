@@ -1,0 +1,236 @@
+"""The documentation is tested like code (in the style of sqlite-utils' test_docs.py).
+
+- Every command of the click group `sudoku_cp.cli.main` (subcommands of `data` included) has its
+  page, docs/commands/COMMAND.md, and every option of every command appears on that page.
+- Every `sudoku-cp ...` line in a shell block of the docs or the README names real commands and
+  real options of them.
+- Every ```python block of the docs and the README runs as written, in a fresh folder holding a
+  copy of data/ (the puzzles the repository ships), as a reader would run it from the project's
+  root. A block that must not run is preceded by `<!-- docs-test: skip (the reason) -->`.
+- Every option of every built-in backend is in the options table of docs/backends.md.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import click
+import pytest
+
+from .conftest import DATA, ROOT
+
+DOCS = ROOT / "docs"
+COMMAND_PAGES = DOCS / "commands"
+README = ROOT / "README.md"
+SKIP_MARK = "<!-- docs-test: skip"
+
+
+def pages() -> list[Path]:
+    return [*sorted(DOCS.rglob("*.md")), README]
+
+
+def command_tree() -> dict[tuple[str, ...], click.Command]:
+    """Every command by its path: () is the group itself, ('data', 'list') a subcommand."""
+    from sudoku_cp.cli import main
+
+    return walk(main)
+
+
+def walk(command: click.Command, path: tuple[str, ...] = ()) -> dict[tuple[str, ...],
+                                                                     click.Command]:
+    found = {path: command}
+    if isinstance(command, click.Group):
+        context = click.Context(command)
+        for name in command.list_commands(context):
+            child = command.get_command(context, name)
+            assert child is not None, f"{' '.join(path + (name,))} is listed but cannot load"
+            found.update(walk(child, path + (name,)))
+    return found
+
+
+def option_names(command: click.Command) -> list[str]:
+    """The flags a reader can type: every name of every visible option, help left out."""
+    names = []
+    for parameter in command.params:
+        if isinstance(parameter, click.Option) and not parameter.hidden:
+            names += [*parameter.opts, *parameter.secondary_opts]
+    return names
+
+
+def page_of(path: tuple[str, ...]) -> Path:
+    return COMMAND_PAGES / (f"{path[0]}.md" if path else "index.md")
+
+
+def mentions(text: str, flag: str) -> bool:
+    return re.search(rf"(?<![\w-]){re.escape(flag)}(?![\w-])", text) is not None
+
+
+def undocumented(tree: dict[tuple[str, ...], click.Command],
+                 read: Callable[[Path], str | None]) -> list[str]:
+    """What the command pages leave out: missing pages, subcommand sections and options."""
+    problems = []
+    for path, command in tree.items():
+        page = page_of(path)
+        text = read(page)
+        shown = " ".join(("sudoku-cp", *path))
+        if text is None:
+            problems.append(f"{shown}: no page {page.relative_to(ROOT)}")
+            continue
+        if len(path) > 1 and f"# {shown}" not in text:
+            problems.append(f"{shown}: no section '# {shown}' in {page.relative_to(ROOT)}")
+        problems += [f"{shown}: option {flag} not in {page.relative_to(ROOT)}"
+                     for flag in option_names(command) if not mentions(text, flag)]
+    return problems
+
+
+def read_page(page: Path) -> str | None:
+    return page.read_text(encoding="utf-8") if page.exists() else None
+
+
+# -- every command and option is documented -------------------------------------------------------
+
+def test_every_command_and_option_is_documented():
+    assert undocumented(command_tree(), read_page) == []
+
+
+def test_the_check_finds_an_undocumented_command_and_option():
+    tree = command_tree()
+    solve = tree[("solve",)]
+    tree[("frobnicate",)] = click.Command("frobnicate", params=[click.Option(["--wibble"])])
+    tree[("solve",)] = click.Command("solve", params=[*solve.params,
+                                                      click.Option(["--not-in-the-docs"])])
+    tree[("data", "purge")] = click.Command("purge", params=[])
+    already = set(undocumented(command_tree(), read_page))
+    problems = [problem for problem in undocumented(tree, read_page) if problem not in already]
+    assert "sudoku-cp frobnicate: no page docs/commands/frobnicate.md" in problems
+    assert "sudoku-cp solve: option --not-in-the-docs not in docs/commands/solve.md" in problems
+    assert ("sudoku-cp data purge: no section '# sudoku-cp data purge' in docs/commands/data.md"
+            in problems)
+    assert len(problems) == 3
+
+
+def test_every_command_page_is_a_command():
+    commands = {path[0] for path in command_tree() if path}
+    stale = {page.stem for page in COMMAND_PAGES.glob("*.md")} - commands - {"index"}
+    assert not stale, f"pages for commands that do not exist: {sorted(stale)}"
+
+
+def test_every_command_is_in_the_site_navigation():
+    navigation = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    missing = [path[0] for path in command_tree() if len(path) == 1
+               and f"commands/{path[0]}.md" not in navigation]
+    assert not missing
+
+
+def test_every_backend_option_is_in_the_options_table():
+    from sudoku_cp.backends import BUILTIN_BACKENDS, backend_class
+
+    text = (DOCS / "backends.md").read_text(encoding="utf-8")
+    missing = [f"{name}[{option.name}]" for name in BUILTIN_BACKENDS
+               for option in backend_class(name).options
+               if f"| `{name}` | `{option.name}` |" not in text]
+    assert not missing
+
+
+# -- every sudoku-cp line in the docs is a real command ----------------------------------------
+
+SHELL_BLOCK = re.compile(r"^```(?:sh|console)\n(.*?)^```", re.MULTILINE | re.DOTALL)
+STOP_TOKENS = {"|", "||", "&&", ";", ">", ">>", "2>", "&"}
+
+
+def command_lines() -> Iterator[tuple[str, str]]:
+    """(where, line) for every `sudoku-cp` command line of a sh or console block."""
+    for page in pages():
+        text = page.read_text(encoding="utf-8")
+        for block in SHELL_BLOCK.findall(text):
+            joined = re.sub(r"\\\n\s*", " ", block)
+            for line in joined.splitlines():
+                line = line.strip().removeprefix("$ ")
+                if line.startswith("sudoku-cp"):
+                    yield f"{page.relative_to(ROOT)}: {line}", line
+
+
+def unknown_words(tree: dict[tuple[str, ...], click.Command], line: str) -> list[str]:
+    """The command and option words of one command line that sudoku-cp does not have."""
+    tokens = shlex.split(line, comments=True)[1:]
+    path: tuple[str, ...] = ()
+    while tokens and path + (tokens[0],) in tree:
+        path += (tokens.pop(0),)
+    command = tree[path]
+    if isinstance(command, click.Group) and tokens and not tokens[0].startswith("-"):
+        return [f"no command {' '.join(('sudoku-cp', *path, tokens[0]))}"]
+    known = set(option_names(command)) | {"-h", "--help"}
+    words = []
+    for token in tokens:
+        if token in STOP_TOKENS:
+            break
+        flag = token.split("=", 1)[0]
+        if flag.startswith("-") and flag != "-" and not re.fullmatch(r"-\d.*", flag) \
+                and flag not in known:
+            words.append(f"{' '.join(('sudoku-cp', *path))} has no option {flag}")
+    return words
+
+
+def test_the_docs_have_command_lines():
+    assert len(list(command_lines())) > 30
+
+
+@pytest.mark.parametrize("where, line", list(command_lines()), ids=lambda value: value[:70])
+def test_every_command_line_in_the_docs_is_real(where, line):
+    assert unknown_words(command_tree(), line) == []
+
+
+def test_the_command_line_check_finds_unknown_words():
+    tree = command_tree()
+    assert unknown_words(tree, "sudoku-cp solve x.txt --mode any --frobnicate 3") == [
+        "sudoku-cp solve has no option --frobnicate"]
+    assert unknown_words(tree, "sudoku-cp data purge top95") == [
+        "no command sudoku-cp data purge"]
+    assert unknown_words(tree, "sudoku-cp bench top95 --first=10 -b dfs | head -3 --x") == []
+
+
+# -- every Python example runs as written -------------------------------------------------------
+
+PYTHON_BLOCK = re.compile(r"^(<!-- docs-test: skip[^\n]*-->\n)?```python\n(.*?)^```",
+                          re.MULTILINE | re.DOTALL)
+
+
+def python_blocks() -> list[tuple[str, str]]:
+    """(name, code) of every Python block to run; skipped blocks are left out."""
+    found = []
+    for page in pages():
+        text = page.read_text(encoding="utf-8")
+        for number, (skip, code) in enumerate(PYTHON_BLOCK.findall(text), start=1):
+            if not skip:
+                found.append((f"{page.relative_to(ROOT)}#{number}", code))
+    return found
+
+
+def test_the_docs_and_the_readme_have_python_examples():
+    names = [name for name, _ in python_blocks()]
+    assert any(name.startswith("README.md#") for name in names)
+    assert sum(name.startswith("docs/python-api.md#") for name in names) >= 4
+    assert any(name.startswith("docs/plugins.md#") for name in names)
+
+
+def test_only_the_cluster_recipes_are_skipped():
+    skipped = [page.relative_to(ROOT) for page in pages()
+               for match in PYTHON_BLOCK.finditer(page.read_text(encoding="utf-8"))
+               if match.group(1)]
+    assert {str(page) for page in skipped} == {"docs/dask-jobqueue.md"}
+
+
+@pytest.mark.parametrize("name, code", python_blocks(), ids=[name for name, _ in python_blocks()])
+def test_every_python_example_runs_as_written(name, code, tmp_path):
+    if "to_pandas" in code:
+        pytest.importorskip("pandas")
+    shutil.copytree(DATA, tmp_path / "data")
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, f"{name} failed:\n{done.stdout[-2000:]}\n{done.stderr[-4000:]}"
