@@ -27,7 +27,11 @@ from pathlib import Path
 
 import psutil  # type: ignore[import-untyped]  # installed with dask[distributed]
 
-from sudoku_cp.engine import (Configuration, Executor, PoolExecutor, SolveSettings, execute)
+from sudoku_cp.configurations import Configuration
+from sudoku_cp.engine import execute
+from sudoku_cp.executors import Executor
+from sudoku_cp.executors.pool import PoolExecutor
+from sudoku_cp.runs import SolveSettings
 from sudoku_cp.executors.dask import DaskExecutor
 from sudoku_cp.formats import PuzzleRecord, read_puzzles
 from sudoku_cp.result import Mode
@@ -70,7 +74,7 @@ def timed_run(executor: Executor, records: Sequence[PuzzleRecord], specs: Sequen
     for outcome in execute(records, specs, settings, executor=executor):
         answers.append((outcome.verdict, [
             run.result.solution.to_line() if run.result is not None and
-            run.result.solution is not None else run.status for run in outcome.runs]))
+            run.result.solution is not None else run.status for run in outcome.answers]))
         if len(answers) == len(records):
             cpu = cpu_seconds() - cpu_start
     return time.perf_counter() - start, cpu, answers

@@ -24,7 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from sudoku_cp.crosscheck import summarize
+from sudoku_cp.agreement import summarize
 from sudoku_cp.result import Mode
 from sudoku_cp.executors import default_jobs
 
@@ -44,7 +44,7 @@ def crosscheck(puzzles: Path, *, backends: str, mode: str, jobs: int | None,
                               text=True)
     wall = time.perf_counter() - start
     lines = results.read_text().splitlines()
-    records = [json.loads(line) for line in lines[1:]]
+    records = [record for record in map(json.loads, lines) if record.get("kind") == "puzzle"]
     summary = summarize(records, backends=backends.split(","), mode=Mode(mode), wall_seconds=wall)
     if finished.returncode not in (0, 1):
         sys.exit(f"crosscheck failed ({finished.returncode}): {finished.stderr}")

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime, timezone
 from typing import Any
 
-from . import __version__
+from ._version import __version__
 from .backends import backend_class
 from .configurations import Configuration
 from .errors import BenchError

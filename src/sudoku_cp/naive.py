@@ -16,6 +16,7 @@ operations; it is still pure Python, roughly a million nodes every one to two se
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .grid import Grid, Shape, geometry
@@ -57,66 +58,98 @@ def naive_solve(grid: Grid, *, node_limit: int | None = None) -> NaiveResult:
     solution (unless the solution was reached exactly at the limit). A grid with repeated givens
     has no completion and costs no node.
     """
-    if node_limit is not None and node_limit < 1:
-        raise ValueError(f"node limit must be >= 1, got {node_limit}")
-    if grid.conflicts():
-        return NaiveResult(None, 0, True)
-    size = grid.size
-    layout = _layout(size, grid.box)
-    cell_row, cell_column, cell_box = layout.rows, layout.columns, layout.boxes
-    full = (1 << size) - 1
-    # Used values per unit, as bitmasks (bit v-1 for value v).
-    row_used, column_used, box_used = [0] * size, [0] * size, [0] * size
-    for cell, value in grid.givens().items():
-        bit = 1 << (value - 1)
-        row_used[cell_row[cell]] |= bit
-        column_used[cell_column[cell]] |= bit
-        box_used[cell_box[cell]] |= bit
-    blanks = grid.blanks()
-    if not blanks:
-        return NaiveResult(grid, 1, True)
-    if node_limit == 1:
-        return NaiveResult(None, 1, False)  # the root alone
-    depth_count = len(blanks)
-    untried = [0] * depth_count  # values still to try at each depth
-    placed = [0] * depth_count   # the value (as a bit) currently placed at each depth
-    nodes = 1  # the root
-    limit = node_limit if node_limit is not None else -1
+    search = _Search(grid, node_limit)
+    first = next(search.completions(), None)
+    return NaiveResult(first, search.nodes, first is not None or search.finished)
 
-    def free_values(cell: int) -> int:
-        return full & ~(row_used[cell_row[cell]] | column_used[cell_column[cell]]
-                        | box_used[cell_box[cell]])
 
-    depth = 0
-    untried[0] = free_values(blanks[0])
-    while True:
-        cell = blanks[depth]
-        r, c, b = cell_row[cell], cell_column[cell], cell_box[cell]
-        bit = placed[depth]
-        if bit:  # back at this depth: take the previous value out before the next one goes in
-            row_used[r] ^= bit
-            column_used[c] ^= bit
-            box_used[b] ^= bit
-            placed[depth] = 0
-        mask = untried[depth]
-        if not mask:
-            depth -= 1
-            if depth < 0:
-                return NaiveResult(None, nodes, True)
-            continue
-        bit = mask & -mask  # the smallest untried value
-        untried[depth] = mask ^ bit
-        placed[depth] = bit
-        row_used[r] |= bit
-        column_used[c] |= bit
-        box_used[b] |= bit
-        nodes += 1
-        depth += 1
-        if depth == depth_count:
-            return NaiveResult(_filled(grid, blanks, placed), nodes, True)
-        if nodes == limit:
-            return NaiveResult(None, nodes, False)
-        untried[depth] = free_values(blanks[depth])
+def naive_count(grid: Grid, limit: int) -> int:
+    """The number of completions, counted by the same search run on, up to `limit`."""
+    if limit < 1:
+        raise ValueError(f"limit must be >= 1, got {limit}")
+    found = 0
+    for _ in _Search(grid, None).completions():
+        found += 1
+        if found >= limit:
+            break
+    return found
+
+
+class _Search:
+    """The naive search over one puzzle; `completions()` yields them in lexicographic order."""
+
+    def __init__(self, grid: Grid, node_limit: int | None) -> None:
+        if node_limit is not None and node_limit < 1:
+            raise ValueError(f"node limit must be >= 1, got {node_limit}")
+        self.grid = grid
+        self.node_limit = node_limit
+        self.nodes = 0
+        self.finished = True  # False once the node limit stopped the search
+
+    def completions(self) -> Iterator[Grid]:
+        grid = self.grid
+        if grid.conflicts():
+            return
+        size = grid.size
+        layout = _layout(size, grid.box)
+        cell_row, cell_column, cell_box = layout.rows, layout.columns, layout.boxes
+        full = (1 << size) - 1
+        # Used values per unit, as bitmasks (bit v-1 for value v).
+        row_used, column_used, box_used = [0] * size, [0] * size, [0] * size
+        for cell, value in grid.givens().items():
+            bit = 1 << (value - 1)
+            row_used[cell_row[cell]] |= bit
+            column_used[cell_column[cell]] |= bit
+            box_used[cell_box[cell]] |= bit
+        blanks = grid.blanks()
+        self.nodes = 1  # the root
+        if not blanks:
+            yield grid
+            return
+        if self.node_limit == 1:
+            self.finished = False  # the root alone
+            return
+        depth_count = len(blanks)
+        untried = [0] * depth_count  # values still to try at each depth
+        placed = [0] * depth_count   # the value (as a bit) currently placed at each depth
+        limit = self.node_limit if self.node_limit is not None else -1
+
+        def free_values(cell: int) -> int:
+            return full & ~(row_used[cell_row[cell]] | column_used[cell_column[cell]]
+                            | box_used[cell_box[cell]])
+
+        depth = 0
+        untried[0] = free_values(blanks[0])
+        while True:
+            cell = blanks[depth]
+            r, c, b = cell_row[cell], cell_column[cell], cell_box[cell]
+            bit = placed[depth]
+            if bit:  # back at this depth: take the previous value out before the next one
+                row_used[r] ^= bit
+                column_used[c] ^= bit
+                box_used[b] ^= bit
+                placed[depth] = 0
+            mask = untried[depth]
+            if not mask:
+                depth -= 1
+                if depth < 0:
+                    return
+                continue
+            bit = mask & -mask  # the smallest untried value
+            untried[depth] = mask ^ bit
+            placed[depth] = bit
+            row_used[r] |= bit
+            column_used[c] |= bit
+            box_used[b] |= bit
+            self.nodes += 1
+            if depth + 1 == depth_count:
+                yield _filled(grid, blanks, placed)
+                continue  # on to the next value at this depth
+            if self.nodes == limit:
+                self.finished = False
+                return
+            depth += 1
+            untried[depth] = free_values(blanks[depth])
 
 
 def _filled(grid: Grid, blanks: list[int], placed: list[int]) -> Grid:

@@ -148,31 +148,10 @@ def scatter_figure(records: Iterable[Mapping[str, Any]], *, x: str | None = None
     """
     outcomes = puzzle_outcomes(records)
     backends = _backends_in(outcomes)
-    x = x or next((name for name in backends if name != y), None)
-    y = y or next((name for name in backends if name != x), None)
-    for chosen in (x, y):
-        if chosen is not None and chosen not in backends:
-            raise PlotError(f"scatter: no results for backend {chosen!r} (the results hold "
-                            f"{', '.join(backends)})")
-    if x is None or y is None or x == y:
-        raise PlotError(f"scatter needs two different backends; the results hold "
-                        f"{', '.join(backends)}")
+    x, y = _scatter_axes(backends, x, y)
     sets = list(dict.fromkeys(name for name, _, _ in outcomes))
     modes = list(dict.fromkeys(mode for _, mode, _ in outcomes))
-    pairs: dict[tuple[str, str], list[tuple[float, float]]] = {}
-    one_sided: list[tuple[float | None, float | None]] = []
-    for (name, mode, backend), by_puzzle in outcomes.items():
-        if backend != x or (name, mode, y) not in outcomes:
-            continue
-        other = outcomes[(name, mode, y)]
-        for index, outcome in by_puzzle.items():
-            if index not in other:
-                continue
-            mine, theirs = _time(outcome), _time(other[index])
-            if mine is not None and theirs is not None:
-                pairs.setdefault((name, mode), []).append((mine, theirs))
-            elif mine is not None or theirs is not None:
-                one_sided.append((mine, theirs))
+    pairs, one_sided = _paired_times(outcomes, x, y)
     every_time = [value for points in pairs.values() for point in points for value in point]
     every_time += [value for point in one_sided for value in point if value is not None]
     penalty = 2 * time_limit if time_limit is not None else 2 * max(every_time, default=1.0)
@@ -212,6 +191,42 @@ def scatter_figure(records: Iterable[Mapping[str, Any]], *, x: str | None = None
         figure.legend(*axes.get_legend_handles_labels(), loc="outside right upper",
                       fontsize="small")
     return figure
+
+
+def _scatter_axes(backends: Sequence[str], x: str | None, y: str | None) -> tuple[str, str]:
+    """The two configurations of a scatter: the ones asked for, else the first two."""
+    x = x or next((name for name in backends if name != y), None)
+    y = y or next((name for name in backends if name != x), None)
+    for chosen in (x, y):
+        if chosen is not None and chosen not in backends:
+            raise PlotError(f"scatter: no results for backend {chosen!r} (the results hold "
+                            f"{', '.join(backends)})")
+    if x is None or y is None or x == y:
+        raise PlotError(f"scatter needs two different backends; the results hold "
+                        f"{', '.join(backends)}")
+    return x, y
+
+
+def _paired_times(outcomes: Mapping[tuple[str, str, str], Mapping[int, PuzzleOutcome]], x: str,
+                  y: str) -> tuple[dict[tuple[str, str], list[tuple[float, float]]],
+                                   list[tuple[float | None, float | None]]]:
+    """Per (set, mode), the (x time, y time) of each puzzle both solved; and the puzzles only
+    one of them solved (None for the other)."""
+    pairs: dict[tuple[str, str], list[tuple[float, float]]] = {}
+    one_sided: list[tuple[float | None, float | None]] = []
+    for (name, mode, backend), by_puzzle in outcomes.items():
+        if backend != x or (name, mode, y) not in outcomes:
+            continue
+        other = outcomes[(name, mode, y)]
+        for index, outcome in by_puzzle.items():
+            if index not in other:
+                continue
+            mine, theirs = _time(outcome), _time(other[index])
+            if mine is not None and theirs is not None:
+                pairs.setdefault((name, mode), []).append((mine, theirs))
+            elif mine is not None or theirs is not None:
+                one_sided.append((mine, theirs))
+    return pairs, one_sided
 
 
 def _time(outcome: PuzzleOutcome) -> float | None:

@@ -31,7 +31,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from . import __version__
+from ._version import __version__
 from .errors import ResultsFileError
 from .formats import PuzzleRecord, to_json_line
 from .result import Mode, RunStatus, Verdict

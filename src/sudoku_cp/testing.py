@@ -33,7 +33,7 @@ from .backends import Backend, BackendOption, backend_class, get_backend
 from .errors import SudokuError
 from .generate import pattern_grid
 from .grid import Grid, Shape
-from .naive import naive_solve
+from .naive import naive_count, naive_solve
 from .result import Mode, SolveResult, Status
 
 __all__ = ["ANTI_BACKTRACK", "BAEKJOON_2239", "BAEKJOON_2239_ANSWER", "COUNT_LIMIT",
@@ -108,30 +108,8 @@ def naive_lexmin(grid: Grid) -> Grid | None:
 
 
 def brute_force_count(grid: Grid, limit: int) -> int:
-    """Completions counted by the naive row-major DFS, up to `limit`."""
-    if grid.conflicts():
-        return 0
-    values = list(grid.values)
-    peers = grid.geometry.peers
-    blanks = grid.blanks()
-    found = 0
-
-    def search(k: int) -> bool:
-        nonlocal found
-        if k == len(blanks):
-            found += 1
-            return found >= limit
-        cell = blanks[k]
-        for value in range(1, grid.size + 1):
-            if all(values[peer] != value for peer in peers[cell]):
-                values[cell] = value
-                if search(k + 1):
-                    return True
-        values[cell] = 0
-        return False
-
-    search(0)
-    return found
+    """Completions counted by the naive row-major DFS of `sudoku_cp.naive`, up to `limit`."""
+    return naive_count(grid, limit)
 
 
 # -- the cases -----------------------------------------------------------------------------------

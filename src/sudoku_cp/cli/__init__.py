@@ -19,7 +19,7 @@ from typing import Any  # noqa: E402
 
 import click  # noqa: E402
 
-from .. import __version__  # noqa: E402
+from .._version import __version__  # noqa: E402
 from .common import (CONTEXT, EXIT_INTERRUPTED, EXIT_USAGE, STOP, log_warnings,  # noqa: E402
                      quiet_echo)
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from .. import __version__
+from .._version import __version__
 from ..formats import to_json_line
 from ..progress import Progress
 from ..text import plural
