@@ -563,3 +563,48 @@ def test_cli_bench_refuses_a_fifo_or_a_missing_folder_exit_2(tmp_path: Path) -> 
         result = invoke("bench", TINY[1], "--backends", "dfs", "--results", path, "--no-setup")
         assert (result.exit_code, result.stderr, result.stdout) == (2, f"Error: {path}: {why}\n",
                                                                     "")
+
+
+# -- what bench says while it runs ---------------------------------------------------------------
+
+def test_without_scipy_bench_says_what_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sudoku_cp import timings
+
+    monkeypatch.setattr(timings, "statistics_available", lambda: False)
+    result = invoke("bench", *TINY, "-b", "dfs,sat", "--repeat", "2", "--no-setup",
+                    "--executor", "inline")
+    assert result.exit_code == 0, result.output
+    assert ("Note: the 95% intervals and the Wilcoxon test need scipy, which is not installed: "
+            "pip install 'sudoku-cp[stats]'") in result.stderr
+    assert "Wilcoxon" not in result.stdout and "95%" not in result.stdout
+
+
+def test_ctrl_c_during_set_up_keeps_the_header_once_and_says_how_to_resume(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sudoku_cp import sessions
+
+    def interrupted(*args: Any, **kwargs: Any) -> None:
+        raise KeyboardInterrupt
+    monkeypatch.setattr(sessions, "measure_setup", interrupted)
+    log = tmp_path / "r.jsonl"
+    result = invoke("bench", *TINY, "-b", "dfs", "--results", log)
+    assert result.exit_code == 130
+    assert result.stderr == (f"Interrupted after 0 of 3 puzzles; the results so far are in {log}; "
+                             f"to continue, run the same command with --resume.\n")
+    kinds = [json.loads(line)["kind"] for line in log.read_text().splitlines()]
+    assert kinds == ["header"]  # written once, even with no record after it
+
+
+def test_set_up_shows_which_configuration_it_measures(monkeypatch: pytest.MonkeyPatch) -> None:
+    import functools
+    import io
+
+    from sudoku_cp import progress
+
+    screen = io.StringIO()
+    monkeypatch.setattr(progress.Progress, "__init__", functools.partialmethod(
+        progress.Progress.__init__, stream=screen, enabled=True, interval=0))
+    result = invoke("bench", *TINY, "-b", "dfs")
+    assert result.exit_code == 0, result.output
+    assert "\rbench set-up: dfs " in screen.getvalue()
+    assert "\rbench 3/3 (100%)" in screen.getvalue()

@@ -379,3 +379,51 @@ def test_three_quick_ctrl_c_end_in_one_message_and_no_traceback(tmp_path, args):
     assert process.returncode == 130, stderr
     assert "Interrupted after" in stderr
     assert "Traceback" not in stderr and "Exception ignored" not in stderr
+
+
+# -- a closed standard output (a reader such as `head` that ends the pipe) ---------------------
+
+def closed_after_first_line(*args: str) -> tuple[int, str, str]:
+    """Run a command whose standard output is read for one line and then closed, like
+    `... | head -1`; returns the exit code, the line read and standard error."""
+    process = cli(*args)
+    assert process.stdout is not None and process.stderr is not None
+    first = process.stdout.readline()
+    process.stdout.close()
+    stderr = process.stderr.read()
+    return process.wait(timeout=120), first, stderr
+
+
+@pytest.mark.parametrize("command", [
+    ["crosscheck", "-b", "dfs,sat", "-j", "2", "--format", "jsonl"],
+    ["crosscheck", "-b", "dfs", "-j", "1", "--format", "jsonl"],
+    ["solve", "-b", "dfs", "--format", "line"],
+    ["solve", "-b", "dfs", "-j", "2", "--format", "jsonl"],
+])
+def test_a_closed_pipe_stops_with_one_line_and_a_failing_code(tmp_path, command):
+    source = puzzles_file(tmp_path, 3000)
+    extra = ["--results", str(tmp_path / "r.jsonl")] if command[0] == "crosscheck" else []
+    code, first, stderr = closed_after_first_line(*command, str(source), *extra)
+    assert first  # the first answer came
+    assert code == 2, stderr
+    lines = stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(
+        "Error: standard output was closed (the reading end of the pipe ended)"), stderr
+    assert "Traceback" not in stderr and "Exception ignored" not in stderr
+    if extra:  # kept and resumable
+        kept = puzzle_records(tmp_path / "r.jsonl")
+        assert kept and f"the results so far are in {tmp_path / 'r.jsonl'}" in stderr
+        resumed = run("crosscheck", "-b", command[2], "-j", "1", str(source), *extra,
+                      "--resume", "--format", "jsonl")
+        assert resumed.exit_code == 0, resumed.stderr
+        assert len(puzzle_records(tmp_path / "r.jsonl")) == 3000
+
+
+def test_a_closed_pipe_stops_bench_too(tmp_path):
+    source = puzzles_file(tmp_path, 4)
+    process = cli("bench", str(source), "-b", "dfs", "--no-setup", "--executor", "inline")
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()  # before the table: its first line cannot be written
+    stderr = process.stderr.read()
+    assert process.wait(timeout=120) == 2, stderr
+    assert stderr.startswith("Error: standard output was closed") and "Traceback" not in stderr

@@ -27,7 +27,17 @@ from sudoku_cp.datasets import DataConfig, DataSet, DataSetError, Normalisation
 from .conftest import ANTI_BACKTRACK, BAEKJOON_2239, BAEKJOON_2239_ANSWER, G17
 from .http_mirror import SHARED_DATA, Mirror, rebuilt_upstream
 
-needs_shared = pytest.mark.skipif(not SHARED_DATA.is_dir(), reason="needs ../shared/data")
+def _data_folder() -> Path | None:
+    """The normalised public sets: ../shared/data, else the developer's SUDOKU_CP_DATA (read
+    here, before the tests clear the variable)."""
+    local = os.environ.get(datasets.ENV_LOCAL)
+    candidates = [SHARED_DATA, *([Path(local).expanduser()] if local else [])]
+    return next((folder for folder in candidates if folder.is_dir()), None)
+
+
+DATA_FOLDER = _data_folder()
+needs_shared = pytest.mark.skipif(DATA_FOLDER is None, reason="needs the public sets: "
+                                  "../shared/data or SUDOKU_CP_DATA=FOLDER")
 
 PUZZLES = [BAEKJOON_2239, G17, ANTI_BACKTRACK]
 # Shaped like balmerdx's files: '#' header lines, '.' blanks, '\r\n' ends, a trailing blank line.
@@ -86,7 +96,10 @@ def test_the_registry_holds_the_eleven_sets() -> None:
 
 @needs_shared
 def test_the_registry_copies_upstream_json() -> None:
-    pinned = json.loads((SHARED_DATA / "upstream.json").read_text())
+    assert DATA_FOLDER is not None
+    if not (DATA_FOLDER / "upstream.json").is_file():
+        pytest.skip(f"needs upstream.json in {DATA_FOLDER} (../shared/data has it)")
+    pinned = json.loads((DATA_FOLDER / "upstream.json").read_text())
     assert [entry["name"] for entry in pinned] == datasets.names()
     for entry in pinned:
         dataset = datasets.get(entry["name"])
@@ -99,8 +112,11 @@ def test_the_registry_copies_upstream_json() -> None:
 
 @needs_shared
 def test_the_registry_pins_the_shared_files() -> None:
+    assert DATA_FOLDER is not None
     for dataset in datasets.REGISTRY.values():
-        content = (SHARED_DATA / dataset.file).read_bytes()
+        if not (DATA_FOLDER / dataset.file).is_file():
+            continue  # a SUDOKU_CP_DATA folder may hold some of the sets
+        content = (DATA_FOLDER / dataset.file).read_bytes()
         assert (sha256(content), len(content), content.count(b"\n")) == (
             dataset.sha256, dataset.bytes, dataset.puzzles), dataset.name
 
@@ -175,11 +191,13 @@ def test_a_cached_set_is_not_downloaded_again(config: DataConfig, mirror: Mirror
 def test_a_registered_set_comes_through_pooch_verified(name: str, config: DataConfig,
                                                        mirror: Mirror) -> None:
     dataset = datasets.get(name)
-    body = rebuilt_upstream(dataset)
-    assert body is not None
+    assert DATA_FOLDER is not None
+    body = rebuilt_upstream(dataset, DATA_FOLDER)
+    if body is None:
+        pytest.skip(f"{DATA_FOLDER} holds no {dataset.file}")
     mirror.serve(dataset, body)
     path = datasets.fetch(name, config=config)
-    assert path.read_bytes() == (SHARED_DATA / dataset.file).read_bytes()
+    assert path.read_bytes() == (DATA_FOLDER / dataset.file).read_bytes()
     assert mirror.requests_for(dataset) == 1
 
 
@@ -432,3 +450,62 @@ def test_a_command_reading_puzzles_takes_a_set_name(tiny_registered: Mirror) -> 
     assert solved.exit_code == 0, solved.output
     assert solved.stdout.splitlines()[0] == BAEKJOON_2239_ANSWER
     assert tiny_registered.requests_for(TINY) == 1
+
+
+# -- what is wrong with the environment's values ---------------------------------------------------
+
+def test_a_file_url_mirror_is_read_and_checked(tmp_path: Path) -> None:
+    from urllib.parse import unquote
+
+    mirrored = tmp_path / "mirror" / unquote(TINY.mirror_url("").lstrip("/"))
+    mirrored.parent.mkdir(parents=True)
+    mirrored.write_bytes(TINY_UPSTREAM)
+    config = DataConfig(cache=tmp_path / "cache", mirror=f"file://{tmp_path / 'mirror'}")
+    assert datasets.fetch(TINY, config=config).read_bytes() == TINY_NORMALISED
+    mirrored.write_bytes(TINY_UPSTREAM + b"\n# changed\n")
+    (config.cache_folder() / "tiny.txt").unlink()
+    (config.cache_folder() / "upstream" / TINY.repo.replace("/", "+")).mkdir(
+        parents=True, exist_ok=True)
+    for kept in (config.cache_folder() / "upstream").rglob("*"):
+        if kept.is_file():
+            kept.unlink()
+    with pytest.raises(DataSetError, match=r"^tiny: .* \(from SUDOKU_CP_DATA_URL\) is not the "
+                                           r"pinned upstream file: sha256 \w+, pinned \w+; "
+                                           r"nothing was cached$"):
+        datasets.fetch(TINY, config=config)
+
+
+def test_a_file_url_mirror_without_the_file_says_so(tmp_path: Path) -> None:
+    config = DataConfig(cache=tmp_path / "cache", mirror=f"file://{tmp_path / 'nothing'}")
+    with pytest.raises(DataSetError, match=r"^tiny: cannot read .*tiny\+3.txt \(from "
+                                           r"SUDOKU_CP_DATA_URL\): No such file or directory$"):
+        datasets.fetch(TINY, config=config)
+
+
+def test_a_mirror_that_is_no_url_is_refused(tmp_path: Path) -> None:
+    config = DataConfig(cache=tmp_path / "cache", mirror="ftp.example.org/mirror")
+    with pytest.raises(DataSetError, match=r"^SUDOKU_CP_DATA_URL=ftp.example.org/mirror is not "
+                                           r"an http://, https:// or file:// URL$"):
+        datasets.fetch(TINY, config=config)
+
+
+@pytest.mark.parametrize("kind", ["missing", "file"])
+def test_a_local_folder_that_is_none_is_refused(tmp_path: Path, kind: str) -> None:
+    local = tmp_path / "local"
+    if kind == "file":
+        local.write_text("not a folder")
+    config = DataConfig(cache=tmp_path / "cache", local=local)
+    what = "does not exist" if kind == "missing" else "is not a folder"
+    with pytest.raises(DataSetError, match=rf"^SUDOKU_CP_DATA={local} {what}: "):
+        datasets.fetch(TINY, config=config)
+
+
+def test_a_local_folder_without_the_set_says_so(tmp_path: Path, mirror: Mirror,
+                                                caplog: pytest.LogCaptureFixture) -> None:
+    config = DataConfig(cache=tmp_path / "cache", local=tmp_path, mirror=mirror.url)
+    with caplog.at_level("WARNING", logger="sudoku_cp"):
+        datasets.fetch(TINY, config=config)
+    assert f"SUDOKU_CP_DATA={tmp_path} holds no tiny.txt" in caplog.text
+    offline = DataConfig(cache=tmp_path / "other-cache", local=tmp_path, download=False)
+    with pytest.raises(DataSetError, match=rf"SUDOKU_CP_DATA={tmp_path} holds no tiny.txt$"):
+        datasets.fetch(TINY, config=offline)

@@ -214,3 +214,18 @@ def test_missing_matplotlib_is_one_clear_error(monkeypatch):
     with pytest.raises(PlotUnavailableError) as raised:
         plot_figure(with_timeouts(), "cactus")
     assert str(raised.value) == MATPLOTLIB_MISSING
+
+
+def test_many_configurations_without_matplotlib_is_one_line(monkeypatch) -> None:
+    """Beyond 10 configurations the colours come from a matplotlib colour map: without
+    matplotlib that is the install hint, not a traceback."""
+    import sys
+
+    from sudoku_cp.errors import PlotUnavailableError
+    from sudoku_cp.plots import MATPLOTLIB_MISSING, backend_colour
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib fails
+    assert backend_colour(3, 10) == "C3"
+    with pytest.raises(PlotUnavailableError, match=MATPLOTLIB_MISSING.replace("[", r"\[")
+                       .replace("]", r"\]")):
+        backend_colour(3, 11)

@@ -219,3 +219,14 @@ def test_a_command_asking_for_the_broken_plugin_fails_in_one_line_and_dfs_still_
     done = sudoku_cp_command(plugin, "solve", str(PUZZLE_FILE), "-b", "dfs")
     assert done.returncode == 0, done.stderr
     assert BAEKJOON_2239_ANSWER[:9] in done.stdout.replace(" ", "")
+
+
+def test_the_ignored_plugins_are_found_on_the_first_look(fake_plugins, monkeypatch):
+    """`backend_problems()` in a fresh process, before anything read the entry points (what
+    `sudoku-cp backends` does first), still reports a plugin that takes a built-in's name."""
+    import sudoku_cp.backends as registry
+
+    fake_plugins(("dfs", "sudoku_cp_example:NaiveBackend"))
+    monkeypatch.setattr(registry, "_plugins", None)
+    registry._ignored.clear()
+    assert backend_problems()["dfs"].endswith("is ignored: 'dfs' is a built-in backend")

@@ -353,3 +353,17 @@ def test_cli_report_refuses_files_with_different_time_limits(tmp_path: Path) -> 
     result = invoke("report", first, second, "-o", tmp_path / "r.md", "--no-plots")
     assert (result.exit_code, result.stderr) == (
         2, f"Error: {second}: measured with a time limit of 1 s, not 10 s like {first}\n")
+
+
+def test_a_report_into_a_missing_folder_names_the_folder(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from sudoku_cp.cli import main
+
+    log = tmp_path / "r.jsonl"
+    assert CliRunner().invoke(main, ["crosscheck", "-b", "dfs", "-j", "1", "--results", str(log)],
+                              input="0" * 16 + "\n").exit_code == 0
+    result = CliRunner().invoke(main, ["report", str(log), "-o", str(tmp_path / "no" / "x.md")])
+    assert result.exit_code == 2
+    assert result.stderr == (f"Error: {tmp_path / 'no' / 'x.md'}: cannot write: the folder "
+                             f"{tmp_path / 'no'} does not exist\n")

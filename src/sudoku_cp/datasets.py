@@ -4,7 +4,7 @@ Each set is pinned to one upstream file (repository, commit, path) by the sha256
 to the sha256 of our normalised file (one puzzle per line, `0` for blank, `\\n` line ends). A set's
 file is looked for, in order:
 
-1. in the folder `SUDOKU_CP_DATA` names (normalised files, like ../shared/data), hash-checked;
+1. in the folder `SUDOKU_CP_DATA` names (normalised set files, one per set), hash-checked;
 2. in the user cache (`platformdirs.user_cache_dir("sudoku-cp")`, or `SUDOKU_CP_CACHE`),
    hash-checked;
 3. else the upstream file is downloaded by pooch (retries, a temporary file moved into place only
@@ -110,7 +110,7 @@ class DataSet:
         return base_url.rstrip("/") + self.url[len(GITHUB_RAW):]
 
 
-# -- the registry: facts copied from ../shared/data/upstream.json and SOURCES.md ----------------
+# -- the registry: each set pinned to its upstream file (commit, path, sha256) --------------------
 
 PYTUDES = "414fe258a4181c2a819959d9a29bfcbe4c4b19c7"  # norvig/pytudes
 KYLEGOUGH = "cd15960a534a5e780324efd2762a766f5c6a37b6"  # KyleGough/sudoku
@@ -323,6 +323,23 @@ class DataConfig:
                    download=env.get(ENV_NO_DOWNLOAD, "").strip().lower()
                    not in ("1", "true", "yes", "on"))
 
+    def check(self) -> None:
+        """Refuse settings that cannot mean what was asked, naming the variable and its value.
+
+        Raises:
+            DataSetError: SUDOKU_CP_DATA that is not a folder; SUDOKU_CP_DATA_URL that is not
+                an http(s):// or file:// URL.
+        """
+        if self.local is not None and not self.local.is_dir():
+            what = "does not exist" if not self.local.exists() else "is not a folder"
+            raise DataSetError(f"{ENV_LOCAL}={self.local} {what}: set it to a folder of "
+                               f"normalised set files, or unset it")
+        if self.mirror is not None:
+            scheme = self.mirror.split("://", 1)[0].lower() if "://" in self.mirror else ""
+            if scheme not in ("http", "https", "file"):
+                raise DataSetError(f"{ENV_MIRROR}={self.mirror} is not an http://, https:// or "
+                                   f"file:// URL")
+
     def cache_folder(self) -> Path:
         """The folder of normalised files fetched before (upstream files in its `upstream/`)."""
         if self.cache is not None:
@@ -358,11 +375,14 @@ def fetch(dataset: str | DataSet, *, download: bool = True, progress: bool = Fal
     """
     chosen = get(dataset)
     config = config or DataConfig.from_env()
+    config.check()
     if config.local is not None:
         local = config.local / chosen.file
         if local.is_file():
             _check_normalised(local, chosen, where=ENV_LOCAL)
             return local
+        log.warning("%s=%s holds no %s: looking in the cache, then downloading", ENV_LOCAL,
+                    config.local, chosen.file)
     cache = config.cache_folder()
     target = cache / chosen.file
     if target.is_file():
@@ -425,13 +445,43 @@ def _upstream_file(dataset: DataSet, cache: Path, *, config: DataConfig, downloa
     if raw.is_file() and sha256_of(raw) == dataset.upstream_sha256:
         return raw
     if not download:
-        hint = f"{config.local / dataset.file} is missing; " if config.local else ""
+        where = (f"{ENV_LOCAL}={config.local} holds no {dataset.file}" if config.local else
+                 f"or set {ENV_LOCAL} to a folder holding {dataset.file}")
         raise DataSetError(f"{dataset.name}: not downloaded yet and downloads are off "
-                           f"(--no-download or {ENV_NO_DOWNLOAD}); {hint}run `sudoku-cp data "
-                           f"fetch {dataset.name}` online, or set {ENV_LOCAL} to a folder "
-                           f"holding {dataset.file}")
-    _download(dataset, raw, url=config.url(dataset), progress=progress)
+                           f"(--no-download or {ENV_NO_DOWNLOAD}); run `sudoku-cp data fetch "
+                           f"{dataset.name}` online, {where}")
+    url = config.url(dataset)
+    if url.lower().startswith("file://"):
+        _copy_from_mirror(dataset, raw, url)
+    else:
+        _download(dataset, raw, url=url, progress=progress)
     return raw
+
+
+def _copy_from_mirror(dataset: DataSet, raw: Path, url: str) -> None:
+    """The upstream file from a local mirror (a file:// URL), checked like a download.
+
+    Raises:
+        DataSetError: the file is not there, cannot be read, or is not the pinned one.
+    """
+    from urllib.parse import unquote, urlparse
+
+    source = Path(unquote(urlparse(url).path))
+    try:
+        data = source.read_bytes()
+    except OSError as error:
+        raise DataSetError(f"{dataset.name}: cannot read {source} (from {ENV_MIRROR}): "
+                           f"{error.strerror or error}") from None
+    digest = hashlib.sha256(data).hexdigest()
+    if digest != dataset.upstream_sha256:
+        raise DataSetError(f"{dataset.name}: {source} (from {ENV_MIRROR}) is not the pinned "
+                           f"upstream file: sha256 {digest}, pinned {dataset.upstream_sha256}; "
+                           f"nothing was cached")
+    try:
+        _write_atomically(raw, data)
+    except OSError as error:
+        raise DataSetError(f"{dataset.name}: cannot write {raw}: {error.strerror or error} "
+                           f"(set {ENV_CACHE} to another folder)") from None
 
 
 def _download(dataset: DataSet, raw: Path, *, url: str, progress: bool) -> None:

@@ -55,8 +55,10 @@ def backend_colour(number: int, count: int) -> Any:
     20 colours of tab20, then a gradient, so that no two series share a colour."""
     if count <= 10:
         return f"C{number}"
-    import matplotlib
-
+    try:
+        import matplotlib
+    except ImportError:  # more than 10 configurations reach here before any figure is made
+        raise PlotUnavailableError(MATPLOTLIB_MISSING) from None
     if count <= 20:
         return matplotlib.colormaps["tab20"](number)
     return matplotlib.colormaps["turbo"](number / max(count - 1, 1))
@@ -318,8 +320,8 @@ def check_plot_path(path: str | Path) -> None:
     """
     suffix = Path(path).suffix.lower()
     if suffix not in PLOT_SUFFIXES:
-        raise PlotError(f"{path}: plots are written as .png, .svg or .pdf, not "
-                        f"{suffix or 'no suffix'}")
+        found = f"not {suffix}" if suffix else "and this name has no suffix"
+        raise PlotError(f"{path}: plots are written as .png, .svg or .pdf, {found}")
 
 
 def save_figure(figure: Figure, path: str | Path) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from .common import (EXIT_UNSOLVED, EXIT_USAGE, check_stop, configurations, echo,
-                     executor_options, input_options, make_executor, option, puzzle_stream,
+                     executor_options, fail, input_options, make_executor, option, puzzle_stream,
                      quiet_echo, report_input_errors, results_options, resume_hint, run_command,
                      signal_word, solve_options, stdout_closed, stop_with)
 
@@ -29,6 +29,7 @@ from .common import (EXIT_UNSOLVED, EXIT_USAGE, check_stop, configurations, echo
                                                  "warm.")
 @executor_options
 @results_options
+@option("--out", "out", type=click.Path(dir_okay=False), default=None, hidden=True)
 @option("--format", "output_format", type=click.Choice(["text", "jsonl"]), default="text",
         help="text: summary table and findings; jsonl: one record per puzzle (the summary "
              "goes to stderr).")
@@ -36,7 +37,8 @@ from .common import (EXIT_UNSOLVED, EXIT_USAGE, check_stop, configurations, echo
 def crosscheck(files: tuple[str, ...], input_format: str | None, box: str | None,
                no_download: bool, backend_list: str, mode: str, limit: int,
                time_limit: float | None, jobs: int | None, executor: str, scheduler: str | None,
-               results: str | None, resume: bool, output_format: str, **given: Any) -> None:
+               results: str | None, resume: bool, out: str | None, output_format: str,
+               **given: Any) -> None:
     """Run several backends on the same puzzles, verify every answer and compare them.
 
     \b
@@ -53,9 +55,9 @@ def crosscheck(files: tuple[str, ...], input_format: str | None, box: str | None
     from ..runs import SolveSettings
     from ..sessions import CrosscheckSession
 
+    results = results or out  # --out: the results log's name in bench, kept as an alias here
     chosen = configurations([backend_list], given)
     if resume and not results:
-        from .common import fail
         fail("--resume needs --results FILE (the results log of the run to continue)")
     jobs = jobs or default_jobs()
     stream = puzzle_stream(files, input_format, box, no_download)

@@ -87,6 +87,9 @@ def report(results_files: tuple[str, ...], output: str, baseline: str | None,
     suffix = target.suffix.lower()
     if suffix not in (".md", ".markdown", ".tex", ".csv"):
         fail(f"{output}: name the report .md (Markdown), .tex (LaTeX) or .csv")
+    folder = target.parent
+    if not folder.is_dir():  # before the plots beside it, which would be blamed instead
+        fail(f"{output}: cannot write: the folder {folder} does not exist")
     if suffix in (".tex", ".csv"):
         rows = summarize(results.runs(), time_limit=results.time_limit, baseline=chosen,
                          intervals=results.repeat > 1)
