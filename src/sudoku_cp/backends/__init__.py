@@ -43,6 +43,7 @@ _REGISTRY: dict[str, tuple[str, str]] = {
     "dfs": ("sudoku_cp.backends.dfs", "DfsBackend"),
     "cpsat": ("sudoku_cp.backends.cpsat", "CpSatBackend"),
     "sat": ("sudoku_cp.backends.sat", "SatBackend"),
+    "dlx": ("sudoku_cp.backends.dlx", "DlxBackend"),
 }
 BUILTIN_BACKENDS: tuple[str, ...] = tuple(_REGISTRY)
 
