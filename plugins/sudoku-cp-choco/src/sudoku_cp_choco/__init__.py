@@ -93,6 +93,7 @@ class ChocoBackend(Backend):
     requires = ("pychoco",)
     packages = ("pychoco", "sudoku-cp-choco")
     setup_modules = ("pychoco",)
+    install_hint = "pip install pychoco (the dependency of sudoku-cp-choco)"
     options: ClassVar[tuple[BackendOption, ...]] = (
         BackendOption("alldiff", "all-different per unit: global with arc consistency (ac), "
                       "with bound consistency (bc), or pairwise != (decomposition)", "ac",
