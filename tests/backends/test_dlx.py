@@ -85,7 +85,7 @@ def test_mrv_first_completion_is_not_the_lexmin_in_general():
 def test_auto_is_rowmajor_for_lexmin_and_mrv_otherwise():
     backend = get_backend("dlx")
     puzzle = Grid.parse(BAEKJOON_2239)
-    assert backend.solve(puzzle).stats["order"] == "rowmajor"
+    assert backend.solve(puzzle).stats["order"] == "rowmajor"  # within the budget
     assert backend.solve(puzzle, mode=Mode.ANY).stats["order"] == "mrv"
     assert backend.solve(puzzle, mode=Mode.COUNT).stats["order"] == "mrv"
 
@@ -140,3 +140,16 @@ def test_the_structure_is_exact_cover():
 def test_unknown_order_is_refused():
     with pytest.raises(BackendOptionError, match="order"):
         get_backend("dlx", order="random")
+
+
+def test_auto_lexmin_falls_back_to_the_prefix_loop_past_its_budget(monkeypatch):
+    monkeypatch.setattr(dlx, "ROWMAJOR_BUDGET_PER_CELL", 0)
+    puzzles = [_random_puzzle(300 + seed) for seed in range(10)]
+    puzzles += [Grid.parse(ANTI_BACKTRACK), Grid.empty(9)]
+    backend = get_backend("dlx")
+    for puzzle in puzzles:
+        result = backend.solve(puzzle)
+        assert result.solution == naive_lexmin(puzzle)
+    # (the clock and the budget are read every CHECK_CLOCK_EVERY nodes)
+    assert backend.solve(Grid.empty(16)).stats["order"] == "rowmajor+prefix"
+

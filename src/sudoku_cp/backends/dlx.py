@@ -35,7 +35,10 @@ Lex-min, by the method itself:
   feasible, so only the values below the witness's value are tried; a value the oracle refutes
   is removed for good (the prefix only grows, so it stays refuted).
 
-`order=auto` (the default) is `rowmajor` for lex-min and `mrv` for any and count (measured: see
+`order=auto` (the default) is `mrv` for any and count, and for lex-min the row-major search
+within a budget of 50 nodes per cell, then the prefix loop: row-major is the fastest on most
+9x9 grids, but a wrong early value costs it a whole subtree where the MRV oracle refutes the value
+in a few nodes (the empty 25x25: the prefix loop 10.6 s, row-major no answer in 60 s; measured in
 docs/backends.md).
 """
 
@@ -52,10 +55,15 @@ from .base import Backend, BackendOption, Deadline, Outcome
 
 ORDERS = ("auto", "mrv", "rowmajor")
 CHECK_CLOCK_EVERY = 256  # search nodes between deadline checks
+ROWMAJOR_BUDGET_PER_CELL = 50  # auto lex-min: row-major nodes per cell before the prefix loop
 
 
 class _OutOfTime(Exception):
     """Raised inside the search when the deadline passes."""
+
+
+class _OverBudget(Exception):
+    """Raised inside the search when it has used its node budget."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -232,9 +240,11 @@ class _Links:
 
     # -- the search -----------------------------------------------------------------------------
 
-    def solutions(self, rowmajor: bool) -> Generator[list[int], None, None]:
+    def solutions(self, rowmajor: bool,
+                  budget: int | None = None) -> Generator[list[int], None, None]:
         """Depth-first Algorithm X from the current state: yields each completion's rows (the
-        fixed ones first), leaving the structure as it found it once exhausted or closed."""
+        fixed ones first), leaving the structure as it found it once exhausted or closed.
+        Past `budget` nodes (checked with the clock) it raises _OverBudget."""
         choose = self.choose_rowmajor if rowmajor else self.choose_mrv
         cover, uncover = self._cover, self._uncover
         down, column, mates = self.down, self.column, self.mates
@@ -249,6 +259,8 @@ class _Links:
                     clock = CHECK_CLOCK_EVERY
                     if self.deadline.expired():
                         raise _OutOfTime
+                    if budget is not None and nodes > budget:
+                        raise _OverBudget
                 header = choose()
                 if not header:
                     yield self.fixed + [node for _, node in stack]
@@ -283,9 +295,9 @@ class _Links:
                 header, node = stack.pop()
                 self.unselect(node)
 
-    def first(self, rowmajor: bool) -> list[int] | None:
+    def first(self, rowmajor: bool, budget: int | None = None) -> list[int] | None:
         """The first completion the search meets, with the structure left unchanged."""
-        found = self.solutions(rowmajor)
+        found = self.solutions(rowmajor, budget)
         try:
             return next(found, None)
         finally:
@@ -349,9 +361,11 @@ class DlxBackend(Backend):
     name = "dlx"
     description = "pure-Python exact cover: Knuth's Algorithm X with dancing links (arrays of ints)"
     options: ClassVar[tuple[BackendOption, ...]] = (
-        BackendOption("order", "column choice: mrv (fewest rows), rowmajor (forced columns, "
-                      "else the first open cell; lex-min directly); auto = rowmajor for lex-min, "
-                      "mrv for any and count", "auto", choices=ORDERS),
+        BackendOption("order", "column choice: mrv (fewest rows; lex-min by a row-major "
+                      "prefix loop over it), rowmajor (forced columns, else the first open cell: "
+                      "the first completion is the lex-min); auto = mrv for any and count, for "
+                      "lex-min rowmajor for 50 nodes per cell, then the prefix loop", "auto",
+                      choices=ORDERS),
     )
 
     def __init__(self, **options: Any) -> None:
@@ -365,10 +379,24 @@ class DlxBackend(Backend):
         return _structure.cache_info().currsize != cached
 
     def rowmajor(self, mode: Mode) -> bool:
-        """Whether this mode's search chooses columns row-major."""
+        """Whether this mode's search chooses columns row-major (first)."""
         if self.order == "auto":
             return mode is Mode.LEXMIN
         return self.order == "rowmajor"
+
+    def lexmin(self, links: _Links, rowmajor: bool, stats: dict[str, object]) -> list[int] | None:
+        """The lex-min's rows: the row-major search (with `auto`, within a node budget, then
+        the prefix loop), or the prefix loop over the MRV oracle."""
+        if not rowmajor:
+            return links.prefix_lexmin()
+        if self.order == "rowmajor":
+            return links.first(rowmajor=True)
+        budget = ROWMAJOR_BUDGET_PER_CELL * links.structure.size ** 2
+        try:
+            return links.first(rowmajor=True, budget=budget)
+        except _OverBudget:
+            stats["order"] = "rowmajor+prefix"  # the budget ran out: the prefix loop takes over
+            return links.prefix_lexmin()
 
     def _solve(self, grid: Grid, *, mode: Mode, limit: int, deadline: Deadline) -> Outcome:
         structure = _structure(grid.size, grid.box)
@@ -383,9 +411,10 @@ class DlxBackend(Backend):
         count = 0
         values: tuple[int, ...] | None = None
         status = Status.SOLVED
+        stats: dict[str, object] = {"order": "rowmajor" if rowmajor else "mrv"}
         try:
-            if mode is Mode.LEXMIN and not rowmajor:
-                rows = links.prefix_lexmin()
+            if mode is Mode.LEXMIN:
+                rows = self.lexmin(links, rowmajor, stats)
                 values = None if rows is None else links.values(rows)
             elif mode is Mode.COUNT:
                 for rows in links.solutions(rowmajor):
@@ -401,10 +430,8 @@ class DlxBackend(Backend):
                 status = Status.UNSATISFIABLE
         except _OutOfTime:
             status, values = Status.TIMEOUT, None
-        stats: dict[str, object] = {"nodes": links.nodes, "updates": links.updates,
-                                    "backtracks": links.backtracks,
-                                    "order": "rowmajor" if rowmajor else "mrv"}
-        if mode is Mode.LEXMIN and not rowmajor:
+        stats.update(nodes=links.nodes, updates=links.updates, backtracks=links.backtracks)
+        if links.oracle_calls:
             stats["oracle_calls"] = links.oracle_calls
         reason = None
         if status is Status.UNSATISFIABLE:
