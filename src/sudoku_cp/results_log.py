@@ -45,7 +45,7 @@ Record = dict[str, Any]
 
 # Settings whose difference makes a log impossible to continue (the answers or times would mix).
 RESUME_KEYS = ("command", "inputs", "mode", "limit", "time_limit", "repeat", "warmup",
-               "backends")
+               "backends", "certify")
 
 
 def make_header(*, command: str, settings: Mapping[str, Any], backends: Sequence[Mapping[str, Any]],
@@ -407,6 +407,8 @@ def _current_options(item: Any) -> Any:
 def _show(key: str, value: Any) -> str:
     if key == "time_limit" and value is None:
         return "no limit"
+    if key == "certify":
+        return "off" if value is None else f"on ({value.get('solver')}, {value.get('engine')})"
     if value is None:
         return "none"
     if isinstance(value, list):

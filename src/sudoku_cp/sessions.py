@@ -40,7 +40,7 @@ from .executors.inline import InlineExecutor
 from .formats import PuzzleRecord
 from .result import RunStatus, Verdict
 from .results_log import ResultsLog, make_header
-from .runs import CheckedPuzzle, SolveSettings, answers_of_record
+from .runs import CheckedPuzzle, SolveSettings, answers_of_record, uncertified_of_record
 from .timings import SummaryRow, summarize
 from .verify import compare
 
@@ -161,7 +161,8 @@ class Session:
             raise ResultsFileError(f"{self.log.path}:{line}: not a whole puzzle record ({error})"
                                    f": repair or remove that line, or choose another results "
                                    f"file") from None
-        found = compare(results, puzzle, self.settings.mode, errors)
+        found = compare(results, puzzle, self.settings.mode, errors,
+                        uncertified=uncertified_of_record(record))
         stored = [RunStatus(run["status"]) for run in record["runs"]]
         if found.verdict == Verdict(record["verdict"]) and stored == list(found.statuses.values()):
             return record

@@ -35,6 +35,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "backends": ("backends", "list_backends"),
     "encode": ("backends", "encode"),
     "data": ("data", "data"),
+    "certify": ("certify", "certify"),
 }
 
 
