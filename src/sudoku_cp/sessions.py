@@ -187,15 +187,21 @@ class Session:
         """Every puzzle still to do, checked, logged and tallied, in input order; an input line
         that is not a puzzle comes in its place as its `PuzzleRecord`."""
         log = self.log
-        append = (lambda checked: log.append(checked.to_record())) if log is not None else None
+
+        def kept(checked: CheckedPuzzle) -> None:
+            # Counted where it is written, so that 'Interrupted after N puzzles' is what the
+            # log holds even when the signal lands between the write and the caller.
+            if log is not None:
+                log.append(checked.to_record())
+            self.new += 1
+
         outcomes = execute(self.todo(), self.configurations, self.settings,
-                           executor=self.executor, log=append)
+                           executor=self.executor, log=kept)
         try:
             for item in outcomes:
                 if isinstance(item, PuzzleRecord):
                     self.invalid += 1
                 else:
-                    self.new += 1
                     self.take(item.to_record(), resumed=False)
                 yield item
         finally:
