@@ -1,4 +1,4 @@
-"""Certified answers: a checked proof for every claim a backend makes (issue 25).
+"""Certified answers: a checked proof for every claim a backend makes.
 
     from sudoku_cp.certify import Certifier, claim_of_result
     certifier = Certifier()                       # glucose4 proofs, dratify checks them
