@@ -32,6 +32,7 @@ class _Stop:
     signum: int | None = None   # the first signal received
     said: bool = False          # its one line is printed
     deferred: bool = False      # while the command line loads: record the signal, raise nothing
+    forking: int = 0            # forks under way in this process: record, raise nothing
 
     @property
     def code(self) -> int:
@@ -53,7 +54,10 @@ def _on_signal(signum: int, frame: Any) -> None:
     # the default handlers back while it shuts down, and a second Ctrl-C then would kill it.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    if not STOP.deferred:  # during the imports, an exception would be a traceback
+    # During the imports, or inside a fork's hooks, an exception would be a traceback or be
+    # swallowed ('Exception ignored in _releaseLock'): the signal is recorded, and the command's
+    # next `check_stop` (or, while loading, `early_signal`) acts on it.
+    if not STOP.deferred and not STOP.forking:
         raise Interrupted(signum)
 
 
@@ -76,8 +80,34 @@ def install_signal_handlers(*, deferred: bool = False) -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         return
     STOP.signum, STOP.said, STOP.deferred = None, False, deferred
+    if not deferred:
+        _watch_forks()
     signal.signal(signal.SIGINT, _on_signal)
     signal.signal(signal.SIGTERM, _on_signal)
+
+
+_forks_watched = False
+
+
+def _watch_forks() -> None:
+    """Defer signals while this process forks (a worker pool starting). Registered once, when
+    the command starts, so after the logging module's hooks: ours then run first before a fork
+    and last after it, and the whole of the fork's Python hooks is covered."""
+    global _forks_watched
+    if _forks_watched or not hasattr(os, "register_at_fork"):
+        return
+    _forks_watched = True
+
+    def starts() -> None:
+        STOP.forking += 1
+
+    def ends() -> None:
+        STOP.forking = max(0, STOP.forking - 1)
+
+    def child() -> None:
+        STOP.forking = 0
+
+    os.register_at_fork(before=starts, after_in_parent=ends, after_in_child=child)
 
 
 def early_signal() -> int | None:
