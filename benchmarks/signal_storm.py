@@ -90,7 +90,14 @@ def run_trial(command: str, signum: int, delay: float, puzzles: Path, total: int
             os.killpg(process.pid, signum)
         else:
             process.send_signal(signum)
-    _, err = process.communicate(timeout=300)
+    try:
+        _, err = process.communicate(timeout=300)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        trial.code = None
+        trial.problems.append("still running 300 s after the signal: killed")
+        return trial
     trial.code = process.returncode
     done = _records(log)
     if process.returncode < 0 or (process.returncode == 1 and "KeyboardInterrupt" in err
