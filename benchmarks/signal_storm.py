@@ -36,7 +36,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-AFTER = re.compile(r"(?:Interrupted|Terminated) after (\d+) puzzles?")
+AFTER = re.compile(r"(?:Interrupted|Terminated) after (\d+)(?: of \d+)? puzzles?")
 
 COMMANDS = {
     "crosscheck": ["crosscheck", "-b", "dfs,sat", "-j", "2"],
@@ -54,6 +54,7 @@ class Trial:
     code: int | None = None
     problems: list[str] = field(default_factory=list)
     kind: str = "stopped"   # stopped | finished first | start-up window
+    stderr: str = ""
 
 
 def _records(log: Path) -> list[int]:
@@ -98,7 +99,7 @@ def run_trial(command: str, signum: int, delay: float, puzzles: Path, total: int
         trial.code = None
         trial.problems.append("still running 300 s after the signal: killed")
         return trial
-    trial.code = process.returncode
+    trial.code, trial.stderr = process.returncode, err
     done = _records(log)
     if process.returncode < 0 or (process.returncode == 1 and "KeyboardInterrupt" in err
                                   and "sudoku_cp" not in err):
@@ -172,6 +173,7 @@ def main() -> int:
                 failed += 1
                 print(f"FAIL {trial.command} {signal.Signals(trial.signum).name} after "
                       f"{trial.delay} s: {'; '.join(trial.problems)}", flush=True)
+                print("    " + "\n    ".join(trial.stderr.splitlines()[-30:]), flush=True)
     print(f"{args.trials} trials, {failed} failed; start-up window (exec to sudoku-cp's "
           f"handlers) median {startup_window() * 1e3:.0f} ms")
     for kind, count in sorted(kinds.items()):

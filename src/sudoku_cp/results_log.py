@@ -163,6 +163,17 @@ class ResultsLog:
                 assert parsed is not None
                 yield number, parsed
 
+    def records_written(self) -> int:
+        """Puzzle records this session wrote, counted in the file (exact even when a signal
+        came between a write and the counting of it)."""
+        count = 0
+        with open(self.path, "rb") as reader:
+            reader.seek(self._previous_end)
+            for raw in reader:
+                record = _parse(raw) if raw.endswith(b"\n") else None
+                count += record is not None and record.get("kind") == "puzzle"
+        return count
+
     def append_header(self) -> None:
         """Write the session header now, if it is not written yet.
 

@@ -148,6 +148,16 @@ class Session:
             self.take(record, resumed=True)
             yield record
 
+    def kept(self) -> int:
+        """Puzzles this session finished and kept: counted in the results log when there is one
+        (what 'Interrupted after N puzzles' says must be what the log holds)."""
+        if self.log is not None:
+            try:
+                return self.log.records_written()
+            except OSError:
+                pass
+        return self.new
+
     def _rejudged(self, line: int, record: Record) -> Record:
         """A stored record checked again by the one verifier; the same record when it holds.
 
@@ -188,15 +198,13 @@ class Session:
         that is not a puzzle comes in its place as its `PuzzleRecord`."""
         log = self.log
 
-        def kept(checked: CheckedPuzzle) -> None:
-            # Counted where it is written, so that 'Interrupted after N puzzles' is what the
-            # log holds even when the signal lands between the write and the caller.
+        def keep(checked: CheckedPuzzle) -> None:
             if log is not None:
                 log.append(checked.to_record())
             self.new += 1
 
         outcomes = execute(self.todo(), self.configurations, self.settings,
-                           executor=self.executor, log=kept)
+                           executor=self.executor, log=keep)
         try:
             for item in outcomes:
                 if isinstance(item, PuzzleRecord):

@@ -117,7 +117,7 @@ def _measure(session: Any, measure_setup: bool, results: str | None) -> None:
                 check_stop()
     except KeyboardInterrupt:
         progress.close()
-        stop_with(f"{signal_word()} after {session.new} of "
+        stop_with(f"{signal_word()} after {session.kept()} of "
                   f"{plural(len(session.records) - session.resumed, 'puzzle')}; "
                   f"{resume_hint(results)}.")
     except BrokenPipeError:

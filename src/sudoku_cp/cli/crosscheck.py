@@ -72,10 +72,10 @@ def crosscheck(files: tuple[str, ...], input_format: str | None, box: str | None
     except KeyboardInterrupt:
         watch.close()
         watch.finish()
-        stop_with(f"{signal_word()} after {_puzzles(session.new)}: {resume_hint(results)}.")
+        stop_with(f"{signal_word()} after {_puzzles(session.kept())}: {resume_hint(results)}.")
     except BrokenPipeError:
         watch.close()
-        stdout_closed(f"stopped after {_puzzles(session.new)}: {resume_hint(results)}")
+        stdout_closed(f"stopped after {_puzzles(session.kept())}: {resume_hint(results)}")
     watch.close()
     report_input_errors(stream, watch.shown)
     if stream.nothing_read and not session.new and not session.resumed:
