@@ -4,9 +4,10 @@
                                           [--time-limit S] [--no-setup] [--resume] [--dry-run]
     python benchmarks/study.py comparison [--out DIR] [--sets SET ...] [--first K]
                                           [--time-limit S] [--no-setup] [--resume] [--dry-run]
+    python benchmarks/study.py families   [--out DIR] [--sets SET ...] [--first K] ...
 
 Each study is the `sudoku-cp bench` and `sudoku-cp report` commands that made its committed
-report (docs/study/encodings.md, docs/bench/comparison.md), run with this interpreter
+report (docs/study/encodings.md, docs/bench/comparison.md, docs/bench/families.md), run with this interpreter
 (`python -m sudoku_cp`), writing the results logs and the report into `--out`: by default a new
 folder `results/<study>-<time>/`. An existing folder is refused unless `--resume` (then each
 bench continues its log), and so is any folder under docs/ or data/: a reproduction never
@@ -46,6 +47,7 @@ class Study:
     time_limit: float
     repeat: int
     report: str  # the report's file name in the output folder
+    backends: str = "dfs,cpsat,sat"
 
 
 STUDIES = {
@@ -55,6 +57,13 @@ STUDIES = {
     "comparison": Study("comparison", ("top95", "17clue", "serg_benchmark",
                                        "data/generated/unique-16x16.txt"),
                         first=1000, time_limit=10, repeat=1, report="comparison.md"),
+    # Every solver family, lex-min and any: search, CP-SAT, CDCL, exact cover, CP with global
+    # all-different, pseudo-Boolean, SMT.
+    "families": Study("families", ("top95", "serg_benchmark", "17clue",
+                                   "data/generated/unique-16x16.txt",
+                                   "data/generated/unique-25x25.txt"),
+                      first=50, time_limit=10, repeat=1, report="families.md",
+                      backends="dfs,cpsat,sat,dlx,choco,z3,exact"),
 }
 
 
@@ -75,7 +84,7 @@ def commands(args: argparse.Namespace, out: Path) -> list[list[str]]:
                  "--baseline", ENCODING_BASELINE, "--results", str(log)]
         return [bench, ["report", str(log), "-o", str(out / study.report)]]
     logs = [out / f"{mode}.jsonl" for mode in ("lexmin", "any")]
-    benches = [["bench", *sets, "--backends", "dfs,cpsat,sat", "--mode", mode, *common,
+    benches = [["bench", *sets, "--backends", study.backends, "--mode", mode, *common,
                 "--results", str(log)] for mode, log in zip(("lexmin", "any"), logs, strict=True)]
     return [*benches, ["report", *map(str, logs), "-o", str(out / study.report)]]
 

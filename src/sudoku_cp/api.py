@@ -55,8 +55,12 @@ def configurations_of(backends: Backends, options: dict[str, Any] | None = None
 
 def solve(puzzle: str | Grid, *, backend: str | Configuration = "dfs",
           mode: Mode | str = "lexmin", limit: int = 2, time_limit: float | None = None,
-          layout: str | None = None, box: Shape | str | None = None, **options: Any) -> Answer:
+          layout: str | None = None, box: Shape | str | None = None, certify: bool = False,
+          keep_proofs: str | os.PathLike[str] | None = None, **options: Any) -> Answer:
     """Solve one puzzle, given as a `Grid` or as text in any layout the CLI reads.
+
+    With `certify` (or `keep_proofs`, a folder for the CNF and proof files), the answer is
+    certified by a checked proof as well (`Answer.certification`); one that fails is wrong.
 
     Raises:
         GridParseError: for text that is not one puzzle.
@@ -68,8 +72,9 @@ def solve(puzzle: str | Grid, *, backend: str | Configuration = "dfs",
     if records[0].grid is None:
         raise GridParseError(str(records[0].error))
     configurations = configurations_of(backend, options)
-    with contextlib.closing(execute(records, configurations,
-                                    SolveSettings(Mode(mode), limit, time_limit))) as outcomes:
+    settings = SolveSettings.of(mode, limit, time_limit, certify=certify,
+                                keep_proofs=keep_proofs)
+    with contextlib.closing(execute(records, configurations, settings)) as outcomes:
         checked = next(outcomes)
     assert not isinstance(checked, PuzzleRecord)
     return checked.answers[0]
@@ -79,7 +84,9 @@ def solve_many(source: Sources, *, backend: str | Configuration = "dfs",
                mode: Mode | str = "lexmin", limit: int = 2, time_limit: float | None = None,
                jobs: int = 1, executor: str | Executor | None = None, client: Any = None,
                layout: str | None = None, box: Shape | str | None = None,
-               invalid: str = "raise", **options: Any) -> Iterator[Answer]:
+               invalid: str = "raise", certify: bool = False,
+               keep_proofs: str | os.PathLike[str] | None = None,
+               **options: Any) -> Iterator[Answer]:
     """Solve every puzzle of a file, a list of files, a set name or a text, lazily, in order.
 
     `invalid` says what an input line that is not a puzzle does: 'raise' (the default) raises
@@ -94,7 +101,8 @@ def solve_many(source: Sources, *, backend: str | Configuration = "dfs",
         raise ValueError(f"invalid must be 'raise' or 'skip', got {invalid!r}")
     configurations = configurations_of(backend, options)
     runner = make_executor("dask" if client is not None else executor, jobs=jobs, client=client)
-    settings = SolveSettings(Mode(mode), limit, time_limit)
+    settings = SolveSettings.of(mode, limit, time_limit, certify=certify,
+                                keep_proofs=keep_proofs)
     try:
         with contextlib.closing(execute(puzzles_of(source, layout=layout, box=box),
                                         configurations, settings, executor=runner)) as outcomes:
@@ -136,6 +144,7 @@ def crosscheck(source: Sources, *, backends: Backends = ("dfs", "cpsat", "sat"),
                jobs: int = 1, executor: str | Executor | None = None, client: Any = None,
                results: str | os.PathLike[str] | None = None, resume: bool = False,
                layout: str | None = None, box: Shape | str | None = None,
+               certify: bool = False, keep_proofs: str | os.PathLike[str] | None = None,
                **options: Any) -> CrosscheckReport:
     """Run several configurations on the same puzzles, verify every answer and compare them.
 
@@ -145,7 +154,8 @@ def crosscheck(source: Sources, *, backends: Backends = ("dfs", "cpsat", "sat"),
     configurations = configurations_of(backends, options)
     runner = make_executor("dask" if client is not None else executor, jobs=jobs, client=client)
     session = CrosscheckSession(puzzles_of(source, layout=layout, box=box), configurations,
-                                SolveSettings(Mode(mode), limit, time_limit),
+                                SolveSettings.of(mode, limit, time_limit, certify=certify,
+                                                 keep_proofs=keep_proofs),
                                 inputs=inputs_of(source) if not isinstance(source, Grid) else
                                 ["<grid>"], results=results, resume=resume, executor=runner,
                                 jobs=jobs)
@@ -167,7 +177,8 @@ def bench(sources: Sources, *, backends: Backends = ("dfs", "cpsat", "sat"),
           results: str | os.PathLike[str] | None = None, resume: bool = False,
           layout: str | None = None, box: Shape | str | None = None, jobs: int = 1,
           executor: str | Executor | None = None, setup: bool = True,
-          baseline: str | None = None, **options: Any) -> Results:
+          baseline: str | None = None, certify: bool = False,
+          keep_proofs: str | os.PathLike[str] | None = None, **options: Any) -> Results:
     """Time configurations over puzzle sets (one set per file), every answer verified, as
     `sudoku-cp bench` does: by default each configuration in a process of its own (the
     `isolated` executor; `jobs` > 1 or `executor` choose otherwise), one-off set-up measured
@@ -182,8 +193,9 @@ def bench(sources: Sources, *, backends: Backends = ("dfs", "cpsat", "sat"),
     chosen = executor or ("isolated" if jobs == 1 else "local")
     session = BenchSession(puzzles_of(sources, layout=layout, box=box, first=first),
                            configurations,
-                           SolveSettings(Mode(mode), limit, time_limit, warmup, repeat,
-                                         prime=True),
+                           SolveSettings.of(mode, limit, time_limit, certify=certify,
+                                            keep_proofs=keep_proofs, warmup=warmup,
+                                            repeat=repeat, prime=True),
                            inputs=inputs_of(sources), results=results, resume=resume,
                            executor=make_executor(chosen, jobs=jobs), jobs=jobs,
                            extra_settings={"baseline": baseline or labels[0], "first": first})

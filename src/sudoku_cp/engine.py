@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Generator, Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .backends import Backend
 from .configurations import Configuration
@@ -23,6 +23,9 @@ from .formats import PuzzleRecord
 from .grid import Grid, Shape
 from .result import SolveResult
 from .runs import CheckedPuzzle, PuzzleRuns, SolveSettings, judge
+
+if TYPE_CHECKING:
+    from .certify import Certification
 
 LOGGER = logging.getLogger(__name__)
 
@@ -103,6 +106,8 @@ class WarmBackends(JobWorker):
                     results.append(self._solve_once(backend, grid))
                     cpu.append(time.process_time() - started)
                 runs.results[label], runs.cpu[label] = results, cpu
+                if settings.certifier is not None:  # after the clocks: not the solver's time
+                    runs.certifications[label] = self._certified(grid, results)
                 peak = peak_memory_mb()
                 if peak is not None:
                     runs.max_rss[label] = peak
@@ -116,6 +121,15 @@ class WarmBackends(JobWorker):
         settings = self.settings
         return backend.solve(grid, mode=settings.mode, limit=settings.limit,
                              time_limit=settings.time_limit)
+
+    def _certified(self, grid: Grid, results: Sequence[SolveResult]
+                   ) -> list[Certification | None]:
+        from .certify import claim_of_result
+
+        certifier = self.settings.certifier
+        assert certifier is not None
+        claims = [claim_of_result(grid, result) for result in results]
+        return [None if claim is None else certifier.certify(claim) for claim in claims]
 
     def rebuild(self, configuration: Configuration) -> None:
         try:

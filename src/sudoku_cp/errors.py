@@ -87,3 +87,8 @@ class DataSetError(SudokuError):
 
 class GenerateError(SudokuError, ValueError):
     """A generation request that cannot be met: a bad givens range, a kind that does not exist."""
+
+
+class CheckerUnavailableError(SudokuError):
+    """Certificates asked for without what makes or checks them: the proof checker (dratify)
+    or its native engine missing, or a solver that cannot log proofs."""

@@ -65,6 +65,10 @@ def answer_record(answer: Answer, *, mode: Mode) -> dict[str, Any]:
         data["limit_reached"] = result.limit_reached if result is not None else False
     if answer.reason:
         data["reason"] = answer.reason
+    if answer.certification is not None:  # --certify
+        data["certified"] = answer.certification.certified
+        certificate = answer.certification.certificate
+        data["certificate"] = None if certificate is None else certificate.to_dict()
     return data
 
 

@@ -45,7 +45,7 @@ Record = dict[str, Any]
 
 # Settings whose difference makes a log impossible to continue (the answers or times would mix).
 RESUME_KEYS = ("command", "inputs", "mode", "limit", "time_limit", "repeat", "warmup",
-               "backends")
+               "backends", "certify")
 
 
 def make_header(*, command: str, settings: Mapping[str, Any], backends: Sequence[Mapping[str, Any]],
@@ -162,6 +162,17 @@ class ResultsLog:
                 parsed = _parse(reader.read(length))
                 assert parsed is not None
                 yield number, parsed
+
+    def records_written(self) -> int:
+        """Puzzle records this session wrote, counted in the file (exact even when a signal
+        came between a write and the counting of it)."""
+        count = 0
+        with open(self.path, "rb") as reader:
+            reader.seek(self._previous_end)
+            for raw in reader:
+                record = _parse(raw) if raw.endswith(b"\n") else None
+                count += record is not None and record.get("kind") == "puzzle"
+        return count
 
     def append_header(self) -> None:
         """Write the session header now, if it is not written yet.
@@ -407,6 +418,8 @@ def _current_options(item: Any) -> Any:
 def _show(key: str, value: Any) -> str:
     if key == "time_limit" and value is None:
         return "no limit"
+    if key == "certify":
+        return "off" if value is None else f"on ({value.get('solver')}, {value.get('engine')})"
     if value is None:
         return "none"
     if isinstance(value, list):

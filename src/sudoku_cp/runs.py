@@ -13,13 +13,16 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .configurations import Configuration
 from .formats import PuzzleRecord
 from .grid import Grid, Shape, default_box, parse_box
 from .result import Mode, RunStatus, SolveResult, Status, Verdict
 from .verify import compare
+
+if TYPE_CHECKING:  # the proofs are loaded only by a run that certifies
+    from .certify import Certification, Certifier
 
 
 @dataclass(frozen=True)
@@ -32,10 +35,32 @@ class SolveSettings:
     warmup: int = 0       # untimed solves of each puzzle before its measured ones (bench)
     repeat: int = 1       # measured solves per (puzzle, configuration)
     prime: bool = False   # solve the first puzzle of each shape once, untimed, in each worker
+    certifier: Certifier | None = None  # --certify: each answer certified in its worker
+
+    @classmethod
+    def of(cls, mode: Mode | str = Mode.LEXMIN, limit: int = 2, time_limit: float | None = None,
+           *, certify: bool = False, keep_proofs: str | os.PathLike[str] | None = None,
+           **more: Any) -> SolveSettings:
+        """The settings both faces ask for: `certify` (implied by `keep_proofs`, a folder for
+        every CNF and proof) certifies each answer with the default proof solver and checker.
+
+        Raises:
+            CheckerUnavailableError: when certifying without the checker installed.
+        """
+        certifier = None
+        if certify or keep_proofs is not None:
+            from .certify import Certifier
+
+            certifier = Certifier(keep_proofs=None if keep_proofs is None else os.fspath(keep_proofs))
+        return cls(Mode(mode), limit, time_limit, certifier=certifier, **more)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"mode": str(self.mode), "limit": self.limit if self.mode is Mode.COUNT else None,
-                "time_limit": self.time_limit, "repeat": self.repeat, "warmup": self.warmup}
+        data: dict[str, Any] = {
+            "mode": str(self.mode), "limit": self.limit if self.mode is Mode.COUNT else None,
+            "time_limit": self.time_limit, "repeat": self.repeat, "warmup": self.warmup}
+        if self.certifier is not None:  # only then: logs written without it resume as before
+            data["certify"] = {"solver": self.certifier.solver, "engine": self.certifier.engine}
+        return data
 
 
 @dataclass
@@ -47,10 +72,13 @@ class PuzzleRuns:
     cpu: dict[str, list[float]] = field(default_factory=dict)             # label -> CPU seconds
     errors: dict[str, str] = field(default_factory=dict)                  # label -> what failed
     max_rss: dict[str, float] = field(default_factory=dict)  # label -> MB, the process's peak
+    # label -> each repeat's certification (None: nothing claimed, a timeout); --certify only
+    certifications: dict[str, list[Certification | None]] = field(default_factory=dict)
 
     def merge(self, other: PuzzleRuns) -> None:
         """Take in what another run of the same puzzle produced (other configurations)."""
         self.results.update(other.results)
+        self.certifications.update(other.certifications)
         self.cpu.update(other.cpu)
         self.errors.update(other.errors)
         self.max_rss.update(other.max_rss)
@@ -79,6 +107,7 @@ class Answer:
     disagrees: bool = False           # count mode: its count differs from the reference
     cpu_seconds: float | None = None
     max_rss_mb: float | None = None   # peak memory of the process that ran it, so far
+    certification: Certification | None = None  # --certify: the proof checker's outcome
 
     @property
     def puzzle(self) -> Grid | None:
@@ -123,6 +152,11 @@ class Answer:
             data["reason"] = self.reason
         if self.disagrees:
             data["disagrees"] = True
+        certification = self.certification
+        if certification is not None:
+            data["certified"] = certification.certified
+            data["certificate"] = (None if certification.certificate is None
+                                   else certification.certificate.to_dict())
         data["stats"] = stats
         return data
 
@@ -178,6 +212,7 @@ def judge(runs: PuzzleRuns, configurations: Sequence[Configuration], mode: Mode)
     names: dict[str, tuple[str, int]] = {}
     results: dict[str, SolveResult | None] = {}
     errors: dict[str, str] = {}
+    certifications: dict[str, Certification | None] = {}
     for configuration in configurations:
         label = configuration.label
         repeats = runs.results.get(label, [])
@@ -185,10 +220,14 @@ def judge(runs: PuzzleRuns, configurations: Sequence[Configuration], mode: Mode)
             results[label], errors[label], names[label] = None, runs.errors.get(
                 label, "no result"), (label, 0)
             continue
+        certified = runs.certifications.get(label, [])
         for repeat, result in enumerate(repeats):
             name = label if repeat == 0 else f"{label}#{repeat}"
             results[name], names[name] = result, (label, repeat)
-    found = compare(results, puzzle, mode, errors)
+            certifications[name] = certified[repeat] if repeat < len(certified) else None
+    found = compare(results, puzzle, mode, errors, uncertified={
+        name: f"not certified: {item.reason}" for name, item in certifications.items()
+        if item is not None and not item.certified})
     checked = CheckedPuzzle(record, mode, verdict=found.verdict, findings=found.findings)
     for name, status in found.statuses.items():
         label, repeat = names[name]
@@ -196,7 +235,7 @@ def judge(runs: PuzzleRuns, configurations: Sequence[Configuration], mode: Mode)
         checked.answers.append(Answer(
             record, label, status, results[name], found.reasons[name], repeat,
             name in found.disagreeing, cpu[repeat] if repeat < len(cpu) else None,
-            runs.max_rss.get(label)))
+            runs.max_rss.get(label), certifications.get(name)))
     return checked
 
 
@@ -206,6 +245,18 @@ def record_box(record: Mapping[str, Any]) -> Shape | None:
     """The box shape a results-log record names (None: the size's default)."""
     box = record.get("box")
     return parse_box(str(box)) if box else None
+
+
+def uncertified_of_record(record: Mapping[str, Any]) -> dict[str, str]:
+    """The runs of a stored record that a proof checker refused (`"certified": false`), by
+    name, with the reason stored: checking the record again keeps them wrong."""
+    found = {}
+    for run in record["runs"]:
+        if run.get("certified") is False:
+            repeat = int(run.get("repeat") or 0)
+            name = str(run["backend"]) if repeat == 0 else f"{run['backend']}#{repeat}"
+            found[name] = str(run.get("reason") or "not certified")
+    return found
 
 
 def answers_of_record(record: Mapping[str, Any], *, limit: int | None = None
@@ -256,4 +307,4 @@ def _stored_result(run: Mapping[str, Any], label: str, mode: Mode, stored: RunSt
 
 
 __all__ = ["Answer", "CheckedPuzzle", "PuzzleRuns", "SolveSettings", "answers_of_record",
-           "judge", "record_box", "set_of"]
+           "judge", "record_box", "set_of", "uncertified_of_record"]

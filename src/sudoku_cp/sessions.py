@@ -40,7 +40,7 @@ from .executors.inline import InlineExecutor
 from .formats import PuzzleRecord
 from .result import RunStatus, Verdict
 from .results_log import ResultsLog, make_header
-from .runs import CheckedPuzzle, SolveSettings, answers_of_record
+from .runs import CheckedPuzzle, SolveSettings, answers_of_record, uncertified_of_record
 from .timings import SummaryRow, summarize
 from .verify import compare
 
@@ -148,6 +148,16 @@ class Session:
             self.take(record, resumed=True)
             yield record
 
+    def kept(self) -> int:
+        """Puzzles this session finished and kept: counted in the results log when there is one
+        (what 'Interrupted after N puzzles' says must be what the log holds)."""
+        if self.log is not None:
+            try:
+                return self.log.records_written()
+            except OSError:
+                pass
+        return self.new
+
     def _rejudged(self, line: int, record: Record) -> Record:
         """A stored record checked again by the one verifier; the same record when it holds.
 
@@ -161,7 +171,8 @@ class Session:
             raise ResultsFileError(f"{self.log.path}:{line}: not a whole puzzle record ({error})"
                                    f": repair or remove that line, or choose another results "
                                    f"file") from None
-        found = compare(results, puzzle, self.settings.mode, errors)
+        found = compare(results, puzzle, self.settings.mode, errors,
+                        uncertified=uncertified_of_record(record))
         stored = [RunStatus(run["status"]) for run in record["runs"]]
         if found.verdict == Verdict(record["verdict"]) and stored == list(found.statuses.values()):
             return record
@@ -186,15 +197,19 @@ class Session:
         """Every puzzle still to do, checked, logged and tallied, in input order; an input line
         that is not a puzzle comes in its place as its `PuzzleRecord`."""
         log = self.log
-        append = (lambda checked: log.append(checked.to_record())) if log is not None else None
+
+        def keep(checked: CheckedPuzzle) -> None:
+            if log is not None:
+                log.append(checked.to_record())
+            self.new += 1
+
         outcomes = execute(self.todo(), self.configurations, self.settings,
-                           executor=self.executor, log=append)
+                           executor=self.executor, log=keep)
         try:
             for item in outcomes:
                 if isinstance(item, PuzzleRecord):
                     self.invalid += 1
                 else:
-                    self.new += 1
                     self.take(item.to_record(), resumed=False)
                 yield item
         finally:

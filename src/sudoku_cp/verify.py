@@ -179,13 +179,17 @@ class Comparison:
 
 
 def compare(results: Mapping[str, SolveResult | None], puzzle: Grid, mode: Mode,
-            errors: Mapping[str, str] | None = None) -> Comparison:
+            errors: Mapping[str, str] | None = None, *,
+            uncertified: Mapping[str, str] | None = None) -> Comparison:
     """Check every run on its own, then against each other.
 
     `results` maps a run's name (a backend label, with a repeat suffix when repeated) to its
-    result, None when the backend failed (`errors` says why).
+    result, None when the backend failed (`errors` says why). `uncertified` names the runs
+    whose answer a proof checker refused (`--certify`), with why: each is wrong, whatever the
+    verifier says of its grid (a valid completion that is not the smallest, say).
     """
     errors = errors or {}
+    uncertified = uncertified or {}
     found = Comparison({}, {})
     completions: dict[Grid, Check] = {}  # runs that agree share one check of their grid
     for name, result in results.items():
@@ -193,7 +197,7 @@ def compare(results: Mapping[str, SolveResult | None], puzzle: Grid, mode: Mode,
             found.statuses[name], found.reasons[name] = RunStatus.ERROR, errors.get(name,
                                                                                    "no result")
             continue
-        own = check_result(puzzle, result, completions)
+        own = check_result(puzzle, result, completions) or uncertified.get(name)
         found.statuses[name] = RunStatus.WRONG if own else RunStatus(result.status.value)
         found.reasons[name] = own or result.reason
     found.findings += [f"{name}: wrong: {found.reasons[name]}"

@@ -25,12 +25,13 @@ if TYPE_CHECKING:
 
 from ..errors import BackendOptionError, BackendUnavailableError, UnknownBackendError
 from ..text import one_line
-from .base import Backend, BackendOption, Deadline, Outcome
+from .base import Backend, BackendOption, Deadline, Outcome, TimeUp
 
 __all__ = ["BUILTIN_BACKENDS", "Backend", "BackendOption", "BackendOptionError", "Deadline",
-           "ENTRY_POINT_GROUP", "KNOWN_PLUGINS", "Outcome", "Plugin", "backend_class", "backend_names",
-           "backend_problems", "get_backend", "install_hint", "is_backend_name", "plugins", "register_backend",
-           "registered", "reload_plugins", "shorthand_flags"]
+           "ENTRY_POINT_GROUP", "KNOWN_PLUGINS", "Outcome", "Plugin", "backend_class",
+           "backend_names", "backend_problems", "get_backend", "install_hint", "is_backend_name",
+           "plugins", "register_backend", "registered", "reload_plugins", "shorthand_flags",
+           "TimeUp"]
 
 log = logging.getLogger(__name__)
 

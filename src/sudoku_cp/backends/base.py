@@ -40,6 +40,12 @@ def normalize_time_limit(time_limit: float | None) -> float | None:
     return None if time_limit > UNLIMITED_SECONDS else time_limit
 
 
+class TimeUp(Exception):
+    """The puzzle's time limit ran out: raised by a backend's search from wherever it notices
+    (`Deadline.check`), caught in its `_solve` to report TIMEOUT with the stats so far; should
+    one escape, `Backend.solve` reports TIMEOUT itself. The one deadline exception."""
+
+
 class Deadline:
     """A per-puzzle time budget on the monotonic clock; `None` (or inf) means no limit."""
 
@@ -54,6 +60,11 @@ class Deadline:
 
     def expired(self) -> bool:
         return self.at is not None and time.perf_counter() >= self.at
+
+    def check(self) -> None:
+        """Raise `TimeUp` when the time is out."""
+        if self.at is not None and time.perf_counter() >= self.at:
+            raise TimeUp
 
 
 @dataclass
@@ -237,7 +248,10 @@ class Backend(ABC):
             outcome = Outcome(Status.UNSATISFIABLE, count=0 if mode is Mode.COUNT else None,
                               reason=conflicts[0].describe())
         else:
-            outcome = self._solve(grid, mode=mode, limit=limit, deadline=deadline)
+            try:
+                outcome = self._solve(grid, mode=mode, limit=limit, deadline=deadline)
+            except TimeUp:
+                outcome = Outcome(Status.TIMEOUT, reason="time limit reached")
         seconds = time.perf_counter() - start
         if prepared:
             outcome.stats["setup_seconds"] = round(setup_seconds, 6)

@@ -51,15 +51,11 @@ from typing import Any, ClassVar
 
 from ..grid import Grid, Shape
 from ..result import Mode, Status
-from .base import Backend, BackendOption, Deadline, Outcome
+from .base import Backend, BackendOption, Deadline, Outcome, TimeUp
 
 ORDERS = ("auto", "mrv", "rowmajor")
 CHECK_CLOCK_EVERY = 256  # search nodes between deadline checks
 ROWMAJOR_BUDGET_PER_CELL = 50  # auto lex-min: row-major nodes per cell before the prefix loop
-
-
-class _OutOfTime(Exception):
-    """Raised inside the search when the deadline passes."""
 
 
 class _OverBudget(Exception):
@@ -258,7 +254,7 @@ class _Links:
                 if not clock:
                     clock = CHECK_CLOCK_EVERY
                     if self.deadline.expired():
-                        raise _OutOfTime
+                        raise TimeUp
                     if budget is not None and nodes > budget:
                         raise _OverBudget
                 header = choose()
@@ -286,7 +282,7 @@ class _Links:
                     uncover(header)
                 else:
                     return
-        except _OutOfTime:
+        except TimeUp:
             stack.clear()  # the puzzle is over: no need to restore (a 64x64 took 0.3 s)
             raise
         finally:  # closed early (a found completion, the budget): restore the structure
@@ -431,7 +427,7 @@ class DlxBackend(Backend):
                 values = None if rows is None else links.values(rows)
             if values is None:
                 status = Status.UNSATISFIABLE
-        except _OutOfTime:
+        except TimeUp:
             status, values = Status.TIMEOUT, None
         stats.update(nodes=links.nodes, updates=links.updates, backtracks=links.backtracks)
         if links.oracle_calls:

@@ -8,9 +8,11 @@ cannot be written; 130 interrupted by Ctrl-C, 143 stopped by SIGTERM (results ke
 
 from __future__ import annotations
 
-from .signals import install_signal_handlers
+from .signals import early_signal, install_signal_handlers, stop_with
 
-install_signal_handlers()  # first thing: a signal during the imports below is handled too
+# First thing: a signal during the imports below is recorded (an exception raised in the middle
+# of an import would be a traceback) and acted on when `main` starts.
+install_signal_handlers(deferred=True)
 
 import importlib  # noqa: E402
 import signal  # noqa: E402
@@ -35,6 +37,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "backends": ("backends", "list_backends"),
     "encode": ("backends", "encode"),
     "data": ("data", "data"),
+    "certify": ("certify", "certify"),
 }
 
 
@@ -54,6 +57,8 @@ class CommandGroup(click.Group):
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         kwargs["standalone_mode"] = False
+        if early_signal() is not None:
+            stop_with()  # came while loading: nothing started, nothing to keep
         handlers = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
         install_signal_handlers()
         try:

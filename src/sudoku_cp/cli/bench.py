@@ -11,7 +11,7 @@ import click
 from .common import (EXIT_OK, EXIT_UNSOLVED, check_stop, configurations, echo, executor_options,
                      fail, input_options, make_executor, option, puzzle_stream, quiet_echo,
                      report_input_errors, results_options, resume_hint, run_command, signal_word,
-                     solve_options, stdout_closed, stop_with)
+                     solve_options, solve_settings, stdout_closed, stop_with)
 
 
 @click.command(epilog="""Examples:
@@ -46,7 +46,8 @@ from .common import (EXIT_OK, EXIT_UNSOLVED, check_stop, configurations, echo, e
              "its own (--executor isolated), so that its peak memory is its own.")
 @run_command
 def bench(files: tuple[str, ...], input_format: str | None, box: str | None, no_download: bool,
-          backend_list: str, mode: str, limit: int, time_limit: float | None, repeat: int,
+          backend_list: str, mode: str, limit: int, time_limit: float | None, certify: bool,
+          keep_proofs: str | None, repeat: int,
           warmup: int, jobs: int, executor: str, scheduler: str | None, results: str | None,
           resume: bool, out: str | None, baseline: str | None, first: int | None,
           measure_setup: bool, isolate: bool, **given: Any) -> None:
@@ -59,8 +60,6 @@ def bench(files: tuple[str, ...], input_format: str | None, box: str | None, no_
     Exit: 0 every answer right (timeouts included), 1 a wrong answer or a backend
     error, 2 bad usage or input, 130/143 interrupted (continue with --resume).
     """
-    from ..result import Mode
-    from ..runs import SolveSettings
     from ..sessions import BenchSession
 
     results = results or out
@@ -79,8 +78,8 @@ def bench(files: tuple[str, ...], input_format: str | None, box: str | None, no_
     if executor == "local" and jobs == 1 and isolate:
         executor = "isolated"
     session = BenchSession(puzzles, chosen,
-                           SolveSettings(Mode(mode), limit, time_limit, warmup, repeat,
-                                         prime=True),
+                           solve_settings(mode, limit, time_limit, certify, keep_proofs,
+                                          warmup=warmup, repeat=repeat, prime=True),
                            inputs=list(files) or ["-"], results=results, resume=resume,
                            executor=make_executor(executor, jobs, scheduler), jobs=jobs,
                            extra_settings={"baseline": baseline, "first": first})
@@ -118,7 +117,7 @@ def _measure(session: Any, measure_setup: bool, results: str | None) -> None:
                 check_stop()
     except KeyboardInterrupt:
         progress.close()
-        stop_with(f"{signal_word()} after {session.new} of "
+        stop_with(f"{signal_word()} after {session.kept()} of "
                   f"{plural(len(session.records) - session.resumed, 'puzzle')}; "
                   f"{resume_hint(results)}.")
     except BrokenPipeError:

@@ -260,8 +260,23 @@ solve_options = options(
            help="Count mode: stop counting at this many completions."),
     option("--time-limit", type=Seconds(), default=None, show_default="none",
            help="Seconds per puzzle (inf: none); past it the puzzle is a timeout."),
+    option("--certify", is_flag=True, default=False, show_default=False,
+           help="Certify each answer as it comes (a checked proof for lex-min, "
+                "unsatisfiable and counts); an answer that fails is wrong."),
+    option("--keep-proofs", type=click.Path(file_okay=False), metavar="DIR", default=None,
+           help="With --certify (implied): write each CNF and proof there."),
     *shorthand_flag_options(),
 )
+
+
+def solve_settings(mode: str, limit: int, time_limit: float | None, certify: bool,
+                   keep_proofs: str | None, **more: Any) -> Any:
+    """The `SolveSettings` of the solve options; with --certify, its certifier (a missing
+    checker is one line, exit 2, before any puzzle)."""
+    from ..runs import SolveSettings
+
+    return SolveSettings.of(mode, limit, time_limit, certify=certify, keep_proofs=keep_proofs,
+                            **more)
 
 
 def flags_given(given: dict[str, Any]) -> dict[str, Any]:

@@ -11,7 +11,7 @@ import click
 from .common import (EXIT_UNSOLVED, EXIT_USAGE, check_stop, configurations, echo,
                      executor_options, fail, input_options, make_executor, option, puzzle_stream,
                      quiet_echo, report_input_errors, results_options, resume_hint, run_command,
-                     signal_word, solve_options, stdout_closed, stop_with)
+                     signal_word, solve_options, solve_settings, stdout_closed, stop_with)
 
 
 @click.command(epilog="""Examples:
@@ -36,7 +36,8 @@ from .common import (EXIT_UNSOLVED, EXIT_USAGE, check_stop, configurations, echo
 @run_command
 def crosscheck(files: tuple[str, ...], input_format: str | None, box: str | None,
                no_download: bool, backend_list: str, mode: str, limit: int,
-               time_limit: float | None, jobs: int | None, executor: str, scheduler: str | None,
+               time_limit: float | None, certify: bool, keep_proofs: str | None,
+               jobs: int | None, executor: str, scheduler: str | None,
                results: str | None, resume: bool, out: str | None, output_format: str,
                **given: Any) -> None:
     """Run several backends on the same puzzles, verify every answer and compare them.
@@ -51,8 +52,6 @@ def crosscheck(files: tuple[str, ...], input_format: str | None, box: str | None
     130 Ctrl-C, 143 SIGTERM (with --results, continue with --resume).
     """
     from ..executors import default_jobs
-    from ..result import Mode
-    from ..runs import SolveSettings
     from ..sessions import CrosscheckSession
 
     results = results or out  # --out: the results log's name in bench, kept as an alias here
@@ -61,7 +60,8 @@ def crosscheck(files: tuple[str, ...], input_format: str | None, box: str | None
         fail("--resume needs --results FILE (the results log of the run to continue)")
     jobs = jobs or default_jobs()
     stream = puzzle_stream(files, input_format, box, no_download)
-    session = CrosscheckSession(stream, chosen, SolveSettings(Mode(mode), limit, time_limit),
+    settings = solve_settings(mode, limit, time_limit, certify, keep_proofs)
+    session = CrosscheckSession(stream, chosen, settings,
                                 inputs=list(files) or ["-"], results=results, resume=resume,
                                 executor=make_executor(executor, jobs, scheduler), jobs=jobs)
     watch = _Watch(session, stream, output_format, _total(stream.paths))
@@ -72,10 +72,10 @@ def crosscheck(files: tuple[str, ...], input_format: str | None, box: str | None
     except KeyboardInterrupt:
         watch.close()
         watch.finish()
-        stop_with(f"{signal_word()} after {_puzzles(session.new)}: {resume_hint(results)}.")
+        stop_with(f"{signal_word()} after {_puzzles(session.kept())}: {resume_hint(results)}.")
     except BrokenPipeError:
         watch.close()
-        stdout_closed(f"stopped after {_puzzles(session.new)}: {resume_hint(results)}")
+        stdout_closed(f"stopped after {_puzzles(session.kept())}: {resume_hint(results)}")
     watch.close()
     report_input_errors(stream, watch.shown)
     if stream.nothing_read and not session.new and not session.resumed:

@@ -11,7 +11,7 @@ import click
 from .common import (EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE, check_stop, configurations, echo,
                      executor_options, fail, input_options, make_executor, option,
                      puzzle_stream, quiet_echo, report_input_errors, run_command, signal_word,
-                     solve_options, stdout_closed, stop_with)
+                     solve_options, solve_settings, stdout_closed, stop_with)
 
 OUTPUT_FORMATS = ("grid", "spaced", "line", "jsonl")
 
@@ -39,8 +39,8 @@ def _backend_help() -> str:
 @executor_options
 @run_command
 def solve(files: tuple[str, ...], input_format: str | None, box: str | None, no_download: bool,
-          backend: str, mode: str, limit: int, time_limit: float | None,
-          output_format: str | None, jobs: int, executor: str, scheduler: str | None,
+          backend: str, mode: str, limit: int, time_limit: float | None, certify: bool,
+          keep_proofs: str | None, output_format: str | None, jobs: int, executor: str, scheduler: str | None,
           **given: Any) -> None:
     """Solve the puzzles of FILES or puzzle SETs (standard input when none, or '-').
 
@@ -52,15 +52,13 @@ def solve(files: tuple[str, ...], input_format: str | None, box: str | None, no_
     from ..engine import execute
     from ..formats import PuzzleRecord
     from ..progress import Progress
-    from ..result import Mode
-    from ..runs import SolveSettings
     from ..text import plural
 
     chosen = configurations([backend], given)
     if len(chosen) != 1:
         fail(f"--backend names {len(chosen)} configurations; solve runs one (use crosscheck)")
     stream = puzzle_stream(files, input_format, box, no_download)
-    settings = SolveSettings(Mode(mode), limit, time_limit)
+    settings = solve_settings(mode, limit, time_limit, certify, keep_proofs)
     printer = _Printer(chosen[0].label, settings.mode, output_format, stream)
     progress = Progress(None, label="solve ")
     outcomes = execute(stream, chosen, settings, executor=make_executor(executor, jobs,

@@ -178,6 +178,7 @@ class DaskExecutor(Executor):
             # Loopback only: the scheduler, workers, nannies and dashboard accept no outside
             # connection (a Dask scheduler runs whatever code it is sent).
             with _cluster_config():
+                _workers_ignore_ctrl_c(distributed)
                 self.cluster = distributed.LocalCluster(
                     n_workers=self.jobs, threads_per_worker=1, processes=True,
                     host="127.0.0.1", dashboard_address="127.0.0.1:0",
@@ -244,12 +245,22 @@ class DaskExecutor(Executor):
                 yield from outputs
                 self._fill(pending, chunks, window, submit)
         finally:
-            cancelled = self._cancel(client, [future for _, future in pending])
-            if started_here:
-                if cancelled:  # let the running chunks stop at their next puzzle first
-                    _wait_idle(client, CANCEL_GRACE)
-                self.close()
-            client_log.removeFilter(quiet)
+            # Stopped early (Ctrl-C, an error, the caller closing the iterator): the scheduler's
+            # complaints about the tasks cancelled ("Couldn't gather keys") are not news.
+            dask_log = logging.getLogger("distributed")
+            level = dask_log.level
+            if pending:
+                dask_log.setLevel(logging.CRITICAL)
+            try:
+                cancelled = self._cancel(client, [future for _, future in pending])
+                if started_here:
+                    if cancelled:  # let the running chunks stop at their next puzzle first
+                        _wait_idle(client, CANCEL_GRACE)
+                    self.close()
+            finally:
+                if dask_log.level == logging.CRITICAL:  # close() restored it otherwise
+                    dask_log.setLevel(level)
+                client_log.removeFilter(quiet)
 
     def _fill(self, pending: collections.deque[tuple[list[Any], Any]],
               chunks: Iterator[list[Any]], window: _Window,
@@ -421,6 +432,21 @@ def _close_client(client: Any) -> None:
             logging.disable(disabled)
 
 
+def _workers_ignore_ctrl_c(distributed: Any) -> None:
+    """Have the local cluster's worker processes ignore SIGINT from their first instruction.
+
+    A terminal's Ctrl-C goes to every process of its group: a worker that received it would
+    print a KeyboardInterrupt traceback from wherever it was (importing Dask takes a second),
+    while the command itself stops the cluster anyway. The workers are forked from a fork
+    server (`_cluster_config`) that imports `worker_signals` first, which ignores SIGINT; the
+    fork server passes the handlers it started with to every worker it forks, restarted
+    workers included. Signal masks would not do: a spawned child starts with none blocked.
+    """
+    context = distributed.utils.get_mp_context()  # sets Dask's own preload list, once
+    if context.get_start_method() == "forkserver":
+        context.set_forkserver_preload([f"{__package__}.worker_signals", "distributed"])
+
+
 def _cluster_config() -> Any:
     """The Dask settings our local cluster starts with (its nannies hand them to the workers).
 
@@ -432,7 +458,9 @@ def _cluster_config() -> Any:
       "event loop was unresponsive" warning);
     - no work stealing: tasks are queued on the scheduler and go to a worker when it has a free
       thread, so there is nothing to rebalance;
-    - memory and system monitors look every 1-2 s, not every 0.1-0.5 s.
+    - memory and system monitors look every 1-2 s, not every 0.1-0.5 s;
+    - workers are forked from a fork server (see `_workers_ignore_ctrl_c`), which also starts
+      them faster than a fresh interpreter each.
     """
     import dask.config
 
@@ -440,7 +468,8 @@ def _cluster_config() -> Any:
                             "distributed.admin.tick.interval": "1s",
                             "distributed.scheduler.work-stealing": False,
                             "distributed.worker.memory.monitor-interval": "1s",
-                            "distributed.admin.system-monitor.interval": "2s"})
+                            "distributed.admin.system-monitor.interval": "2s",
+                            "distributed.worker.multiprocessing-method": "forkserver"})
 
 
 def _executing(dask_worker: Any) -> int:
