@@ -14,6 +14,7 @@ FULL = {"sizes": (4, 6, 9, 16), "quick": False}
 test_dfs_contract = contract_tests("dfs", **FULL)
 test_cpsat_contract = contract_tests("cpsat", **FULL)
 test_sat_contract = contract_tests("sat", **FULL)
+test_dlx_contract = contract_tests("dlx", **FULL)
 
 
 def test_the_suite_covers_every_builtin():

@@ -469,7 +469,8 @@ def test_cli_bench_measures_setup_by_default_and_logs_it(tmp_path: Path) -> None
     (["--backends", "dfs", "--baseline", "sat"], "--baseline sat is not one of --backends dfs"),
     (["--backends", "dfs", "--resume"],
      "--resume needs --results FILE (the results log of the run to continue)"),
-    (["--backends", "dfs,nope"], "unknown backend 'nope' (choose from dfs, cpsat, sat)"),
+    (["--backends", "dfs,nope"], "unknown backend 'nope' (choose from "
+                                 f"{', '.join(sudoku_cp.backends.backend_names())})"),
 ])
 def test_cli_bench_bad_usage_is_one_line_exit_2(args: list[str], message: str) -> None:
     result = invoke("bench", TINY[1], *args)

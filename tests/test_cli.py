@@ -104,7 +104,7 @@ def test_rectangular_box_option(run):
     (["solve"], rows(BAEKJOON_2239)[:-11], "Error: <stdin>:1: expected 9 rows for a 9x9 puzzle, got 8"),
     (["solve", "--box", "2by3"], "0" * 36, "Error: expected a box shape like 2x3, got '2by3'"),
     (["solve", "--box", "2x2"], "0" * 36, "a 2x2 box does not fit a 6x6 grid"),
-    (["solve", "--backend", "nope"], "0" * 16, "Error: unknown backend 'nope' (choose from dfs, cpsat, sat)"),
+    (["solve", "--backend", "nope"], "0" * 16, "Error: unknown backend 'nope' (choose from dfs, cpsat, sat, dlx"),
     (["solve", "--workers", "2"], "0" * 16, "Error: --workers applies to cpsat, not to dfs"),
 ])
 def test_bad_input_is_one_line_and_exit_2(run, args, stdin, message):
@@ -124,7 +124,8 @@ def test_backends_lists_every_backend(run):
     result = run("backends")
     names = [line.split()[0] for line in result.stdout.splitlines() if not line.startswith(" ")]
     from sudoku_cp.backends import BUILTIN_BACKENDS
-    assert result.exit_code == 0 and names[:3] == list(BUILTIN_BACKENDS) == ["dfs", "cpsat", "sat"]
+    assert result.exit_code == 0 and names[:4] == list(BUILTIN_BACKENDS)
+    assert BUILTIN_BACKENDS == ("dfs", "cpsat", "sat", "dlx")
     assert "options: solver, encoding, amo" in run("backends", "sat").stdout
 
 

@@ -28,9 +28,10 @@ from ..text import one_line
 from .base import Backend, BackendOption, Deadline, Outcome, TimeUp
 
 __all__ = ["BUILTIN_BACKENDS", "Backend", "BackendOption", "BackendOptionError", "Deadline",
-           "ENTRY_POINT_GROUP", "Outcome", "Plugin", "backend_class", "backend_names",
-           "backend_problems", "get_backend", "is_backend_name", "plugins", "register_backend",
-           "registered", "reload_plugins", "shorthand_flags", "TimeUp"]
+           "ENTRY_POINT_GROUP", "KNOWN_PLUGINS", "Outcome", "Plugin", "backend_class",
+           "backend_names", "backend_problems", "get_backend", "install_hint", "is_backend_name",
+           "plugins", "register_backend", "registered", "reload_plugins", "shorthand_flags",
+           "TimeUp"]
 
 log = logging.getLogger(__name__)
 
@@ -43,8 +44,14 @@ _REGISTRY: dict[str, tuple[str, str]] = {
     "dfs": ("sudoku_cp.backends.dfs", "DfsBackend"),
     "cpsat": ("sudoku_cp.backends.cpsat", "CpSatBackend"),
     "sat": ("sudoku_cp.backends.sat", "SatBackend"),
+    "dlx": ("sudoku_cp.backends.dlx", "DlxBackend"),
 }
 BUILTIN_BACKENDS: tuple[str, ...] = tuple(_REGISTRY)
+# Plugin distributions shipped in this repository, with how to install each: `sudoku-cp
+# backends` lists the ones not installed, and asking for one names its install line.
+KNOWN_PLUGINS: dict[str, str] = {
+    "choco": "pip install ./plugins/sudoku-cp-choco (from a sudoku-cp checkout)",
+}
 
 
 @dataclass(frozen=True)
@@ -190,8 +197,9 @@ def backend_class(name: str) -> type[Backend]:
     try:
         module_name, class_name = _REGISTRY[name]
     except KeyError:
+        hint = f"; {name!r} is a plugin: {KNOWN_PLUGINS[name]}" if name in KNOWN_PLUGINS else ""
         raise UnknownBackendError(
-            f"unknown backend {name!r} (choose from {', '.join(_REGISTRY)})") from None
+            f"unknown backend {name!r} (choose from {', '.join(_REGISTRY)}){hint}") from None
     plugin = (_plugins or {}).get(name)
     if plugin is None or (module_name, class_name) != (plugin.module, plugin.attribute):
         return _import_class(module_name, class_name)  # a built-in, or registered by hand
@@ -252,9 +260,14 @@ def get_backend(name: str, **options: Any) -> Backend:
     cls = backend_class(name)
     if not cls.is_available():
         raise BackendUnavailableError(
-            f"backend {name!r} needs {', '.join(cls.requires)}: pip install sudoku-cp "
-            f"(or pip install {' '.join(cls.requires)})")
+            f"backend {name!r} needs {', '.join(cls.requires)}: {install_hint(cls)}")
     return cls(**cls.configure(options))
+
+
+def install_hint(cls: type[Backend]) -> str:
+    """One line saying how to install what a backend `requires`."""
+    return cls.install_hint or (f"pip install sudoku-cp (or pip install "
+                                f"{' '.join(cls.requires)})")
 
 
 def shorthand_flags() -> dict[str, tuple[str, BackendOption]]:

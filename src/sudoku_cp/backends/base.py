@@ -162,6 +162,7 @@ class Backend(ABC):
     packages: ClassVar[tuple[str, ...]] = ()  # distributions whose versions a run records
     setup_modules: ClassVar[tuple[str, ...]] = ()  # modules whose import is the one-off cost
     options: ClassVar[tuple[BackendOption, ...]] = ()  # the options, as data
+    install_hint: ClassVar[str] = ""  # one line: how to install `requires` (default: pip)
 
     def __init__(self, **options: Any) -> None:
         """Take the declared options (unknown ones refused, values converted, defaults filled

@@ -30,14 +30,15 @@ def _amo_encodings() -> list[str]:
 def list_backends(names: tuple[str, ...]) -> None:
     """List the backends, whether each is available, what it is, and its options; a plugin
     that fails to load is listed as broken, with the reason."""
-    from ..backends import backend_class, backend_names, backend_problems
-    
+    from ..backends import (KNOWN_PLUGINS, backend_class, backend_names, backend_problems,
+                            install_hint)
     from ..errors import BackendUnavailableError
 
     problems = backend_problems()
     shown = names or tuple(backend_names())
     ignored = [] if names else [name for name in problems if name not in backend_names()]
-    width = max(6, *(len(name) for name in (*shown, *ignored)))  # plugins may have long names
+    absent = [] if names else [name for name in KNOWN_PLUGINS if name not in backend_names()]
+    width = max(6, *(len(name) for name in (*shown, *ignored, *absent)))  # long plugin names
     for name in shown:
         try:
             cls = backend_class(name)
@@ -46,6 +47,8 @@ def list_backends(names: tuple[str, ...]) -> None:
             continue
         state = "available" if cls.is_available() else "missing " + ",".join(cls.requires)
         echo(f"{name:<{width}} {state:<10} {cls.description}")
+        if not cls.is_available():
+            echo(f"{'':<{width}} install: {install_hint(cls)}")
         options = cls.option_names()
         if options:
             echo(f"{'':<{width}} options: {', '.join(options)}")
@@ -62,6 +65,8 @@ def list_backends(names: tuple[str, ...]) -> None:
                         subsequent_indent=" " * (width + 3)))
         if name in problems:  # a plugin that took this backend's name, ignored
             echo(f"{'':<{width}} {problems[name]}")
+    for name in absent:  # a plugin of this repository that is not installed
+        echo(f"{name:<{width}} {'missing':<10} plugin not installed: {KNOWN_PLUGINS[name]}")
     for name in ignored:
         echo(f"{name:<{width}} {'ignored':<10} {problems[name]}")
 
