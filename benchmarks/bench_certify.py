@@ -2,15 +2,15 @@
 
     python benchmarks/bench_certify.py [--serg N] [--hex N] [--unsat N] [--variants A,B,...]
 
-Sets (answers made beforehand by the sat backend, not timed): `serg` lex-min answers of N
-puzzles spread over ../shared/data/serg_benchmark.txt (9x9, two or more completions each);
-`hex` lex-min answers of N puzzles of ../shared/data/16x16_3000.txt; `unsat` the unsatisfiable
-9x9 puzzles of data/generated/unsat-9x9.txt; `hard` the lex-min answers of the empty 9x9 and
-16x16 grids and of the first N puzzles of data/generated/unique-25x25.txt (without `probe`,
-whose pure-Python check of 750,000-clause formulas is out of reach). Every claim is certified by a fresh `Certifier`
-(no cache), through `Certifier.certify`, so the figures are those of `sudoku-cp certify`: the
-library's CPU seconds per phase (`Certification.cpu`). Variants, run one after another on each
-puzzle in an order that rotates from puzzle to puzzle so they see the same machine load:
+Sets (answers made beforehand by the sat backend, not timed): `serg` lex-min answers of N puzzles
+spread over ../shared/data/serg_benchmark.txt (9x9, two or more completions each); `hex` lex-min
+answers of N puzzles of ../shared/data/16x16_3000.txt; `unsat` the unsatisfiable 9x9 puzzles of
+data/generated/unsat-9x9.txt; `hard` the lex-min answers of the empty 9x9 and 16x16 grids and of the
+first N puzzles of data/generated/unique-25x25.txt (without `probe`, whose pure-Python check of
+750,000-clause formulas is out of reach). Every claim is certified by a fresh `Certifier` (no
+cache), through `Certifier.certify`, so the figures are those of `sudoku-cp certify`: the library's
+CPU seconds per phase (`Certification.cpu`). Variants, run one after another on each puzzle in an
+order that rotates from puzzle to puzzle so they see the same machine load:
 
 - `library`: the certificate encoding (candidates, extended clauses, lexicographic chain),
   glucose4, dratify's native engine (cdclkit-native);
@@ -37,9 +37,8 @@ from pathlib import Path
 from unittest import mock
 
 from sudoku_cp.backends import get_backend
-from sudoku_cp.certify import Certifier, Claim, LexminClaim, UnsatClaim
+from sudoku_cp.certify import Certifier, Claim, LexminClaim, UnsatClaim, encoding
 from sudoku_cp.certify import certifier as certifier_module
-from sudoku_cp.certify import encoding
 from sudoku_cp.grid import Grid
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -75,8 +74,9 @@ def hard_claims(count: int) -> list[Claim]:
         return []
     backend = get_backend("sat")
     puzzles = [Grid.empty(9), Grid.empty(16)] + [
-        Grid.parse(line) for line in lines_of(ROOT / "data/generated/unique-25x25.txt", count,
-                                              spread=False)]
+        Grid.parse(line)
+        for line in lines_of(ROOT / "data/generated/unique-25x25.txt", count, spread=False)
+    ]
     claims: list[Claim] = []
     for puzzle in puzzles:
         result = backend.solve(puzzle)
@@ -87,6 +87,7 @@ def hard_claims(count: int) -> list[Claim]:
 
 # -- the variants' encodings (the bench swaps them in; the library has one) ------------------------
 
+
 def minimal_clauses(puzzle: Grid, cands: list[tuple[int, ...]]) -> list[list[int]]:
     """Cells hold a candidate; no value twice in a unit (no cell AMO, no unit ALO)."""
     size = puzzle.size
@@ -95,7 +96,7 @@ def minimal_clauses(puzzle: Grid, cands: list[tuple[int, ...]]) -> list[list[int
     for unit in puzzle.geometry.units:
         for value in range(1, size + 1):
             literals = [cell * size + value for cell in unit if value in allowed[cell]]
-            clauses += [[-a, -b] for i, a in enumerate(literals) for b in literals[i + 1:]]
+            clauses += [[-a, -b] for i, a in enumerate(literals) for b in literals[i + 1 :]]
     return clauses
 
 
@@ -108,13 +109,13 @@ def probe_completion(puzzle: Grid) -> encoding.Formula:
     size = puzzle.size
     clauses = encoding.completion_clauses(puzzle, cands)
     clauses += [[cell * size + value] for cell, value in enumerate(puzzle.values) if value]
-    return encoding.Formula(puzzle, cands, size ** 3, clauses, "probe: no completion")
+    return encoding.Formula(puzzle, cands, size**3, clauses, "probe: no completion")
 
 
 def probe_lexmin(puzzle: Grid, solution: Grid) -> encoding.Formula:
     base = probe_completion(puzzle)
     size = puzzle.size
-    clauses, selectors, free = list(base.clauses), [], size ** 3 + 1
+    clauses, selectors, free = list(base.clauses), [], size**3 + 1
     blanks = puzzle.blanks()
     for position, cell in enumerate(blanks):
         value = solution.values[cell]
@@ -123,8 +124,9 @@ def probe_lexmin(puzzle: Grid, solution: Grid) -> encoding.Formula:
         selector, free = free, free + 1
         selectors.append(selector)
         clauses.append([-selector] + [cell * size + smaller for smaller in range(1, value)])
-        clauses += [[-selector, earlier * size + solution.values[earlier]]
-                    for earlier in blanks[:position]]
+        clauses += [
+            [-selector, earlier * size + solution.values[earlier]] for earlier in blanks[:position]
+        ]
     clauses.append(selectors)
     return encoding.Formula(puzzle, base.candidates, free - 1, clauses, "probe: smaller")
 
@@ -138,8 +140,10 @@ def variant(name: str) -> Iterator[Certifier]:
     if name == "minimal":
         patches.append(mock.patch.object(encoding, "completion_clauses", minimal_clauses))
     if name == "probe":
-        patches += [mock.patch.object(certifier_module, "lexmin_formula", probe_lexmin),
-                    mock.patch.object(certifier_module, "completion_formula", probe_completion)]
+        patches += [
+            mock.patch.object(certifier_module, "lexmin_formula", probe_lexmin),
+            mock.patch.object(certifier_module, "completion_formula", probe_completion),
+        ]
     with contextlib.ExitStack() as stack:
         for patch in patches:
             stack.enter_context(patch)
@@ -161,9 +165,14 @@ def measure(claims: list[Claim], names: list[str]) -> dict[str, list[Row]]:
             certificate = certification.certificate
             assert certificate is not None
             cpu = certification.cpu
-            rows[name].append({**cpu, "total": sum(cpu.values()),
-                               "lines": certificate.proof_lines,
-                               "clauses": certificate.cnf_clauses})
+            rows[name].append(
+                {
+                    **cpu,
+                    "total": sum(cpu.values()),
+                    "lines": certificate.proof_lines,
+                    "clauses": certificate.cnf_clauses,
+                }
+            )
     return rows
 
 
@@ -172,24 +181,34 @@ def report(title: str, rows: dict[str, list[Row]]) -> None:
         return statistics.median(row[key] for row in rows[name])
 
     print(f"\n### {title} ({len(next(iter(rows.values())))} claims)\n")
-    print("| variant | encode ms | solve ms | check ms | total ms | x library | proof lines "
-          "| clauses |")
+    print(
+        "| variant | encode ms | solve ms | check ms | total ms | x library | proof lines "
+        "| clauses |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     base = median("library", "total") if "library" in rows else None
     for name in rows:
         total = median(name, "total")
         ratio = f"{total / base:.2f}" if base else "-"
-        print(f"| {name} | {median(name, 'encode') * 1e3:.2f} | {median(name, 'solve') * 1e3:.2f}"
-              f" | {median(name, 'check') * 1e3:.2f} | {total * 1e3:.2f} | {ratio} | "
-              f"{median(name, 'lines'):.0f} | {median(name, 'clauses'):.0f} |")
+        print(
+            f"| {name} | {median(name, 'encode') * 1e3:.2f} | {median(name, 'solve') * 1e3:.2f}"
+            f" | {median(name, 'check') * 1e3:.2f} | {total * 1e3:.2f} | {ratio} | "
+            f"{median(name, 'lines'):.0f} | {median(name, 'clauses'):.0f} |"
+        )
     count = len(next(iter(rows.values())))
     if count <= 5:  # a few hard claims: each one's total, not only the median
-        print("\n| variant | " + " | ".join(f"#{i + 1} total ms (proof lines)"
-                                          for i in range(count)) + " |")
+        print(
+            "\n| variant | "
+            + " | ".join(f"#{i + 1} total ms (proof lines)" for i in range(count))
+            + " |"
+        )
         print("|---|" + "---:|" * count)
         for name, found in rows.items():
-            print(f"| {name} | " + " | ".join(f"{row['total'] * 1e3:.1f} ({row['lines']:.0f})"
-                                               for row in found) + " |")
+            print(
+                f"| {name} | "
+                + " | ".join(f"{row['total'] * 1e3:.1f} ({row['lines']:.0f})" for row in found)
+                + " |"
+            )
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -202,11 +221,20 @@ def main(argv: list[str] | None = None) -> None:
     options = parser.parse_args(argv)
     names = options.variants.split(",")
     sets: list[tuple[str, Callable[[], list[Claim]]]] = [
-        ("serg_benchmark 9x9 lex-min",
-         lambda: lexmin_claims(SHARED / "serg_benchmark.txt", options.serg)),
+        (
+            "serg_benchmark 9x9 lex-min",
+            lambda: lexmin_claims(SHARED / "serg_benchmark.txt", options.serg),
+        ),
         ("16x16_3000 lex-min", lambda: lexmin_claims(SHARED / "16x16_3000.txt", options.hex)),
-        ("unsat-9x9", lambda: [UnsatClaim(Grid.parse(line)) for line in lines_of(
-            ROOT / "data/generated/unsat-9x9.txt", options.unsat, spread=False)]),
+        (
+            "unsat-9x9",
+            lambda: [
+                UnsatClaim(Grid.parse(line))
+                for line in lines_of(
+                    ROOT / "data/generated/unsat-9x9.txt", options.unsat, spread=False
+                )
+            ],
+        ),
         ("hard: empty 9x9, empty 16x16, unique-25x25", lambda: hard_claims(options.hard)),
     ]
     for title, make in sets:
@@ -215,8 +243,13 @@ def main(argv: list[str] | None = None) -> None:
         if not claims:
             continue
         progress(f"{title}: certifying {len(claims)} claims x {len(names)} variants...")
-        report(title, measure(claims, [name for name in names
-                                       if not (name == "probe" and title.startswith("hard"))]))
+        report(
+            title,
+            measure(
+                claims,
+                [name for name in names if not (name == "probe" and title.startswith("hard"))],
+            ),
+        )
 
 
 if __name__ == "__main__":

@@ -38,7 +38,7 @@ from types import ModuleType
 from sudoku_cp.backends import Backend, get_backend
 from sudoku_cp.backends.cpsat import CpSatBackend, ortools_version
 from sudoku_cp.grid import Grid
-from sudoku_cp.result import Mode, SolveResult, Status
+from sudoku_cp.result import SolveResult, Status
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = PROJECT_ROOT.parent / "shared" / "data"
@@ -74,18 +74,26 @@ def read_puzzles(path: Path, first: int | None) -> list[Grid]:
 def verified(puzzle: Grid, result: SolveResult) -> SolveResult:
     """The result, after insisting on a verified completion."""
     if result.status is not Status.SOLVED or result.solution is None:
-        raise SystemExit(f"{puzzle.to_line()}: {result.backend} gave {result.status} "
-                         f"({result.reason})")
+        raise SystemExit(
+            f"{puzzle.to_line()}: {result.backend} gave {result.status} ({result.reason})"
+        )
     if not result.solution.is_solution_of(puzzle):
-        raise SystemExit(f"{puzzle.to_line()}: {result.backend} gave a grid that "
-                         f"{result.solution.why_not_solution_of(puzzle)}")
+        raise SystemExit(
+            f"{puzzle.to_line()}: {result.backend} gave a grid that "
+            f"{result.solution.why_not_solution_of(puzzle)}"
+        )
     return result
 
 
 def load_baseline(revision: str) -> ModuleType:
     """The cpsat module as it was at a git revision, importable beside today's."""
-    source = subprocess.run(["git", "show", f"{revision}:{MODULE_PATH}"], cwd=PROJECT_ROOT,
-                            check=True, capture_output=True, text=True).stdout
+    source = subprocess.run(
+        ["git", "show", f"{revision}:{MODULE_PATH}"],
+        cwd=PROJECT_ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
     folder = Path(tempfile.mkdtemp(prefix="cpsat-baseline-"))
     path = folder / "cpsat_baseline.py"
     path.write_text(source)
@@ -98,8 +106,9 @@ def load_baseline(revision: str) -> ModuleType:
     return module
 
 
-def configurations(baseline: ModuleType | None, revision: str,
-                   integer: bool = False) -> dict[str, Callable[[], Backend]]:
+def configurations(
+    baseline: ModuleType | None, revision: str, integer: bool = False
+) -> dict[str, Callable[[], Backend]]:
     """Label -> factory; sat first (the yardstick). `integer` adds the integer model (which
     `model=auto` takes only for lex-min from 26x26) with both strategies."""
     factories: dict[str, Callable[[], Backend]] = {
@@ -109,9 +118,9 @@ def configurations(baseline: ModuleType | None, revision: str,
     }
     if integer:
         factories["cpsat integer objective"] = lambda: CpSatBackend(
-            strategy="objective", model="integer")
-        factories["cpsat integer search"] = lambda: CpSatBackend(
-            strategy="search", model="integer")
+            strategy="objective", model="integer"
+        )
+        factories["cpsat integer search"] = lambda: CpSatBackend(strategy="search", model="integer")
     if baseline is not None:
         old: Callable[..., Backend] = baseline.CpSatBackend
         factories[f"cpsat@{revision} objective"] = lambda: old()
@@ -119,8 +128,9 @@ def configurations(baseline: ModuleType | None, revision: str,
     return factories
 
 
-def time_set(puzzles: Sequence[Grid], factories: dict[str, Callable[[], Backend]],
-             rounds: int) -> list[Timings]:
+def time_set(
+    puzzles: Sequence[Grid], factories: dict[str, Callable[[], Backend]], rounds: int
+) -> list[Timings]:
     """Lex-min over the puzzles, in blocks per configuration, `rounds` times; answers compared."""
     backends = {label: factory() for label, factory in factories.items()}
     for backend in backends.values():
@@ -142,7 +152,7 @@ def time_set(puzzles: Sequence[Grid], factories: dict[str, Callable[[], Backend]
                 answers.append(result.solution)
             if not reference:
                 reference = answers
-            wrong = sum(a != b for a, b in zip(answers, reference))
+            wrong = sum(a != b for a, b in zip(answers, reference, strict=True))
             if wrong:
                 raise SystemExit(f"{label}: {wrong} lex-min answers differ from sat's")
     return list(timings.values())
@@ -156,24 +166,31 @@ def set_table(name: str, count: int, rounds: int, timings: Sequence[Timings]) ->
     """A Markdown table: medians and ratios to sat (the first row)."""
     yardstick = timings[0]
     wall_0, cpu_0 = statistics.median(yardstick.wall), statistics.median(yardstick.cpu)
-    lines = [f"#### lexmin, first {count} of {name}, {rounds} rounds\n",
-             "| backend | median ms | x sat | CPU median ms | x sat (CPU) | mean ms | "
-             "max ms | stages (median) |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    lines = [
+        f"#### lexmin, first {count} of {name}, {rounds} rounds\n",
+        "| backend | median ms | x sat | CPU median ms | x sat (CPU) | mean ms | "
+        "max ms | stages (median) |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
     for t in timings:
         wall, cpu = statistics.median(t.wall), statistics.median(t.cpu)
         stages = f"{statistics.median(t.stages):g}" if t.label != "sat" else "-"
-        lines.append(f"| {t.label} | {milliseconds(wall)} | {wall / wall_0:.2f} | "
-                     f"{milliseconds(cpu)} | {cpu / cpu_0:.2f} | "
-                     f"{milliseconds(statistics.mean(t.wall))} | {milliseconds(max(t.wall))} | "
-                     f"{stages} |")
+        lines.append(
+            f"| {t.label} | {milliseconds(wall)} | {wall / wall_0:.2f} | "
+            f"{milliseconds(cpu)} | {cpu / cpu_0:.2f} | "
+            f"{milliseconds(statistics.mean(t.wall))} | {milliseconds(max(t.wall))} | "
+            f"{stages} |"
+        )
     return "\n".join(lines)
 
 
 def empty_grid_table(sizes: Sequence[int], factories: dict[str, Callable[[], Backend]]) -> str:
     """Lex-min of the empty grids, one fresh backend each (its set-up outside the figure)."""
-    lines = ["#### lexmin of the empty grids (fresh backend; set-up outside the time)\n",
-             "| grid | backend | seconds | CPU seconds | stages | set-up s |",
-             "|---|---|---:|---:|---:|---:|"]
+    lines = [
+        "#### lexmin of the empty grids (fresh backend; set-up outside the time)\n",
+        "| grid | backend | seconds | CPU seconds | stages | set-up s |",
+        "|---|---|---:|---:|---:|---:|",
+    ]
     for size in sizes:
         grid = Grid.empty(size)
         for label, factory in factories.items():
@@ -183,60 +200,90 @@ def empty_grid_table(sizes: Sequence[int], factories: dict[str, Callable[[], Bac
             result = verified(grid, backend.solve(grid))
             cpu = time.process_time() - cpu
             setup = result.stats.get("setup_seconds")
-            lines.append(f"| empty {size}x{size} | {label} | {result.seconds:.3f} | {cpu:.3f} | "
-                         f"{result.stats.get('stages', '-')} | "
-                         f"{'-' if setup is None else f'{setup:.3f}'} |")
+            lines.append(
+                f"| empty {size}x{size} | {label} | {result.seconds:.3f} | {cpu:.3f} | "
+                f"{result.stats.get('stages', '-')} | "
+                f"{'-' if setup is None else f'{setup:.3f}'} |"
+            )
     return "\n".join(lines)
 
 
 def start_up_table(repeat: int) -> str:
     """In fresh interpreters: the ortools import alone, and a one-blank 9x9 under a 0.05 s limit
     (status, its own seconds, and the set-up `prepare` did before the clock)."""
-    puzzle = ("043628579572139468986754231391542786468917352725863914237481695619275843"
-              "854396127")
+    puzzle = "043628579572139468986754231391542786468917352725863914237481695619275843854396127"
     snippets = {
         "import ortools.sat.python.cp_model": (
             "import time, json; start = time.perf_counter();"
             " import ortools.sat.python.cp_model;"
-            " print(json.dumps([time.perf_counter() - start]))"),
+            " print(json.dumps([time.perf_counter() - start]))"
+        ),
         "cpsat, one-blank 9x9, time_limit=0.05": (
             "import json; from sudoku_cp.backends import get_backend;"
             " from sudoku_cp.grid import Grid;"
             f" r = get_backend('cpsat').solve(Grid.parse('{puzzle}'), time_limit=0.05);"
-            " print(json.dumps([r.seconds, str(r.status), r.stats.get('setup_seconds')]))"),
+            " print(json.dumps([r.seconds, str(r.status), r.stats.get('setup_seconds')]))"
+        ),
     }
-    lines = ["#### start-up, fresh interpreters\n",
-             f"| what | runs | median s | statuses | set-up median s |", "|---|---:|---:|---|---:|"]
+    lines = [
+        "#### start-up, fresh interpreters\n",
+        "| what | runs | median s | statuses | set-up median s |",
+        "|---|---:|---:|---|---:|",
+    ]
     for label, code in snippets.items():
         progress(f"  start-up: {label}")
-        runs = [json.loads(subprocess.run([sys.executable, "-c", code], check=True,
-                                          capture_output=True, text=True).stdout)
-                for _ in range(repeat)]
+        runs = [
+            json.loads(
+                subprocess.run(
+                    [sys.executable, "-c", code], check=True, capture_output=True, text=True
+                ).stdout
+            )
+            for _ in range(repeat)
+        ]
         statuses = sorted({run[1] for run in runs if len(run) > 1})
         setups = [run[2] for run in runs if len(run) > 2 and run[2] is not None]
-        lines.append(f"| {label} | {repeat} | {statistics.median(run[0] for run in runs):.4f} | "
-                     f"{', '.join(statuses) or '-'} | "
-                     f"{f'{statistics.median(setups):.3f}' if setups else '-'} |")
+        lines.append(
+            f"| {label} | {repeat} | {statistics.median(run[0] for run in runs):.4f} | "
+            f"{', '.join(statuses) or '-'} | "
+            f"{f'{statistics.median(setups):.3f}' if setups else '-'} |"
+        )
     return "\n".join(lines)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmark and print Markdown tables."""
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--data", type=Path, default=DEFAULT_DATA,
-                        help="folder holding 17clue.txt and serg_benchmark.txt "
-                             "(default: ../shared/data from the project root)")
-    parser.add_argument("--puzzles", type=int, default=1000,
-                        help="the first this many puzzles of each set (default 1000)")
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=DEFAULT_DATA,
+        help="folder holding 17clue.txt and serg_benchmark.txt "
+        "(default: ../shared/data from the project root)",
+    )
+    parser.add_argument(
+        "--puzzles",
+        type=int,
+        default=1000,
+        help="the first this many puzzles of each set (default 1000)",
+    )
     parser.add_argument("--rounds", type=int, default=2, help="rounds per set (default 2)")
-    parser.add_argument("--baseline", metavar="REV", default=None,
-                        help="also time the cpsat backend of this git revision")
-    parser.add_argument("--integer", action="store_true",
-                        help="also the integer model (objective and search)")
-    parser.add_argument("--no-empty-25", action="store_true",
-                        help="skip the empty 25x25 (the slowest part)")
-    parser.add_argument("--quick", action="store_true",
-                        help="a smoke run: 100 puzzles, one round, no 25x25, 2 start-ups")
+    parser.add_argument(
+        "--baseline",
+        metavar="REV",
+        default=None,
+        help="also time the cpsat backend of this git revision",
+    )
+    parser.add_argument(
+        "--integer", action="store_true", help="also the integer model (objective and search)"
+    )
+    parser.add_argument(
+        "--no-empty-25", action="store_true", help="skip the empty 25x25 (the slowest part)"
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="a smoke run: 100 puzzles, one round, no 25x25, 2 start-ups",
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.puzzles, args.rounds, args.no_empty_25 = min(args.puzzles, 100), 1, True
@@ -244,8 +291,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     baseline = load_baseline(args.baseline) if args.baseline else None
     factories = configurations(baseline, args.baseline or "", args.integer)
     started = time.perf_counter()
-    print(f"cpsat vs sat; ortools {ortools_version()}, Python {sys.version.split()[0]}; "
-          f"load average before: {', '.join(f'{x:.2f}' for x in os.getloadavg())}\n")
+    print(
+        f"cpsat vs sat; ortools {ortools_version()}, Python {sys.version.split()[0]}; "
+        f"load average before: {', '.join(f'{x:.2f}' for x in os.getloadavg())}\n"
+    )
     for name in SETS:
         path = data / name
         if not path.exists():
@@ -253,15 +302,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             continue
         progress(f"{name}")
         puzzles = read_puzzles(path, args.puzzles)
-        print(set_table(name, len(puzzles), args.rounds,
-                        time_set(puzzles, factories, args.rounds)))
+        print(set_table(name, len(puzzles), args.rounds, time_set(puzzles, factories, args.rounds)))
         print()
     empty = {label: factory for label, factory in factories.items() if label != "sat"}
     print(empty_grid_table((16,) if args.no_empty_25 else (16, 25), empty))
     print()
     print(start_up_table(2 if args.quick else 5))
-    print(f"\nload average after: {', '.join(f'{x:.2f}' for x in os.getloadavg())}; "
-          f"total {time.perf_counter() - started:.0f} s")
+    print(
+        f"\nload average after: {', '.join(f'{x:.2f}' for x in os.getloadavg())}; "
+        f"total {time.perf_counter() - started:.0f} s"
+    )
     return 0
 
 

@@ -76,8 +76,9 @@ def multi_puzzle(spec: str) -> tuple[str, str]:
     cycle = set(generate.smallest_swap_cycle(solution, rng))
     outside = [cell for cell in solution.geometry.cells if cell not in cycle]
     kept = set(rng.sample(outside, int(fraction * size * size)))
-    puzzle = Grid(tuple(value if cell in kept else BLANK
-                        for cell, value in enumerate(solution.values)), box)
+    puzzle = Grid(
+        tuple(value if cell in kept else BLANK for cell, value in enumerate(solution.values)), box
+    )
     return f"multi {spec} ({len(kept)} givens)", puzzle.to_line()
 
 
@@ -85,28 +86,42 @@ def progress(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-def run_one(size: int, model: str, strategy: str, mode: str, limit: float,
-            line: str | None, counts: str = "auto") -> dict:
+def run_one(
+    size: int,
+    model: str,
+    strategy: str,
+    mode: str,
+    limit: float,
+    line: str | None,
+    counts: str = "auto",
+) -> dict:
     """One solve in a fresh interpreter; its JSON record."""
     argument = json.dumps([size, model, strategy, mode, limit, line, counts])
-    done = subprocess.run([sys.executable, "-c", CHILD, argument], capture_output=True, text=True,
-                          timeout=limit * 3 + 120)
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, argument],
+        capture_output=True,
+        text=True,
+        timeout=limit * 3 + 120,
+    )
     if done.returncode != 0:
         return {"status": f"error {done.returncode}", "reason": done.stderr.strip()[-300:]}
     record: dict = json.loads(done.stdout.strip().splitlines()[-1])
     return record
 
 
-def row(label: str, model: str, strategy: str, mode: str, record: dict,
-        counts: str = "auto") -> str:
+def row(
+    label: str, model: str, strategy: str, mode: str, record: dict, counts: str = "auto"
+) -> str:
     stats = record.get("stats", {})
     cpu = record.get("cpu")
     used = {True: " (yes)", False: " (no)"}.get(stats.get("row_counts"), "")
-    return (f"| {label} | {model} | {counts}{used} | {mode} | {stats.get('strategy', strategy)} | "
-            f"{record['status']} | {'-' if cpu is None else f'{cpu:.2f}'} | "
-            f"{record.get('wall', 0.0):.2f} | {record.get('setup', 0.0):.2f} | "
-            f"{stats.get('stages', '-')} | {stats.get('branches', '-')} | "
-            f"{stats.get('conflicts', '-')} | {'yes' if record.get('valid') else 'no'} |")
+    return (
+        f"| {label} | {model} | {counts}{used} | {mode} | {stats.get('strategy', strategy)} | "
+        f"{record['status']} | {'-' if cpu is None else f'{cpu:.2f}'} | "
+        f"{record.get('wall', 0.0):.2f} | {record.get('setup', 0.0):.2f} | "
+        f"{stats.get('stages', '-')} | {stats.get('branches', '-')} | "
+        f"{stats.get('conflicts', '-')} | {'yes' if record.get('valid') else 'no'} |"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -114,16 +129,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--sizes", type=int, nargs="+", default=list(SIZES))
     parser.add_argument("--models", nargs="+", default=["boolean", "integer"])
     parser.add_argument("--modes", nargs="+", default=["lexmin", "any"])
-    parser.add_argument("--strategy", default="search",
-                        help="lex-min strategy (default search; auto, objective)")
+    parser.add_argument(
+        "--strategy", default="search", help="lex-min strategy (default search; auto, objective)"
+    )
     parser.add_argument("--limit", type=float, default=300.0, help="seconds per solve")
-    parser.add_argument("--puzzle", type=Path, action="append", default=[],
-                        help="also the first puzzle of this file (repeatable)")
-    parser.add_argument("--multi", action="append", default=[], metavar="N:FRACTION:SEED",
-                        help="also a made multi puzzle (see above; repeatable)")
+    parser.add_argument(
+        "--puzzle",
+        type=Path,
+        action="append",
+        default=[],
+        help="also the first puzzle of this file (repeatable)",
+    )
+    parser.add_argument(
+        "--multi",
+        action="append",
+        default=[],
+        metavar="N:FRACTION:SEED",
+        help="also a made multi puzzle (see above; repeatable)",
+    )
     parser.add_argument("--no-empty", action="store_true", help="only the --puzzle/--multi ones")
-    parser.add_argument("--counts", nargs="+", default=["auto"], choices=["auto", "on", "off"],
-                        help="the backend's counts option(s), each run in turn (default auto)")
+    parser.add_argument(
+        "--counts",
+        nargs="+",
+        default=["auto"],
+        choices=["auto", "on", "off"],
+        help="the backend's counts option(s), each run in turn (default auto)",
+    )
     args = parser.parse_args(argv)
     cases: list[tuple[str, int, str | None]] = []
     if not args.no_empty:
@@ -131,17 +162,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     for path in args.puzzle:
         from sudoku_cp.grid import Grid
 
-        line = next(text.strip() for text in path.read_text().splitlines()
-                    if text.strip() and not text.startswith("#"))
+        line = next(
+            text.strip()
+            for text in path.read_text().splitlines()
+            if text.strip() and not text.startswith("#")
+        )
         grid = Grid.parse(line)
         cases.append((f"{path.name} ({len(grid.givens())} givens)", grid.size, line))
     for spec in args.multi:
         label, line = multi_puzzle(spec)
         cases.append((label, int(spec.split(":")[0]), line))
-    print(f"load average before: {', '.join(f'{x:.2f}' for x in os.getloadavg())}; "
-          f"limit {args.limit:g} s\n")
-    print("| grid | model | counts | mode | strategy | status | CPU s | wall s | set-up s | "
-          "stages | branches | conflicts | valid |")
+    print(
+        f"load average before: {', '.join(f'{x:.2f}' for x in os.getloadavg())}; "
+        f"limit {args.limit:g} s\n"
+    )
+    print(
+        "| grid | model | counts | mode | strategy | status | CPU s | wall s | set-up s | "
+        "stages | branches | conflicts | valid |"
+    )
     print("|---|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---|")
     started = time.perf_counter()
     for label, size, line in cases:
@@ -155,10 +193,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                     if record.get("solution") is not None:
                         answers[model, counts] = record["solution"]
             if mode == "lexmin" and len(set(map(tuple, answers.values()))) > 1:
-                print(f"\n**lex-min answers differ between models or counts on {label}**\n",
-                      flush=True)
-    print(f"\nload average after: {', '.join(f'{x:.2f}' for x in os.getloadavg())}; "
-          f"total {time.perf_counter() - started:.0f} s")
+                print(
+                    f"\n**lex-min answers differ between models or counts on {label}**\n",
+                    flush=True,
+                )
+    print(
+        f"\nload average after: {', '.join(f'{x:.2f}' for x in os.getloadavg())}; "
+        f"total {time.perf_counter() - started:.0f} s"
+    )
     return 0
 
 

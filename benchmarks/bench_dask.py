@@ -6,13 +6,13 @@
 
 Both executors run the same puzzles through the same engine (`sudoku_cp.engine.execute`: every
 answer verified by the one checker) with `--jobs` workers each: the local `PoolExecutor` and a
-`DaskExecutor` on a fresh 127.0.0.1 `LocalCluster` of `--jobs` single-threaded worker processes,
-for each chunk size asked. The rounds interleave the executors (local, dask, local, dask, ...) so
-that the other loads of a shared machine fall on both alike; each figure is the median over the
-rounds, and the CPU seconds of the driver and its workers are shown next to the wall time
-(the steadier figure when other work shares the machine). The cluster's start-up (about 3 s: spawning the worker processes) is measured apart and
-shown in its own column, the ratio is given without it and with it. Each worker builds and warms
-its backends inside the timed run, for both executors. Prints Markdown.
+`DaskExecutor` on a fresh 127.0.0.1 `LocalCluster` of `--jobs` single-threaded worker processes, for
+each chunk size asked. The rounds interleave the executors (local, dask, local, dask, ...) so that
+the other loads of a shared machine fall on both alike; each figure is the median over the rounds,
+and the CPU seconds of the driver and its workers are shown next to the wall time (the steadier
+figure when other work shares the machine). The cluster's start-up (about 3 s: spawning the worker
+processes) is measured apart and shown in its own column, the ratio is given without it and with it.
+Each worker builds and warms its backends inside the timed run, for both executors. Prints Markdown.
 """
 
 from __future__ import annotations
@@ -30,11 +30,11 @@ import psutil  # type: ignore[import-untyped]  # installed with dask[distributed
 from sudoku_cp.configurations import Configuration
 from sudoku_cp.engine import execute
 from sudoku_cp.executors import Executor
-from sudoku_cp.executors.pool import PoolExecutor
-from sudoku_cp.runs import SolveSettings
 from sudoku_cp.executors.dask import DaskExecutor
+from sudoku_cp.executors.pool import PoolExecutor
 from sudoku_cp.formats import PuzzleRecord, read_puzzles
 from sudoku_cp.result import Mode
+from sudoku_cp.runs import SolveSettings
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -61,8 +61,12 @@ def cpu_seconds() -> float:
     return total
 
 
-def timed_run(executor: Executor, records: Sequence[PuzzleRecord], specs: Sequence[Configuration],
-              settings: SolveSettings) -> tuple[float, float, list[tuple[str | None, list[str]]]]:
+def timed_run(
+    executor: Executor,
+    records: Sequence[PuzzleRecord],
+    specs: Sequence[Configuration],
+    settings: SolveSettings,
+) -> tuple[float, float, list[tuple[str | None, list[str]]]]:
     """Wall and CPU seconds of one verified run, and (verdict, solutions) per puzzle in order.
 
     The CPU is taken at the last answer, while the workers still live: on a shared machine it
@@ -72,19 +76,30 @@ def timed_run(executor: Executor, records: Sequence[PuzzleRecord], specs: Sequen
     answers = []
     cpu = 0.0
     for outcome in execute(records, specs, settings, executor=executor):
-        answers.append((outcome.verdict, [
-            run.result.solution.to_line() if run.result is not None and
-            run.result.solution is not None else run.status for run in outcome.answers]))
+        answers.append(
+            (
+                outcome.verdict,
+                [
+                    run.result.solution.to_line()
+                    if run.result is not None and run.result.solution is not None
+                    else run.status
+                    for run in outcome.answers
+                ],
+            )
+        )
         if len(answers) == len(records):
             cpu = cpu_seconds() - cpu_start
     return time.perf_counter() - start, cpu, answers
 
 
-def check(answers: list[tuple[str | None, list[str]]],
-          reference: list[tuple[str | None, list[str]]], records: Sequence[PuzzleRecord],
-          name: str) -> None:
+def check(
+    answers: list[tuple[str | None, list[str]]],
+    reference: list[tuple[str | None, list[str]]],
+    records: Sequence[PuzzleRecord],
+    name: str,
+) -> None:
     """Stop at the first puzzle whose verdict or answers differ from the first local round's."""
-    for record, got, expected in zip(records, answers, reference):
+    for record, got, expected in zip(records, answers, reference, strict=True):
         if got != expected:
             sys.exit(f"{name}: {record.where}: {got} where the first local run gave {expected}")
     if len(answers) != len(reference):
@@ -99,9 +114,12 @@ def main() -> None:
     parser.add_argument("--mode", default="lexmin")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--chunk-sizes", default="auto",
-                        help="comma-separated Dask chunk sizes to compare; auto: sized to the "
-                             "solve times (the default)")
+    parser.add_argument(
+        "--chunk-sizes",
+        default="auto",
+        help="comma-separated Dask chunk sizes to compare; auto: sized to the "
+        "solve times (the default)",
+    )
     args = parser.parse_args()
 
     records = load(args.data, args.puzzles)
@@ -119,8 +137,11 @@ def main() -> None:
         cpus["local"].append(cpu)
         reference = reference or answers
         check(answers, reference, records, f"local, round {round_number + 1}")
-        print(f"round {round_number + 1}: local {wall:.1f} s, CPU {cpu:.1f} s", file=sys.stderr,
-              flush=True)
+        print(
+            f"round {round_number + 1}: local {wall:.1f} s, CPU {cpu:.1f} s",
+            file=sys.stderr,
+            flush=True,
+        )
         for size in chunk_sizes:
             name = f"dask, chunks of {size}" if size else "dask, chunks sized to the solve times"
             executor = DaskExecutor(jobs=args.jobs, chunk_size=size)
@@ -135,35 +156,51 @@ def main() -> None:
             cpus.setdefault(name, []).append(cpu)
             used.setdefault(name, []).extend(executor.chunk_sizes)
             check(answers, reference, records, name)
-            print(f"round {round_number + 1}: {name} {wall:.1f} s, CPU {cpu:.1f} s",
-                  file=sys.stderr, flush=True)
+            print(
+                f"round {round_number + 1}: {name} {wall:.1f} s, CPU {cpu:.1f} s",
+                file=sys.stderr,
+                flush=True,
+            )
 
     assert reference is not None
     agree = sum(verdict == "agree" for verdict, _ in reference)
     local = statistics.median(walls["local"])
     local_cpu = statistics.median(cpus["local"])
-    print(f"{len(records)} puzzles of {args.data.name}, --mode {args.mode}, "
-          f"{args.backends}, {args.jobs} workers, median of {args.rounds} interleaved rounds; "
-          f"{agree} of {len(records)} agree; every executor gave the same verdicts and "
-          f"solutions. Load average at the end: "
-          f"{', '.join(f'{load:.1f}' for load in os.getloadavg())} on {os.cpu_count()} cores.\n")
-    print("| executor | run (s) | puzzles/s | vs local | CPU (s) | CPU vs local | "
-          "cluster start (s) | vs local, start included |")
+    print(
+        f"{len(records)} puzzles of {args.data.name}, --mode {args.mode}, "
+        f"{args.backends}, {args.jobs} workers, median of {args.rounds} interleaved rounds; "
+        f"{agree} of {len(records)} agree; every executor gave the same verdicts and "
+        f"solutions. Load average at the end: "
+        f"{', '.join(f'{load:.1f}' for load in os.getloadavg())} on {os.cpu_count()} cores.\n"
+    )
+    print(
+        "| executor | run (s) | puzzles/s | vs local | CPU (s) | CPU vs local | "
+        "cluster start (s) | vs local, start included |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for name, times in walls.items():
         wall = statistics.median(times)
         cpu = statistics.median(cpus[name])
         start_up = statistics.median(starts[name]) if name in starts else 0.0
-        print(f"| {name} | {wall:.1f} | {len(records) / wall:.1f} | {wall / local:.3f} | "
-              f"{cpu:.1f} | {cpu / local_cpu:.3f} | {start_up:.1f} | "
-              f"{(wall + start_up) / local:.3f} |")
+        print(
+            f"| {name} | {wall:.1f} | {len(records) / wall:.1f} | {wall / local:.3f} | "
+            f"{cpu:.1f} | {cpu / local_cpu:.3f} | {start_up:.1f} | "
+            f"{(wall + start_up) / local:.3f} |"
+        )
     for name, sizes in used.items():
         if name.endswith("solve times"):
-            print(f"\n{name}: {len(sizes)} tasks, puzzles per task min {min(sizes)}, median "
-                  f"{statistics.median(sizes):.0f}, max {max(sizes)}.")
-    print("\nall rounds, wall (CPU) s: " + "; ".join(
-        f"{name}: {', '.join(f'{t:.1f} ({c:.1f})' for t, c in zip(times, cpus[name]))}"
-        for name, times in walls.items()))
+            print(
+                f"\n{name}: {len(sizes)} tasks, puzzles per task min {min(sizes)}, median "
+                f"{statistics.median(sizes):.0f}, max {max(sizes)}."
+            )
+    print(
+        "\nall rounds, wall (CPU) s: "
+        + "; ".join(
+            f"{name}: "
+            + ", ".join(f"{t:.1f} ({c:.1f})" for t, c in zip(times, cpus[name], strict=True))
+            for name, times in walls.items()
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -24,8 +24,8 @@ import time
 from pathlib import Path
 
 from sudoku_cp.backends import get_backend
-from sudoku_cp.timings import percentile
 from sudoku_cp.grid import Grid
+from sudoku_cp.timings import percentile
 
 ROOT = Path(__file__).resolve().parent.parent
 ANTI_BACKTRACK = "000000000000003085001020000000507000004000100090000000500000073002010000000040009"
@@ -44,8 +44,11 @@ def load_baseline(path: Path):
 
 
 def puzzle_lines(path: Path, count: int | None = None) -> list[str]:
-    lines = [line.strip() for line in path.read_text().splitlines()
-             if line.strip() and not line.startswith("#")]
+    lines = [
+        line.strip()
+        for line in path.read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
     return lines[:count]
 
 
@@ -70,8 +73,9 @@ def side_by_side(backends: dict, lines: list[str], cap: float | None) -> dict[st
 
 def bench_nine(backends: dict, data: Path) -> None:
     """9x9 medians of the baseline and today's code, each puzzle by both in turn."""
-    print("| set | puzzles | " + " | ".join(f"{label} median ms" for label in backends)
-          + " | ratio |")
+    print(
+        "| set | puzzles | " + " | ".join(f"{label} median ms" for label in backends) + " | ratio |"
+    )
     print("|---|---:|" + "---:|" * len(backends) + "---:|")
     for name, count in SETS:
         path = data / name
@@ -80,8 +84,11 @@ def bench_nine(backends: dict, data: Path) -> None:
         times = side_by_side(backends, path.read_text().split()[:count], None)
         medians = [statistics.median(values) for values in times.values()]
         ratio = f"{medians[-1] / medians[0]:.2f}" if len(medians) > 1 else ""
-        print(f"| {name} | {len(times['dfs'])} | "
-              + " | ".join(f"{median * 1e3:.2f}" for median in medians) + f" | {ratio} |")
+        print(
+            f"| {name} | {len(times['dfs'])} | "
+            + " | ".join(f"{median * 1e3:.2f}" for median in medians)
+            + f" | {ratio} |"
+        )
 
 
 def bench_weak(backends: dict, cap: float) -> None:
@@ -92,8 +99,11 @@ def bench_weak(backends: dict, cap: float) -> None:
         others["sat"] = get_backend("sat")
     except Exception as error:  # noqa: BLE001 - sat is optional here
         print(f"(sat not usable: {error})")
-    print(f"\n| set | puzzles | " + " | ".join(f"{label} max s | {label} total s"
-                                             for label in others) + " |")
+    print(
+        "\n| set | puzzles | "
+        + " | ".join(f"{label} max s | {label} total s" for label in others)
+        + " |"
+    )
     print("|---|---:|" + "---:|---:|" * len(others))
     for name in WEAK_SETS:
         path = GENERATED / name
@@ -101,11 +111,15 @@ def bench_weak(backends: dict, cap: float) -> None:
             continue
         lines = puzzle_lines(path)
         times = side_by_side(others, lines, cap)
-        print(f"| {name} | {len(lines)} | " + " | ".join(
-            f"{max(values):.3f} | {sum(values):.2f}" for values in times.values()) + " |")
-        per_puzzle = " ".join(f"{index + 1}: " + "/".join(f"{times[label][index]:.2f}"
-                                                          for label in others)
-                              for index in range(len(lines)))
+        print(
+            f"| {name} | {len(lines)} | "
+            + " | ".join(f"{max(values):.3f} | {sum(values):.2f}" for values in times.values())
+            + " |"
+        )
+        per_puzzle = " ".join(
+            f"{index + 1}: " + "/".join(f"{times[label][index]:.2f}" for label in others)
+            for index in range(len(lines))
+        )
         print(f"|  | per puzzle ({'/'.join(others)}, s) | {per_puzzle} |")
         if "sat" in times:
             print(f"|  | dfs worst / sat worst | {max(times['dfs']) / max(times['sat']):.1f}x |")
@@ -132,21 +146,27 @@ def bench_sets(backend, data: Path) -> None:
             continue
         lines = path.read_text().split()[:count]
         times = sorted(timed_solve(backend, line)[0] for line in lines)
-        print(f"| {name} | {len(times)} | {statistics.median(times) * 1e3:.2f} | "
-              f"{percentile(times, 99) * 1e3:.2f} | {times[-1] * 1e3:.1f} | "
-              f"{sum(t > 1 for t in times)} | {sum(times):.2f} |")
+        print(
+            f"| {name} | {len(times)} | {statistics.median(times) * 1e3:.2f} | "
+            f"{percentile(times, 99) * 1e3:.2f} | {times[-1] * 1e3:.1f} | "
+            f"{sum(t > 1 for t in times)} | {sum(times):.2f} |"
+        )
 
 
 def bench_named(backend) -> None:
     print("\n| grid | time | status | stats |")
     print("|---|---:|---|---|")
     runs = sorted(timed_solve(backend, ANTI_BACKTRACK)[0] for _ in range(21))
-    print(f"| anti-backtracking 9x9 (median of 21) | {statistics.median(runs) * 1e3:.2f} ms | "
-          f"solved | |")
+    print(
+        f"| anti-backtracking 9x9 (median of 21) | {statistics.median(runs) * 1e3:.2f} ms | "
+        f"solved | |"
+    )
     for size, limit in ((16, 30.0), (25, 5.0)):
         seconds, result = timed_solve(backend, "0" * (size * size), time_limit=limit)
-        print(f"| empty {size}x{size} (time limit {limit:g} s) | {seconds:.3f} s | "
-              f"{result.status} | {dict(result.stats)} |")
+        print(
+            f"| empty {size}x{size} (time limit {limit:g} s) | {seconds:.3f} s | "
+            f"{result.status} | {dict(result.stats)} |"
+        )
 
 
 def bench_naive(backend, data: Path, cap: float) -> None:
@@ -165,9 +185,11 @@ def bench_naive(backend, data: Path, cap: float) -> None:
         naive_total += min(time.perf_counter() - start, cap)
         capped += not outcome
         dfs_total += timed_solve(backend, line)[0]
-    print(f"\nnaive row-major DFS vs dfs on top95 (naive capped at {cap:g} s per puzzle, "
-          f"{capped} of {len(lines)} capped): naive {naive_total:.1f} s, dfs {dfs_total:.3f} s, "
-          f"ratio >= {naive_total / dfs_total:.0f}x")
+    print(
+        f"\nnaive row-major DFS vs dfs on top95 (naive capped at {cap:g} s per puzzle, "
+        f"{capped} of {len(lines)} capped): naive {naive_total:.1f} s, dfs {dfs_total:.3f} s, "
+        f"ratio >= {naive_total / dfs_total:.0f}x"
+    )
 
 
 def _naive_with_cap(naive_solve, puzzle: Grid, cap: float) -> bool:
@@ -192,8 +214,15 @@ def bench_process(runs: int = 21) -> None:
     example = str(ROOT / "data" / "examples" / "baekjoon2239.txt")
     commands = {
         "python -c pass": [sys.executable, "-c", "pass"],
-        "sudoku-cp solve --backend dfs": [sys.executable, "-m", "sudoku_cp", "solve",
-                                          "--backend", "dfs", example],
+        "sudoku-cp solve --backend dfs": [
+            sys.executable,
+            "-m",
+            "sudoku_cp",
+            "solve",
+            "--backend",
+            "dfs",
+            example,
+        ],
     }
     medians = {}
     for label, command in commands.items():
@@ -204,8 +233,11 @@ def bench_process(runs: int = 21) -> None:
             times.append(time.perf_counter() - start)
         medians[label] = statistics.median(times)
     base, solve = medians.values()
-    print(f"\nwhole process (median of {runs}): python -c pass {base * 1e3:.0f} ms, "
-          f"sudoku-cp solve --backend dfs {solve * 1e3:.0f} ms, difference {(solve - base) * 1e3:.0f} ms")
+    print(
+        f"\nwhole process (median of {runs}): python -c pass {base * 1e3:.0f} ms, "
+        f"sudoku-cp solve --backend dfs {solve * 1e3:.0f} ms, "
+        f"difference {(solve - base) * 1e3:.0f} ms"
+    )
 
 
 def main() -> None:
@@ -213,8 +245,12 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
     parser.add_argument("--naive-cap", type=float, default=10.0)
     parser.add_argument("--skip-naive", action="store_true")
-    parser.add_argument("--baseline", type=Path, default=Path("/tmp/dfs_old.py"),
-                        help="a saved copy of the old dfs.py, run side by side as 'baseline'")
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        default=Path("/tmp/dfs_old.py"),
+        help="a saved copy of the old dfs.py, run side by side as 'baseline'",
+    )
     parser.add_argument("--cap", type=float, default=60.0, help="time limit per weak puzzle")
     parser.add_argument("--only", choices=["weak", "nine"], default=None)
     args = parser.parse_args()

@@ -26,11 +26,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from sudoku_cp.backends.sat import (AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_ENCODING, DEFAULT_SOLVER,
-                                    ENCODINGS, SatBackend, accepted_solvers, base_cnf)
-from sudoku_cp.timings import percentile
+from sudoku_cp.backends.sat import (
+    AMO_ENCODINGS,
+    DEFAULT_AMO,
+    DEFAULT_ENCODING,
+    DEFAULT_SOLVER,
+    ENCODINGS,
+    SatBackend,
+    accepted_solvers,
+    base_cnf,
+)
 from sudoku_cp.grid import Grid
 from sudoku_cp.result import Mode, SolveResult, Status
+from sudoku_cp.timings import percentile
 
 ROOT = Path(__file__).resolve().parent.parent
 LEXMIN_SETS = [("top95.txt", None), ("17clue.txt", 1000), ("serg_benchmark.txt", 1000)]
@@ -65,7 +73,7 @@ def sparse_nines(data: Path, count: int = 20) -> list[Grid]:
     source = read_puzzles(data, "17clue.txt", count) or read_puzzles(data, "top95.txt", count) or []
     puzzles = [Grid.empty(9)]
     for index, puzzle in enumerate(source):
-        keep = set(list(puzzle.givens())[:8 + index % 5])
+        keep = set(list(puzzle.givens())[: 8 + index % 5])
         dropped = {cell: 0 for cell in puzzle.givens() if cell not in keep}
         puzzles.append(puzzle.with_values(dropped))
     return puzzles
@@ -80,8 +88,11 @@ def random_puzzle(size: int, givens: int, rng: random.Random) -> Grid:
     stacks = rng.sample(range(size // box_cols), size // box_cols)
     columns = [t * box_cols + c for t in stacks for c in rng.sample(range(box_cols), box_cols)]
     labels = rng.sample(range(1, size + 1), size)
-    full = [labels[(box_cols * (r % box_rows) + r // box_rows + c) % size]
-            for r in rows for c in columns]
+    full = [
+        labels[(box_cols * (r % box_rows) + r // box_rows + c) % size]
+        for r in rows
+        for c in columns
+    ]
     kept = set(rng.sample(range(size * size), givens))
     return Grid.from_values([v if cell in kept else 0 for cell, v in enumerate(full)])
 
@@ -94,12 +105,14 @@ def random_25s(count: int = 5, seed: int = 25) -> list[Grid]:
 
 # -- the figures of the issue ----------------------------------------------------------------------
 
+
 def bench_build() -> None:
     """CNF build and solver load, default encoding, by size."""
     from pysat.solvers import Solver
 
-    print(f"\n### CNF build and solver load ({DEFAULT_ENCODING} + {DEFAULT_AMO}, "
-          f"{DEFAULT_SOLVER})\n")
+    print(
+        f"\n### CNF build and solver load ({DEFAULT_ENCODING} + {DEFAULT_AMO}, {DEFAULT_SOLVER})\n"
+    )
     print("| size | variables | clauses | CNF build ms | solver load ms |")
     print("|---|---:|---:|---:|---:|")
     for size in (4, 6, 9, 16, 25):
@@ -112,16 +125,21 @@ def bench_build() -> None:
         with Solver(name=DEFAULT_SOLVER) as solver:
             solver.append_formula(cnf.clauses)
             loaded = time.perf_counter() - start
-        print(f"| {size}x{size} | {cnf.variables:,} | {len(cnf.clauses):,} | "
-              f"{milliseconds(built)} | {milliseconds(loaded)} |")
+        print(
+            f"| {size}x{size} | {cnf.variables:,} | {len(cnf.clauses):,} | "
+            f"{milliseconds(built)} | {milliseconds(loaded)} |"
+        )
 
 
 def bench_lexmin_sets(data: Path, count: int) -> None:
     """Lex-min per puzzle with one reused solver, on the public 9x9 sets."""
-    print(f"\n### lexmin, one reused solver ({DEFAULT_SOLVER}, {DEFAULT_ENCODING} + "
-          f"{DEFAULT_AMO})\n")
-    print("| set | puzzles | median ms | mean ms | p99 ms | max ms | median SAT calls | "
-          "first puzzle ms (build) |")
+    print(
+        f"\n### lexmin, one reused solver ({DEFAULT_SOLVER}, {DEFAULT_ENCODING} + {DEFAULT_AMO})\n"
+    )
+    print(
+        "| set | puzzles | median ms | mean ms | p99 ms | max ms | median SAT calls | "
+        "first puzzle ms (build) |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for name, limit in LEXMIN_SETS:
         puzzles = read_puzzles(data, name, min(limit or count, count))
@@ -134,10 +152,12 @@ def bench_lexmin_sets(data: Path, count: int) -> None:
         assert all(r.status is Status.SOLVED for r in results)
         times = [r.seconds for r in results[1:]] or [results[0].seconds]
         calls = [r.stats["sat_calls"] for r in results]
-        print(f"| {name} | {len(results)} | {milliseconds(statistics.median(times))} | "
-              f"{milliseconds(statistics.mean(times))} | {milliseconds(percentile(times, 99))} | "
-              f"{milliseconds(max(times))} | {statistics.median(calls):g} | "
-              f"{milliseconds(results[0].seconds)} |")
+        print(
+            f"| {name} | {len(results)} | {milliseconds(statistics.median(times))} | "
+            f"{milliseconds(statistics.mean(times))} | {milliseconds(percentile(times, 99))} | "
+            f"{milliseconds(max(times))} | {statistics.median(calls):g} | "
+            f"{milliseconds(results[0].seconds)} |"
+        )
 
 
 def bench_any_throughput(data: Path, limit: int | None) -> None:
@@ -153,47 +173,59 @@ def bench_any_throughput(data: Path, limit: int | None) -> None:
         start = time.perf_counter()
         results = [backend.solve(p, mode=Mode.ANY) for p in puzzles]
         elapsed = time.perf_counter() - start
-    for puzzle, result in zip(puzzles, results):
+    for puzzle, result in zip(puzzles, results, strict=True):
         assert result.status is Status.SOLVED
         verified(puzzle, result)
     solve_only = sum(r.seconds for r in results)
-    print("| puzzles | wall s | puzzles/s (wall, all of Backend.solve) | "
-          "mean ms (SolveResult.seconds) | median SAT conflicts |")
+    print(
+        "| puzzles | wall s | puzzles/s (wall, all of Backend.solve) | "
+        "mean ms (SolveResult.seconds) | median SAT conflicts |"
+    )
     print("|---:|---:|---:|---:|---:|")
-    print(f"| {len(puzzles):,} | {elapsed:.2f} | {len(puzzles) / elapsed:,.0f} | "
-          f"{milliseconds(solve_only / len(puzzles))} | "
-          f"{statistics.median(r.stats.get('conflicts', 0) for r in results):g} |")
+    print(
+        f"| {len(puzzles):,} | {elapsed:.2f} | {len(puzzles) / elapsed:,.0f} | "
+        f"{milliseconds(solve_only / len(puzzles))} | "
+        f"{statistics.median(r.stats.get('conflicts', 0) for r in results):g} |"
+    )
 
 
 def bench_empty_grids(cap: float) -> None:
     """Empty 16x16 and 25x25 lex-min, fresh backend (build included)."""
-    print(f"\n### lexmin of the empty grids, fresh backend ({DEFAULT_SOLVER}, time limit "
-          f"{cap:g} s)\n")
+    print(
+        f"\n### lexmin of the empty grids, fresh backend ({DEFAULT_SOLVER}, time limit {cap:g} s)\n"
+    )
     print("| grid | status | total s | build s | solve s | SAT calls | conflicts |")
     print("|---|---|---:|---:|---:|---:|---:|")
     for size in (16, 25):
         progress(f"empty {size}x{size}")
         result = solve_fresh(SatBackend, Grid.empty(size), Mode.LEXMIN, cap)
         stats = result.stats
-        print(f"| empty {size}x{size} | {result.status} | {result.seconds:.3f} | "
-              f"{stats['build_seconds']:.3f} | {stats['solve_seconds']:.3f} | "
-              f"{stats['sat_calls']} | {stats.get('conflicts', '')} |")
+        print(
+            f"| empty {size}x{size} | {result.status} | {result.seconds:.3f} | "
+            f"{stats['build_seconds']:.3f} | {stats['solve_seconds']:.3f} | "
+            f"{stats['sat_calls']} | {stats.get('conflicts', '')} |"
+        )
 
 
-def solve_fresh(factory: Callable[[], SatBackend], puzzle: Grid, mode: Mode,
-                time_limit: float | None = None) -> SolveResult:
+def solve_fresh(
+    factory: Callable[[], SatBackend], puzzle: Grid, mode: Mode, time_limit: float | None = None
+) -> SolveResult:
     with factory() as backend:
         return verified(puzzle, backend.solve(puzzle, mode=mode, time_limit=time_limit))
 
 
 def bench_reuse(data: Path) -> None:
     """The kept solver against a new solver per puzzle (CNF cached) and a new CNF + solver."""
-    print(f"\n### reused solver vs fresh per puzzle ({DEFAULT_SOLVER}, {DEFAULT_ENCODING} + "
-          f"{DEFAULT_AMO}), mean ms per puzzle\n")
-    cases = [("lexmin", "top95.txt", None, Mode.LEXMIN),
-             ("lexmin", "serg_benchmark.txt", 200, Mode.LEXMIN),
-             ("any", "17clue.txt", 500, Mode.ANY),
-             ("count (limit 2)", "17clue.txt", 200, Mode.COUNT)]
+    print(
+        f"\n### reused solver vs fresh per puzzle ({DEFAULT_SOLVER}, {DEFAULT_ENCODING} + "
+        f"{DEFAULT_AMO}), mean ms per puzzle\n"
+    )
+    cases = [
+        ("lexmin", "top95.txt", None, Mode.LEXMIN),
+        ("lexmin", "serg_benchmark.txt", 200, Mode.LEXMIN),
+        ("any", "17clue.txt", 500, Mode.ANY),
+        ("count (limit 2)", "17clue.txt", 200, Mode.COUNT),
+    ]
     print("| mode | set | puzzles | reused | new solver, cached CNF | new CNF + new solver |")
     print("|---|---|---:|---:|---:|---:|")
     for label, name, count, mode in cases:
@@ -209,12 +241,14 @@ def bench_reuse(data: Path) -> None:
         for puzzle in puzzles:
             base_cnf.cache_clear()
             rebuilt.append(solve_fresh(SatBackend, puzzle, mode).seconds)
-        means = " | ".join(milliseconds(statistics.mean(times))
-                           for times in (reused, fresh, rebuilt))
+        means = " | ".join(
+            milliseconds(statistics.mean(times)) for times in (reused, fresh, rebuilt)
+        )
         print(f"| {label} | {name} | {len(puzzles)} | {means} |")
 
 
 # -- the comparison that chose the defaults --------------------------------------------------------
+
 
 @dataclass
 class Trial:
@@ -290,13 +324,16 @@ def rank(trial: Trial) -> tuple[float, float, float]:
     """Order for choosing: the largest grids first (where configurations differ by 10-100x),
     then the 9x9 lex-min median."""
     missing = float("inf")
-    return (trial.empty_25 if trial.empty_25 is not None else missing,
-            trial.empty_16 if trial.empty_16 is not None else missing,
-            trial.sparse_median if trial.sparse_median is not None else missing)
+    return (
+        trial.empty_25 if trial.empty_25 is not None else missing,
+        trial.empty_16 if trial.empty_16 is not None else missing,
+        trial.sparse_median if trial.sparse_median is not None else missing,
+    )
 
 
-def bench_solvers(data: Path, cap: float, cap_25: float, solvers: list[str],
-                  top: int = 4) -> list[Trial]:
+def bench_solvers(
+    data: Path, cap: float, cap_25: float, solvers: list[str], top: int = 4
+) -> list[Trial]:
     """Every accepted solver with the default encoding."""
     sparse = sparse_nines(data)
     clue17 = read_puzzles(data, "17clue.txt", 300) or sparse
@@ -313,24 +350,31 @@ def bench_solvers(data: Path, cap: float, cap_25: float, solvers: list[str],
     for trial in ranked[:top]:
         progress(f"random 25x25 {trial.solver}")
         run_random_25(trial, cap_25)
-    print(f"\n### SAT solvers ({DEFAULT_ENCODING} + {DEFAULT_AMO}); 9x9: {len(sparse)} sparse "
-          f"multi-solution puzzles, reused solver; any: {len(clue17)} of 17clue; empty grids: "
-          f"fresh backend, build included; random 25x25: {len(random_25s())} puzzles with "
-          f"20-60 % givens, total, only for the best {top} on the empty 25x25\n")
-    print("| solver | 9x9 sparse lexmin median ms | mean ms | 17clue any mean ms | "
-          "empty 16x16 lexmin s | empty 25x25 lexmin s | random 25x25 lexmin total s |")
+    print(
+        f"\n### SAT solvers ({DEFAULT_ENCODING} + {DEFAULT_AMO}); 9x9: {len(sparse)} sparse "
+        f"multi-solution puzzles, reused solver; any: {len(clue17)} of 17clue; empty grids: "
+        f"fresh backend, build included; random 25x25: {len(random_25s())} puzzles with "
+        f"20-60 % givens, total, only for the best {top} on the empty 25x25\n"
+    )
+    print(
+        "| solver | 9x9 sparse lexmin median ms | mean ms | 17clue any mean ms | "
+        "empty 16x16 lexmin s | empty 25x25 lexmin s | random 25x25 lexmin total s |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|")
     for index, trial in enumerate(ranked):
         random_column = capped(trial.random_25, cap_25) if index < top else "not run"
-        print(f"| {trial.solver} | {capped(trial.sparse_median, cap, in_ms=True)} | "
-              f"{capped(trial.sparse_mean, cap, in_ms=True)} | "
-              f"{capped(trial.any_mean, cap, in_ms=True)} | {capped(trial.empty_16, cap)} | "
-              f"{capped(trial.empty_25, cap_25)} | {random_column} |")
+        print(
+            f"| {trial.solver} | {capped(trial.sparse_median, cap, in_ms=True)} | "
+            f"{capped(trial.sparse_mean, cap, in_ms=True)} | "
+            f"{capped(trial.any_mean, cap, in_ms=True)} | {capped(trial.empty_16, cap)} | "
+            f"{capped(trial.empty_25, cap_25)} | {random_column} |"
+        )
     return ranked
 
 
-def bench_encodings(data: Path, cap: float, cap_25: float, solvers: list[str],
-                    top: int = 4) -> list[Trial]:
+def bench_encodings(
+    data: Path, cap: float, cap_25: float, solvers: list[str], top: int = 4
+) -> list[Trial]:
     """Encoding x at-most-one for the best solvers; 25x25 only for the best few."""
     sparse = sparse_nines(data)
     trials = []
@@ -344,44 +388,58 @@ def bench_encodings(data: Path, cap: float, cap_25: float, solvers: list[str],
                 trials.append(trial)
     # The empty 16x16 takes one SAT call for the good configurations, so its time is mostly
     # build noise; among those under a second, the 9x9 median picks the finalists.
-    fast = [t for t in trials if t.empty_16 is not None and t.empty_16 < 1.0
-            and t.sparse_median is not None]
+    fast = [
+        t
+        for t in trials
+        if t.empty_16 is not None and t.empty_16 < 1.0 and t.sparse_median is not None
+    ]
     finalists = sorted(fast, key=lambda t: t.sparse_median or 0.0)[:top]
     finalist_ids = {id(trial) for trial in finalists}
     for trial in finalists:
         progress(f"25x25 {trial.label()}")
         trial.empty_25 = run_empty(trial, 25, cap_25)
-    print(f"\n### encoding x at-most-one (9x9: {len(sparse)} sparse puzzles, reused solver, "
-          f"{cap:g} s cap per puzzle; empty 16x16: fresh backend, {cap:g} s cap; empty 25x25 only "
-          f"for the best {top} 9x9 medians among those under 1 s on the 16x16, "
-          f"{cap_25:g} s cap)\n")
-    print("| solver | encoding | at-most-one | 9x9 clauses | 9x9 variables | 9x9 sparse lexmin "
-          "median ms | empty 16x16 lexmin s | empty 25x25 lexmin s |")
+    print(
+        f"\n### encoding x at-most-one (9x9: {len(sparse)} sparse puzzles, reused solver, "
+        f"{cap:g} s cap per puzzle; empty 16x16: fresh backend, {cap:g} s cap; empty 25x25 only "
+        f"for the best {top} 9x9 medians among those under 1 s on the 16x16, "
+        f"{cap_25:g} s cap)\n"
+    )
+    print(
+        "| solver | encoding | at-most-one | 9x9 clauses | 9x9 variables | 9x9 sparse lexmin "
+        "median ms | empty 16x16 lexmin s | empty 25x25 lexmin s |"
+    )
     print("|---|---|---|---:|---:|---:|---:|---:|")
     for trial in sorted(trials, key=rank):
         cnf = base_cnf(9, (3, 3), trial.encoding, trial.amo)
-        print(f"| {trial.solver} | {trial.encoding} | {trial.amo} | {len(cnf.clauses):,} | "
-              f"{cnf.variables:,} | {capped(trial.sparse_median, cap, in_ms=True)} | "
-              f"{capped(trial.empty_16, cap)} | "
-              f"{capped(trial.empty_25, cap_25) if id(trial) in finalist_ids else 'not run'} |")
+        print(
+            f"| {trial.solver} | {trial.encoding} | {trial.amo} | {len(cnf.clauses):,} | "
+            f"{cnf.variables:,} | {capped(trial.sparse_median, cap, in_ms=True)} | "
+            f"{capped(trial.empty_16, cap)} | "
+            f"{capped(trial.empty_25, cap_25) if id(trial) in finalist_ids else 'not run'} |"
+        )
     return sorted(trials, key=rank)
 
 
 def print_verdict(solvers: list[Trial], encodings: list[Trial], tie: float = 0.15) -> None:
     """Which configurations lead on the 25x25 figures (the ones that separate them), with
     everything within `tie` of the best called a tie: SAT run times vary that much run to run."""
+
     def leaders(trials: list[Trial], figure: Callable[[Trial], float | None]) -> str:
         done = [(value, trial) for trial in trials if (value := figure(trial)) is not None]
         if not done:
             return "none finished"
         best = min(value for value, _ in done)
-        return ", ".join(f"{trial.label()} {value:.2f} s" for value, trial in sorted(
-            done, key=lambda pair: pair[0]) if value <= best * (1 + tie))
+        return ", ".join(
+            f"{trial.label()} {value:.2f} s"
+            for value, trial in sorted(done, key=lambda pair: pair[0])
+            if value <= best * (1 + tie)
+        )
 
-    print(f"\nwithin {tie:.0%} of the best, empty 25x25: "
-          f"{leaders(solvers + encodings, lambda t: t.empty_25)}")
-    print(f"within {tie:.0%} of the best, random 25x25: "
-          f"{leaders(solvers, lambda t: t.random_25)}")
+    print(
+        f"\nwithin {tie:.0%} of the best, empty 25x25: "
+        f"{leaders(solvers + encodings, lambda t: t.empty_25)}"
+    )
+    print(f"within {tie:.0%} of the best, random 25x25: {leaders(solvers, lambda t: t.random_25)}")
     print(f"defaults: {DEFAULT_SOLVER} / {DEFAULT_ENCODING} / {DEFAULT_AMO}")
 
 
@@ -409,7 +467,7 @@ def bench_against(other_path: Path, data: Path, count: int) -> None:
         backends = {"other": other, "this": this}
         for index, puzzle in enumerate(puzzles):
             answers = {}
-            for name in (("other", "this") if index % 2 == 0 else ("this", "other")):
+            for name in ("other", "this") if index % 2 == 0 else ("this", "other"):
                 start = time.perf_counter()
                 result = verified(puzzle, backends[name].solve(puzzle))
                 walls[name].append(time.perf_counter() - start)
@@ -417,43 +475,81 @@ def bench_against(other_path: Path, data: Path, count: int) -> None:
                 answers[name] = result.solution
             if answers["other"] != answers["this"]:
                 raise AssertionError(f"the versions disagree on {puzzle.to_line()}")
-    print(f"\n### lexmin, 17clue first {len(puzzles)}, one kept backend each, alternating "
-          f"(other = {other_path})\n")
-    print("| version | median ms (SolveResult.seconds) | mean ms | median ms (wall, with "
-          "set-up) | mean ms (wall) |")
+    print(
+        f"\n### lexmin, 17clue first {len(puzzles)}, one kept backend each, alternating "
+        f"(other = {other_path})\n"
+    )
+    print(
+        "| version | median ms (SolveResult.seconds) | mean ms | median ms (wall, with "
+        "set-up) | mean ms (wall) |"
+    )
     print("|---|---:|---:|---:|---:|")
     for name in ("other", "this"):
-        print(f"| {name} | {milliseconds(statistics.median(seconds[name]))} | "
-              f"{milliseconds(statistics.mean(seconds[name]))} | "
-              f"{milliseconds(statistics.median(walls[name]))} | "
-              f"{milliseconds(statistics.mean(walls[name]))} |")
+        print(
+            f"| {name} | {milliseconds(statistics.median(seconds[name]))} | "
+            f"{milliseconds(statistics.mean(seconds[name]))} | "
+            f"{milliseconds(statistics.median(walls[name]))} | "
+            f"{milliseconds(statistics.mean(walls[name]))} |"
+        )
+
     def ratio(figure: Callable[[list[float]], float], times: dict[str, list[float]]) -> str:
         return f"{figure(times['this']) / figure(times['other']):.3f}"
 
-    print(f"\nthis / other: median {ratio(statistics.median, seconds)}, wall median "
-          f"{ratio(statistics.median, walls)}, wall mean {ratio(statistics.mean, walls)}; "
-          f"all {len(puzzles)} answers equal")
+    print(
+        f"\nthis / other: median {ratio(statistics.median, seconds)}, wall median "
+        f"{ratio(statistics.median, walls)}, wall mean {ratio(statistics.mean, walls)}; "
+        f"all {len(puzzles)} answers equal"
+    )
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data",
-                        help="directory of the puzzle files (default: ../shared/data)")
-    parser.add_argument("--limit-puzzles", type=int, default=None,
-                        help="cap the 17clue `any` throughput run (default: all 49,158)")
-    parser.add_argument("--lexmin-puzzles", type=int, default=1000,
-                        help="puzzles per set for the lexmin medians (default 1000)")
-    parser.add_argument("--cap", type=float, default=10.0,
-                        help="time limit per run in the comparison, 9x9 and 16x16 (default 10 s)")
-    parser.add_argument("--cap-25", type=float, default=20.0,
-                        help="time limit per empty 25x25 run in the comparison (default 20 s)")
-    parser.add_argument("--skip-comparison", action="store_true",
-                        help="skip the solver and encoding comparison tables")
-    parser.add_argument("--quick", action="store_true",
-                        help="small sets and three solvers, for a smoke run")
-    parser.add_argument("--against", type=Path, default=None,
-                        help="only compare 17clue lexmin with another version of sat.py")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=ROOT.parent / "shared" / "data",
+        help="directory of the puzzle files (default: ../shared/data)",
+    )
+    parser.add_argument(
+        "--limit-puzzles",
+        type=int,
+        default=None,
+        help="cap the 17clue `any` throughput run (default: all 49,158)",
+    )
+    parser.add_argument(
+        "--lexmin-puzzles",
+        type=int,
+        default=1000,
+        help="puzzles per set for the lexmin medians (default 1000)",
+    )
+    parser.add_argument(
+        "--cap",
+        type=float,
+        default=10.0,
+        help="time limit per run in the comparison, 9x9 and 16x16 (default 10 s)",
+    )
+    parser.add_argument(
+        "--cap-25",
+        type=float,
+        default=20.0,
+        help="time limit per empty 25x25 run in the comparison (default 20 s)",
+    )
+    parser.add_argument(
+        "--skip-comparison",
+        action="store_true",
+        help="skip the solver and encoding comparison tables",
+    )
+    parser.add_argument(
+        "--quick", action="store_true", help="small sets and three solvers, for a smoke run"
+    )
+    parser.add_argument(
+        "--against",
+        type=Path,
+        default=None,
+        help="only compare 17clue lexmin with another version of sat.py",
+    )
     args = parser.parse_args()
     if args.against is not None:
         bench_against(args.against, args.data, args.lexmin_puzzles)
@@ -463,9 +559,11 @@ def main() -> None:
         args.lexmin_puzzles = min(args.lexmin_puzzles, 200)
         args.cap, args.cap_25 = min(args.cap, 2.0), min(args.cap_25, 5.0)
 
-    print(f"python-sat {SatBackend.versions()['python-sat']}; defaults {DEFAULT_SOLVER} / "
-          f"{DEFAULT_ENCODING} / {DEFAULT_AMO}; load average before: "
-          f"{', '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(
+        f"python-sat {SatBackend.versions()['python-sat']}; defaults {DEFAULT_SOLVER} / "
+        f"{DEFAULT_ENCODING} / {DEFAULT_AMO}; load average before: "
+        f"{', '.join(f'{x:.2f}' for x in os.getloadavg())}"
+    )
     bench_build()
     bench_lexmin_sets(args.data, args.lexmin_puzzles)
     bench_any_throughput(args.data, args.limit_puzzles)

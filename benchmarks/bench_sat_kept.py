@@ -70,9 +70,14 @@ class Run:
         if result.solution is not None and not result.solution.is_solution_of(puzzle):
             raise AssertionError(f"wrong answer for {puzzle.to_line()}: {dict(result.stats)}")
         stats = result.stats
-        return cls(str(result.status), result.seconds, float(stats.get("setup_seconds", 0.0)),
-                   int(stats.get("conflicts", 0)), int(stats.get("abandoned_conflicts", 0)),
-                   str(stats.get("rebuilt", "")))
+        return cls(
+            str(result.status),
+            result.seconds,
+            float(stats.get("setup_seconds", 0.0)),
+            int(stats.get("conflicts", 0)),
+            int(stats.get("abandoned_conflicts", 0)),
+            str(stats.get("rebuilt", "")),
+        )
 
     @property
     def wall(self) -> float:
@@ -80,28 +85,48 @@ class Run:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--allowance", default=str(KEPT_CONFLICT_ALLOWANCE),
-                        help=f"conflicts a puzzle may run on the used kept solver, or 'none' "
-                             f"(default {KEPT_CONFLICT_ALLOWANCE}, the backend's)")
-    parser.add_argument("--time-limit", type=float, default=None,
-                        help="time limit per puzzle, kept and fresh (default: none)")
-    parser.add_argument("--puzzles", nargs="+", default=SEQUENCE,
-                        help="the sequence, as FILE[#N,...] items (default: the issue's)")
-    parser.add_argument("--repeats", type=int, default=1,
-                        help="run the whole sequence this many times, each on a new kept backend")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--allowance",
+        default=str(KEPT_CONFLICT_ALLOWANCE),
+        help=f"conflicts a puzzle may run on the used kept solver, or 'none' "
+        f"(default {KEPT_CONFLICT_ALLOWANCE}, the backend's)",
+    )
+    parser.add_argument(
+        "--time-limit",
+        type=float,
+        default=None,
+        help="time limit per puzzle, kept and fresh (default: none)",
+    )
+    parser.add_argument(
+        "--puzzles",
+        nargs="+",
+        default=SEQUENCE,
+        help="the sequence, as FILE[#N,...] items (default: the issue's)",
+    )
+    parser.add_argument(
+        "--repeats",
+        type=int,
+        default=1,
+        help="run the whole sequence this many times, each on a new kept backend",
+    )
     args = parser.parse_args()
     allowance = None if args.allowance == "none" else int(args.allowance)
 
     puzzles = sequence(args.puzzles)
-    print(f"python-sat {SatBackend.versions()['python-sat']}; kept solver allowance "
-          f"{allowance if allowance is not None else 'none'} conflicts; time limit "
-          f"{args.time_limit if args.time_limit is not None else 'none'}; load average before: "
-          f"{', '.join(f'{x:.2f}' for x in os.getloadavg())}\n")
-    print("| run | puzzle | kept s | kept set-up s | kept conflicts (abandoned + final) | "
-          "rebuilt | fresh s | fresh set-up s | fresh conflicts | kept / fresh (s) | "
-          "kept / fresh (s + set-up) |")
+    print(
+        f"python-sat {SatBackend.versions()['python-sat']}; kept solver allowance "
+        f"{allowance if allowance is not None else 'none'} conflicts; time limit "
+        f"{args.time_limit if args.time_limit is not None else 'none'}; load average before: "
+        f"{', '.join(f'{x:.2f}' for x in os.getloadavg())}\n"
+    )
+    print(
+        "| run | puzzle | kept s | kept set-up s | kept conflicts (abandoned + final) | "
+        "rebuilt | fresh s | fresh set-up s | fresh conflicts | kept / fresh (s) | "
+        "kept / fresh (s + set-up) |"
+    )
     print("|---:|---|---:|---:|---:|---|---:|---:|---:|---:|---:|")
     totals = {"kept": 0.0, "kept wall": 0.0, "fresh": 0.0, "fresh wall": 0.0}
     for repeat in range(1, args.repeats + 1):
@@ -123,16 +148,21 @@ def main() -> None:
                 totals["fresh wall"] += fresh.wall
                 kept_status = "" if kept.status == "solved" else f" ({kept.status})"
                 fresh_status = "" if fresh.status == "solved" else f" ({fresh.status})"
-                print(f"| {repeat} | {label} | {kept.seconds:.3f}{kept_status} | "
-                      f"{kept.setup:.3f} | {kept.abandoned:,} + {kept.conflicts:,} | "
-                      f"{kept.rebuilt or '-'} | "
-                      f"{fresh.seconds:.3f}{fresh_status} | {fresh.setup:.3f} | "
-                      f"{fresh.conflicts:,} | {kept.seconds / fresh.seconds:.2f} | "
-                      f"{kept.wall / fresh.wall:.2f} |", flush=True)
-    print(f"\ntotal: kept {totals['kept']:.2f} s ({totals['kept wall']:.2f} s with set-up), "
-          f"fresh {totals['fresh']:.2f} s ({totals['fresh wall']:.2f} s with set-up); "
-          f"kept / fresh {totals['kept'] / totals['fresh']:.2f} "
-          f"({totals['kept wall'] / totals['fresh wall']:.2f} with set-up)")
+                print(
+                    f"| {repeat} | {label} | {kept.seconds:.3f}{kept_status} | "
+                    f"{kept.setup:.3f} | {kept.abandoned:,} + {kept.conflicts:,} | "
+                    f"{kept.rebuilt or '-'} | "
+                    f"{fresh.seconds:.3f}{fresh_status} | {fresh.setup:.3f} | "
+                    f"{fresh.conflicts:,} | {kept.seconds / fresh.seconds:.2f} | "
+                    f"{kept.wall / fresh.wall:.2f} |",
+                    flush=True,
+                )
+    print(
+        f"\ntotal: kept {totals['kept']:.2f} s ({totals['kept wall']:.2f} s with set-up), "
+        f"fresh {totals['fresh']:.2f} s ({totals['fresh wall']:.2f} s with set-up); "
+        f"kept / fresh {totals['kept'] / totals['fresh']:.2f} "
+        f"({totals['kept wall'] / totals['fresh wall']:.2f} with set-up)"
+    )
     print(f"load average after: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 

@@ -25,23 +25,34 @@ import time
 from pathlib import Path
 
 from sudoku_cp.agreement import summarize
-from sudoku_cp.result import Mode
 from sudoku_cp.executors import default_jobs
+from sudoku_cp.result import Mode
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def crosscheck(puzzles: Path, *, backends: str, mode: str, jobs: int | None,
-               workdir: Path) -> dict:
+def crosscheck(puzzles: Path, *, backends: str, mode: str, jobs: int | None, workdir: Path) -> dict:
     """Run the command once; returns its wall time, exit code and summary."""
     results = workdir / f"results-{time.monotonic_ns()}.jsonl"
-    command = [sys.executable, "-m", "sudoku_cp", "crosscheck", str(puzzles), "--backends",
-               backends, "--mode", mode, "--results", str(results), "--format", "jsonl"]
+    command = [
+        sys.executable,
+        "-m",
+        "sudoku_cp",
+        "crosscheck",
+        str(puzzles),
+        "--backends",
+        backends,
+        "--mode",
+        mode,
+        "--results",
+        str(results),
+        "--format",
+        "jsonl",
+    ]
     if jobs is not None:
         command += ["--jobs", str(jobs)]
     start = time.perf_counter()
-    finished = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                              text=True)
+    finished = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     wall = time.perf_counter() - start
     lines = results.read_text().splitlines()
     records = [record for record in map(json.loads, lines) if record.get("kind") == "puzzle"]
@@ -60,8 +71,9 @@ def first_lines(source: Path, count: int | None, workdir: Path) -> tuple[Path, i
 
 
 def shares(summary) -> str:
-    return ", ".join(f"{backend.name} {100 * summary.share(backend.name):.1f}%"
-                     for backend in summary.backends)
+    return ", ".join(
+        f"{backend.name} {100 * summary.share(backend.name):.1f}%" for backend in summary.backends
+    )
 
 
 def verdicts(summary) -> str:
@@ -79,11 +91,14 @@ def serg_scaling(data: Path, count: int, workdir: Path) -> None:
     print("|---:|---:|---:|---|---|")
     runs = {}
     for jobs in (1, 2):
-        run = crosscheck(puzzles, backends="dfs,cpsat,sat", mode="lexmin", jobs=jobs,
-                         workdir=workdir)
+        run = crosscheck(
+            puzzles, backends="dfs,cpsat,sat", mode="lexmin", jobs=jobs, workdir=workdir
+        )
         runs[jobs] = run
-        print(f"| {jobs} | {run['wall']:.1f} | {total / run['wall']:.1f} | "
-              f"{verdicts(run['summary'])} | {shares(run['summary'])} |")
+        print(
+            f"| {jobs} | {run['wall']:.1f} | {total / run['wall']:.1f} | "
+            f"{verdicts(run['summary'])} | {shares(run['summary'])} |"
+        )
     speedup = runs[1]["wall"] / runs[2]["wall"]
     print(f"\n--jobs 2 over --jobs 1: {speedup:.2f}x (target >= 1.7x)\n")
 
@@ -101,16 +116,22 @@ def clue_run(data: Path, count: int | None, workdir: Path) -> None:
     print("| puzzles | wall s | puzzles/s | verdicts | exit | median ms (dfs / sat) | share |")
     print("|---:|---:|---:|---|---:|---|---|")
     medians = " / ".join(f"{1000 * backend.median_seconds:.2f}" for backend in summary.backends)
-    print(f"| {total} | {run['wall']:.1f} | {total / run['wall']:.1f} | {verdicts(summary)} | "
-          f"{run['exit']} | {medians} | {shares(summary)} |\n")
+    print(
+        f"| {total} | {run['wall']:.1f} | {total / run['wall']:.1f} | {verdicts(summary)} | "
+        f"{run['exit']} | {medians} | {shares(summary)} |\n"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
     parser.add_argument("--serg-puzzles", type=int, default=1000)
-    parser.add_argument("--clue-puzzles", type=int, default=None,
-                        help="the first N puzzles of 17clue (default: all 49,158)")
+    parser.add_argument(
+        "--clue-puzzles",
+        type=int,
+        default=None,
+        help="the first N puzzles of 17clue (default: all 49,158)",
+    )
     parser.add_argument("--only", choices=["serg", "17clue"])
     options = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="crosscheck-scale-") as directory:

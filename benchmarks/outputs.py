@@ -40,11 +40,14 @@ def refuse_committed(path: Path, *, root: Path = ROOT) -> None:
     resolved = path.resolve()
     for folder in PROTECTED:
         if resolved.is_relative_to((root / folder).resolve()):
-            raise RefusedPath(f"{path}: under {folder}/, where the committed records are; "
-                              f"write to a new folder (the default is under results/)")
+            raise RefusedPath(
+                f"{path}: under {folder}/, where the committed records are; "
+                f"write to a new folder (the default is under results/)"
+            )
     if _tracked(resolved, root):
-        raise RefusedPath(f"{path}: a committed file; write to a new folder (the default is "
-                          f"under results/)")
+        raise RefusedPath(
+            f"{path}: a committed file; write to a new folder (the default is under results/)"
+        )
 
 
 def new_folder(path: Path, *, root: Path = ROOT) -> Path:
@@ -55,8 +58,10 @@ def new_folder(path: Path, *, root: Path = ROOT) -> Path:
     """
     refuse_committed(path, root=root)
     if path.exists():
-        raise RefusedPath(f"{path} exists already: name a new folder (or omit it for a fresh "
-                          f"one under results/), or pass --resume to continue the run in it")
+        raise RefusedPath(
+            f"{path} exists already: name a new folder (or omit it for a fresh "
+            f"one under results/), or pass --resume to continue the run in it"
+        )
     path.mkdir(parents=True)
     return path
 
@@ -65,8 +70,11 @@ def _tracked(path: Path, root: Path) -> bool:
     if not path.is_relative_to(root.resolve()):
         return False
     try:
-        found = subprocess.run(["git", "-C", str(root), "ls-files", "--error-unmatch", "--",
-                                str(path)], capture_output=True, check=False)
+        found = subprocess.run(
+            ["git", "-C", str(root), "ls-files", "--error-unmatch", "--", str(path)],
+            capture_output=True,
+            check=False,
+        )
     except OSError:  # no git: the protected folders are the rule
         return False
     return found.returncode == 0

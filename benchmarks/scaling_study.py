@@ -54,6 +54,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sibling module outputs.py
+import contextlib
+
 from outputs import ROOT, RefusedPath, fresh_folder, refuse_committed  # noqa: E402
 
 INPUTS = ROOT / "data" / "generated" / "scaling"
@@ -86,11 +88,17 @@ class Series:
 
 
 def run_key(record: dict[str, Any]) -> tuple[str, str, str, int, int]:
-    return (record["kind"], record["mode"], record["backend"], record["size"],
-            record["puzzle_index"])
+    return (
+        record["kind"],
+        record["mode"],
+        record["backend"],
+        record["size"],
+        record["puzzle_index"],
+    )
 
 
 # -- inputs ---------------------------------------------------------------------------------------
+
 
 def puzzles_of(kind: str, size: int, inputs: Path = INPUTS) -> list[Puzzle]:
     """The puzzles of one kind and size (the empty grid, or the lines of a generated file)."""
@@ -99,12 +107,16 @@ def puzzles_of(kind: str, size: int, inputs: Path = INPUTS) -> list[Puzzle]:
     if kind == "empty":
         return [Puzzle(kind, size, 0, Grid.empty(size).to_line())]
     path = inputs / f"{kind}-{size}x{size}.txt"
-    lines = [line.strip() for line in path.read_text().splitlines()
-             if line.strip() and not line.startswith("#")]
+    lines = [
+        line.strip()
+        for line in path.read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
     return [Puzzle(kind, size, index, line) for index, line in enumerate(lines)]
 
 
 # -- one run, in a child process ------------------------------------------------------------------
+
 
 def child_main() -> None:
     """Solve the puzzle described on stdin with the library; print one JSON object."""
@@ -112,21 +124,38 @@ def child_main() -> None:
     import sudoku_cp
 
     cpu = time.process_time()
-    answer = sudoku_cp.solve(spec["puzzle"], backend=spec["backend"], mode=spec["mode"],
-                             time_limit=spec["time_limit"], layout="line")
+    answer = sudoku_cp.solve(
+        spec["puzzle"],
+        backend=spec["backend"],
+        mode=spec["mode"],
+        time_limit=spec["time_limit"],
+        layout="line",
+    )
     cpu = time.process_time() - cpu
     stats = dict(answer.result.stats) if answer.result is not None else {}
-    print(json.dumps({
-        "status": answer.status, "solve_seconds": answer.seconds, "call_cpu_seconds": cpu,
-        "setup_seconds": stats.get("setup_seconds"), "reason": answer.reason,
-        "answer": answer.solution.to_line() if answer.solution is not None else None,
-        "child_cpu_seconds": time.process_time(),  # the whole child: imports, set-up, solve
-        "stats": {key: value for key, value in stats.items()
-                  if isinstance(value, (int, float, str, bool)) or value is None}}))
+    print(
+        json.dumps(
+            {
+                "status": answer.status,
+                "solve_seconds": answer.seconds,
+                "call_cpu_seconds": cpu,
+                "setup_seconds": stats.get("setup_seconds"),
+                "reason": answer.reason,
+                "answer": answer.solution.to_line() if answer.solution is not None else None,
+                "child_cpu_seconds": time.process_time(),  # the whole child: imports, set-up, solve
+                "stats": {
+                    key: value
+                    for key, value in stats.items()
+                    if isinstance(value, (int, float, str, bool)) or value is None
+                },
+            }
+        )
+    )
 
 
-def run_child(spec: dict[str, Any], *, kill_after: float,
-              command: Sequence[str] | None = None) -> dict[str, Any]:
+def run_child(
+    spec: dict[str, Any], *, kill_after: float, command: Sequence[str] | None = None
+) -> dict[str, Any]:
     """Run one spec in a fresh interpreter; wall and CPU seconds of the child, and its answer.
 
     The child is killed (its whole process group) when it runs `kill_after` seconds.
@@ -134,8 +163,13 @@ def run_child(spec: dict[str, Any], *, kill_after: float,
     command = list(command or [sys.executable, str(Path(__file__).resolve()), "--child"])
     start = time.perf_counter()
     with open(os.devnull, "wb") as null:
-        process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                   stderr=null, start_new_session=True)
+        process = subprocess.Popen(
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=null,
+            start_new_session=True,
+        )
     timer = threading.Timer(kill_after, _kill_group, args=(process.pid,))
     timer.start()
     try:
@@ -155,10 +189,8 @@ def run_child(spec: dict[str, Any], *, kill_after: float,
 
 
 def _kill_group(pid: int) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError):
         os.killpg(pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
 
 
 def check_answer(puzzle: Puzzle, record: dict[str, Any]) -> None:
@@ -180,6 +212,7 @@ def check_answer(puzzle: Puzzle, record: dict[str, Any]) -> None:
 
 # -- the study ------------------------------------------------------------------------------------
 
+
 class Log:
     """The results file: a header per session, one record per run, appended under a lock."""
 
@@ -193,8 +226,10 @@ class Log:
             for record in load(path):
                 if record.get("type") == "header":
                     if record.get("time_limit") != header["time_limit"]:
-                        raise SystemExit(f"--resume: time_limit {record.get('time_limit')} in "
-                                         f"{path}, {header['time_limit']} now")
+                        raise SystemExit(
+                            f"--resume: time_limit {record.get('time_limit')} in "
+                            f"{path}, {header['time_limit']} now"
+                        )
                 else:
                     self.records.append(record)
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -226,40 +261,63 @@ def load(path: Path) -> list[dict[str, Any]]:
 Runner = Callable[[dict[str, Any], float], dict[str, Any]]
 
 
-def run_series(series: Series, sizes: Sequence[int], log: Log, *, time_limit: float,
-               runner: Runner, progress: Callable[[str], None],
-               puzzles: Callable[[str, int], list[Puzzle]] = puzzles_of,
-               first: int | None = None) -> None:
+def run_series(
+    series: Series,
+    sizes: Sequence[int],
+    log: Log,
+    *,
+    time_limit: float,
+    runner: Runner,
+    progress: Callable[[str], None],
+    puzzles: Callable[[str, int], list[Puzzle]] = puzzles_of,
+    first: int | None = None,
+) -> None:
     """One series, ascending N; stops at the first timeout (or kill, or failure)."""
     done = log.done()
-    previous = [r for r in log.records if r.get("type") == "run"
-                and (r["kind"], r["mode"], r["backend"]) == (series.kind, series.mode,
-                                                            series.backend)]
+    previous = [
+        r
+        for r in log.records
+        if r.get("type") == "run"
+        and (r["kind"], r["mode"], r["backend"]) == (series.kind, series.mode, series.backend)
+    ]
     stopped_at = min((r["size"] for r in previous if r["status"] in STOPPING), default=None)
     for size in sorted(sizes):
         for puzzle in puzzles(series.kind, size)[:first]:
             key = (series.kind, series.mode, series.backend, size, puzzle.index)
             if key in done:
                 continue
-            base = {"type": "run", "kind": series.kind, "density": DENSITY.get(series.kind),
-                    "mode": series.mode, "backend": series.backend, "size": size,
-                    "box": box_text(size), "puzzle_index": puzzle.index,
-                    "givens": givens_of(puzzle),
-                    "time_limit": time_limit}
+            base = {
+                "type": "run",
+                "kind": series.kind,
+                "density": DENSITY.get(series.kind),
+                "mode": series.mode,
+                "backend": series.backend,
+                "size": size,
+                "box": box_text(size),
+                "puzzle_index": puzzle.index,
+                "givens": givens_of(puzzle),
+                "time_limit": time_limit,
+            }
             if stopped_at is not None and size >= stopped_at:
                 # Past the first timeout, and the rest of its N too: each would cost the whole
                 # time limit to say what the first already said (the cell reads "timeout").
                 record = {**base, "status": "not run", "reason": f"stopped at {stopped_at}"}
                 log.append(record)
                 continue
-            spec = {"puzzle": puzzle.line, "backend": series.backend, "mode": series.mode,
-                    "time_limit": time_limit}
+            spec = {
+                "puzzle": puzzle.line,
+                "backend": series.backend,
+                "mode": series.mode,
+                "time_limit": time_limit,
+            }
             record = {**base, **runner(spec, time_limit + KILL_GRACE)}
             check_answer(puzzle, record)
             log.append(record)
-            progress(f"{series.label} N={size} #{puzzle.index + 1}: {record['status']} "
-                     f"{_seconds_text(record.get('solve_seconds'))} "
-                     f"(wall {record.get('wall_seconds', 0):.1f} s)")
+            progress(
+                f"{series.label} N={size} #{puzzle.index + 1}: {record['status']} "
+                f"{_seconds_text(record.get('solve_seconds'))} "
+                f"(wall {record.get('wall_seconds', 0):.1f} s)"
+            )
             if record["status"] in STOPPING and stopped_at is None:
                 stopped_at = size
                 progress(f"{series.label}: stops at N={size} ({record['status']})")
@@ -286,17 +344,23 @@ def disagreements(records: Iterable[dict[str, Any]]) -> list[str]:
     """Lexmin answers that differ between backends on one puzzle, one line each."""
     answers: dict[tuple[str, int, int], dict[str, str]] = {}
     for record in records:
-        if record.get("type") == "run" and record["mode"] == "lexmin" \
-                and record["status"] == "solved":
-            answers.setdefault((record["kind"], record["size"], record["puzzle_index"]),
-                               {})[record["backend"]] = record["answer"]
+        if (
+            record.get("type") == "run"
+            and record["mode"] == "lexmin"
+            and record["status"] == "solved"
+        ):
+            answers.setdefault((record["kind"], record["size"], record["puzzle_index"]), {})[
+                record["backend"]
+            ] = record["answer"]
     lines = []
     for (kind, size, index), by_backend in sorted(answers.items()):
         if len(set(by_backend.values())) > 1:
             smallest = min(by_backend.values(), key=_line_values)
             wrong = sorted(b for b, a in by_backend.items() if a != smallest)
-            lines.append(f"{kind} N={size} puzzle {index + 1}: lexmin answers differ; "
-                         f"not the smallest: {', '.join(wrong)}")
+            lines.append(
+                f"{kind} N={size} puzzle {index + 1}: lexmin answers differ; "
+                f"not the smallest: {', '.join(wrong)}"
+            )
     return lines
 
 
@@ -306,26 +370,54 @@ def _line_values(line: str) -> list[int]:
     return list(Grid.parse(line).values)
 
 
-def study(args: argparse.Namespace, *, runner: Runner | None = None,
-          progress: Callable[[str], None] | None = None) -> int:
+def study(
+    args: argparse.Namespace,
+    *,
+    runner: Runner | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> int:
     say = progress or (lambda message: print(message, file=sys.stderr, flush=True))
-    header = {"time_limit": args.time_limit, "jobs": args.jobs, "sizes": args.sizes,
-              "puzzles": args.puzzles,
-              "kinds": args.kinds, "modes": args.modes, "backends": args.backends,
-              "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-              "machine": platform.node(), "cpus": os.cpu_count(),
-              "python": platform.python_version(), "versions": versions()}
+    header = {
+        "time_limit": args.time_limit,
+        "jobs": args.jobs,
+        "sizes": args.sizes,
+        "puzzles": args.puzzles,
+        "kinds": args.kinds,
+        "modes": args.modes,
+        "backends": args.backends,
+        "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "machine": platform.node(),
+        "cpus": os.cpu_count(),
+        "python": platform.python_version(),
+        "versions": versions(),
+    }
     log = Log(results_path(args), header, resume=args.resume)
     if args.jobs > 1:
-        say(f"-j {args.jobs}: {args.jobs} series run at once, so wall times are taken "
-            f"{args.jobs} at a time; compare CPU seconds")
-    all_series = [Series(kind, mode, backend) for kind in args.kinds for mode in args.modes
-                  for backend in args.backends]
+        say(
+            f"-j {args.jobs}: {args.jobs} series run at once, so wall times are taken "
+            f"{args.jobs} at a time; compare CPU seconds"
+        )
+    all_series = [
+        Series(kind, mode, backend)
+        for kind in args.kinds
+        for mode in args.modes
+        for backend in args.backends
+    ]
     run = runner or (lambda spec, kill_after: run_child(spec, kill_after=kill_after))
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        futures = [pool.submit(run_series, series, args.sizes, log, time_limit=args.time_limit,
-                               runner=run, progress=say, first=args.puzzles)
-                   for series in all_series]
+        futures = [
+            pool.submit(
+                run_series,
+                series,
+                args.sizes,
+                log,
+                time_limit=args.time_limit,
+                runner=run,
+                progress=say,
+                first=args.puzzles,
+            )
+            for series in all_series
+        ]
         for future in futures:
             future.result()
     found = disagreements(log.records)
@@ -333,8 +425,7 @@ def study(args: argparse.Namespace, *, runner: Runner | None = None,
         say(f"!!! DISAGREEMENT: {line}")
     if found:
         log.append({"type": "disagreements", "lines": found})
-    say(f"done: {sum(1 for r in log.records if r.get('type') == 'run')} records in "
-        f"{log.path}")
+    say(f"done: {sum(1 for r in log.records if r.get('type') == 'run')} records in {log.path}")
     return 1 if found else 0
 
 
@@ -343,10 +434,8 @@ def versions() -> dict[str, str]:
 
     found = {}
     for package in ("sudoku-cp", "ortools", "python-sat"):
-        try:
+        with contextlib.suppress(metadata.PackageNotFoundError):
             found[package] = metadata.version(package)
-        except metadata.PackageNotFoundError:
-            pass
     return found
 
 
@@ -354,28 +443,36 @@ def versions() -> dict[str, str]:
 
 # solve: the backend's in-process solve time (set-up excluded); cpu: CPU seconds of the child's
 # solve call (set-up included); wall: the child's whole life; setup: building a solver or model.
-METRICS = {"solve": "solve_seconds", "cpu": "call_cpu_seconds", "wall": "wall_seconds",
-           "setup": "setup_seconds"}
+METRICS = {
+    "solve": "solve_seconds",
+    "cpu": "call_cpu_seconds",
+    "wall": "wall_seconds",
+    "setup": "setup_seconds",
+}
 
 
-def cells(records: Iterable[dict[str, Any]], metric: str = "solve"
-          ) -> dict[tuple[str, str, str, int], tuple[str, float | None]]:
+def cells(
+    records: Iterable[dict[str, Any]], metric: str = "solve"
+) -> dict[tuple[str, str, str, int], tuple[str, float | None]]:
     """(kind, mode, backend, N) -> (text, median seconds or None): the median over the puzzles
     of that N, a timeout counting as infinite; 'timeout' when the median is one, 'not run'."""
     field = METRICS[metric]
     groups: dict[tuple[str, str, str, int], list[dict[str, Any]]] = {}
     for record in records:
         if record.get("type") == "run":
-            groups.setdefault((record["kind"], record["mode"], record["backend"],
-                               record["size"]), []).append(record)
+            groups.setdefault(
+                (record["kind"], record["mode"], record["backend"], record["size"]), []
+            ).append(record)
     table: dict[tuple[str, str, str, int], tuple[str, float | None]] = {}
     for key, runs in groups.items():
         if all(r["status"] == "not run" for r in runs):
             table[key] = ("not run", None)
             continue
         ran = [r for r in runs if r["status"] != "not run"]
-        times = [r.get(field) if r["status"] == "solved" and r.get(field) is not None
-                 else math.inf for r in ran]
+        times = [
+            r.get(field) if r["status"] == "solved" and r.get(field) is not None else math.inf
+            for r in ran
+        ]
         median = statistics.median(times)
         failed = sum(1 for r in ran if r["status"] != "solved")
         statuses = sorted({r["status"] for r in ran if r["status"] != "solved"})
@@ -400,17 +497,24 @@ def markdown(records: list[dict[str, Any]], metric: str = "solve") -> str:
     kinds += sorted({key[0] for key in table} - set(kinds))
     modes = [m for m in MODES if any(key[1] == m for key in table)]
     backends = sorted({key[2] for key in table}, key=_backend_order)
-    lines = [f"Median {metric} seconds over the puzzles of each N ({METRICS[metric]}); "
-             "a timeout counts as infinite; `not run`: the series stopped at a smaller N."]
+    lines = [
+        f"Median {metric} seconds over the puzzles of each N ({METRICS[metric]}); "
+        "a timeout counts as infinite; `not run`: the series stopped at a smaller N."
+    ]
     for kind in kinds:
         sizes = sorted({key[3] for key in table if key[0] == kind})
         columns = [(backend, mode) for backend in backends for mode in modes]
-        lines += ["", f"**{kind}**", "",
-                  "| N | " + " | ".join(f"{b} {m}" for b, m in columns) + " |",
-                  "|---:|" + "---:|" * len(columns)]
+        lines += [
+            "",
+            f"**{kind}**",
+            "",
+            "| N | " + " | ".join(f"{b} {m}" for b, m in columns) + " |",
+            "|---:|" + "---:|" * len(columns),
+        ]
         for size in sizes:
-            row = [table.get((kind, mode, backend, size), ("", None))[0]
-                   for backend, mode in columns]
+            row = [
+                table.get((kind, mode, backend, size), ("", None))[0] for backend, mode in columns
+            ]
             lines.append(f"| {size} | " + " | ".join(row) + " |")
     found = disagreements(records)
     if found:
@@ -434,29 +538,49 @@ def plot(records: list[dict[str, Any]], path: Path, metric: str = "solve") -> No
     table = cells(records, metric)
     limits = [r["time_limit"] for r in records if r.get("type") == "run"]
     limit = max(limits) if limits else 300.0
-    kinds = [k for k in KINDS if any(key[0] == k for key in table)] or \
-        sorted({key[0] for key in table})
+    kinds = [k for k in KINDS if any(key[0] == k for key in table)] or sorted(
+        {key[0] for key in table}
+    )
     modes = [m for m in MODES if any(key[1] == m for key in table)]
     backends = sorted({key[2] for key in table}, key=_backend_order)
-    figure, axes = plt.subplots(len(kinds), len(modes), figsize=(5.5 * len(modes),
-                                                                  3.6 * len(kinds)),
-                                squeeze=False, sharex=True, sharey=True)
+    figure, axes = plt.subplots(
+        len(kinds),
+        len(modes),
+        figsize=(5.5 * len(modes), 3.6 * len(kinds)),
+        squeeze=False,
+        sharex=True,
+        sharey=True,
+    )
     for row, kind in enumerate(kinds):
         for column, mode in enumerate(modes):
             ax = axes[row][column]
             for number, backend in enumerate(backends):
-                points = sorted((key[3], value) for key, value in table.items()
-                                if key[:3] == (kind, mode, backend))
+                points = sorted(
+                    (key[3], value)
+                    for key, value in table.items()
+                    if key[:3] == (kind, mode, backend)
+                )
                 solved = [(n, seconds) for n, (_, seconds) in points if seconds is not None]
-                failed = [n for n, (text, seconds) in points
-                          if seconds is None and text != "not run"]
-                line, = ax.plot([n for n, _ in solved], [s for _, s in solved], marker="o",
-                                markersize=3, label=backend)
+                failed = [
+                    n for n, (text, seconds) in points if seconds is None and text != "not run"
+                ]
+                (line,) = ax.plot(
+                    [n for n, _ in solved],
+                    [s for _, s in solved],
+                    marker="o",
+                    markersize=3,
+                    label=backend,
+                )
                 if failed:  # side by side, so that equal timeouts do not hide each other
                     shift = 0.5 * (number - (len(backends) - 1) / 2)
-                    ax.plot([n + shift for n in failed], [limit] * len(failed),
-                            linestyle="none", marker="x",
-                            markersize=8, color=line.get_color())
+                    ax.plot(
+                        [n + shift for n in failed],
+                        [limit] * len(failed),
+                        linestyle="none",
+                        marker="x",
+                        markersize=8,
+                        color=line.get_color(),
+                    )
             ax.axhline(limit, color="grey", linewidth=0.6, linestyle=":")
             ax.set_yscale("log")
             ax.set_title(f"{kind}, {mode}", fontsize=10)
@@ -466,8 +590,9 @@ def plot(records: list[dict[str, Any]], path: Path, metric: str = "solve") -> No
             if row == len(kinds) - 1:
                 ax.set_xlabel("N")
     axes[0][0].legend(fontsize=8)
-    figure.suptitle(f"Scaling: time against N (x = timeout at {limit:g} s; missing = not run)",
-                    fontsize=11)
+    figure.suptitle(
+        f"Scaling: time against N (x = timeout at {limit:g} s; missing = not run)", fontsize=11
+    )
     figure.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(path, dpi=110)
@@ -508,29 +633,43 @@ def report(args: argparse.Namespace) -> int:
 
 # -- command line ---------------------------------------------------------------------------------
 
+
 def _list(text: str) -> list[str]:
     return [item.strip() for item in text.split(",") if item.strip()]
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--results", default=None,
-                        help="the log (default for a run: results/scaling-TIME/scaling.jsonl)")
+    parser.add_argument(
+        "--results",
+        default=None,
+        help="the log (default for a run: results/scaling-TIME/scaling.jsonl)",
+    )
     parser.add_argument("--resume", action="store_true")
     parser.add_argument("--time-limit", type=float, default=300.0)
     parser.add_argument("-j", "--jobs", type=int, default=1)
     parser.add_argument("--sizes", type=lambda t: [int(s) for s in _list(t)], default=list(SIZES))
     parser.add_argument("--kinds", type=_list, default=list(KINDS))
     parser.add_argument("--modes", type=_list, default=list(MODES))
-    parser.add_argument("--backends", type=lambda t: t.split(";") if ";" in t else _list(t),
-                        default=list(BACKENDS),
-                        help="comma-separated; use ';' between configurations with commas")
-    parser.add_argument("--puzzles", type=int, default=None,
-                        help="only the first K puzzles of each file (default: all)")
+    parser.add_argument(
+        "--backends",
+        type=lambda t: t.split(";") if ";" in t else _list(t),
+        default=list(BACKENDS),
+        help="comma-separated; use ';' between configurations with commas",
+    )
+    parser.add_argument(
+        "--puzzles",
+        type=int,
+        default=None,
+        help="only the first K puzzles of each file (default: all)",
+    )
     parser.add_argument("--report", action="store_true", help="render the table and the plot")
-    parser.add_argument("--out", default=None,
-                        help="--report: the folder for table.md and scaling.png (default: the "
-                             "folder of --results); never under docs/ or data/")
+    parser.add_argument(
+        "--out",
+        default=None,
+        help="--report: the folder for table.md and scaling.png (default: the "
+        "folder of --results); never under docs/ or data/",
+    )
     parser.add_argument("--metric", choices=sorted(METRICS), default="solve")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     return parser.parse_args(argv)

@@ -53,7 +53,7 @@ class Trial:
     delay: float
     code: int | None = None
     problems: list[str] = field(default_factory=list)
-    kind: str = "stopped"   # stopped | finished first | start-up window
+    kind: str = "stopped"  # stopped | finished first | start-up window
     stderr: str = ""
 
 
@@ -76,14 +76,20 @@ def _argv(command: str, puzzles: Path, log: Path) -> list[str]:
     return argv if command == "solve" else [*argv, "--results", str(log)]
 
 
-def run_trial(command: str, signum: int, delay: float, puzzles: Path, total: int,
-              folder: Path) -> Trial:
+def run_trial(
+    command: str, signum: int, delay: float, puzzles: Path, total: int, folder: Path
+) -> Trial:
     """One trial (see the module docstring)."""
     trial = Trial(command, signum, delay)
     log = folder / "log.jsonl"
     log.unlink(missing_ok=True)
-    process = subprocess.Popen(_argv(command, puzzles, log), stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE, text=True, start_new_session=True)
+    process = subprocess.Popen(
+        _argv(command, puzzles, log),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     time.sleep(delay)
     alive = process.poll() is None
     if alive:
@@ -101,8 +107,9 @@ def run_trial(command: str, signum: int, delay: float, puzzles: Path, total: int
         return trial
     trial.code, trial.stderr = process.returncode, err
     done = _records(log)
-    if process.returncode < 0 or (process.returncode == 1 and "KeyboardInterrupt" in err
-                                  and "sudoku_cp" not in err):
+    if process.returncode < 0 or (
+        process.returncode == 1 and "KeyboardInterrupt" in err and "sudoku_cp" not in err
+    ):
         trial.kind = "start-up window"  # Python's own defaults, before sudoku-cp's first line
         return trial
     if "Traceback" in err or "Exception ignored" in err:
@@ -111,8 +118,10 @@ def run_trial(command: str, signum: int, delay: float, puzzles: Path, total: int
         trial.problems.append(f"{len(err.strip().splitlines())} lines on stderr")
     if process.returncode in (0, 1):
         if command != "solve" and len(set(done)) < total:
-            trial.problems.append(f"exit {process.returncode} after a signal with "
-                                  f"{len(set(done))} of {total} puzzles done: signal lost")
+            trial.problems.append(
+                f"exit {process.returncode} after a signal with "
+                f"{len(set(done))} of {total} puzzles done: signal lost"
+            )
         trial.kind = "finished first" if alive else "finished before the signal"
     elif process.returncode not in (130, 143):
         trial.problems.append(f"exit {process.returncode}")
@@ -127,24 +136,33 @@ def run_trial(command: str, signum: int, delay: float, puzzles: Path, total: int
 def _resume(trial: Trial, command: str, puzzles: Path, log: Path, total: int) -> None:
     if not log.exists():
         return
-    again = subprocess.run([*_argv(command, puzzles, log), "--resume"], capture_output=True,
-                           text=True, timeout=600)
+    again = subprocess.run(
+        [*_argv(command, puzzles, log), "--resume"], capture_output=True, text=True, timeout=600
+    )
     if again.returncode not in (0, 1):
         trial.problems.append(f"resume exited {again.returncode}: {again.stderr.strip()[-120:]}")
         return
     done = _records(log)
     if sorted(done) != list(range(total)):
-        trial.problems.append(f"after resume the log holds {len(done)} records, "
-                              f"{len(set(done))} distinct, of {total}")
+        trial.problems.append(
+            f"after resume the log holds {len(done)} records, {len(set(done))} distinct, of {total}"
+        )
 
 
 def startup_window(repeats: int = 20) -> float:
     """Median seconds from exec to sudoku-cp's handlers (its first line), measured."""
-    probe = ("import time, sys; t = float(sys.argv[1]); import sudoku_cp.cli.signals; "
-             "print(time.time() - t)")
-    times = sorted(float(subprocess.run([sys.executable, "-c", probe, repr(time.time())],
-                                        capture_output=True, text=True).stdout)
-                   for _ in range(repeats))
+    probe = (
+        "import time, sys; t = float(sys.argv[1]); import sudoku_cp.cli.signals; "
+        "print(time.time() - t)"
+    )
+    times = sorted(
+        float(
+            subprocess.run(
+                [sys.executable, "-c", probe, repr(time.time())], capture_output=True, text=True
+            ).stdout
+        )
+        for _ in range(repeats)
+    )
     return times[len(times) // 2]
 
 
@@ -163,19 +181,28 @@ def main() -> int:
     failed = 0
     with tempfile.TemporaryDirectory() as folder:
         for number in range(args.trials):
-            delay = (rng.uniform(0, 0.3) if rng.random() < 1 / 3
-                     else rng.uniform(0, args.max_delay))
-            trial = run_trial(commands[number % len(commands)],
-                              rng.choice([signal.SIGINT, signal.SIGTERM]), round(delay, 3),
-                              args.puzzles, total, Path(folder))
+            delay = rng.uniform(0, 0.3) if rng.random() < 1 / 3 else rng.uniform(0, args.max_delay)
+            trial = run_trial(
+                commands[number % len(commands)],
+                rng.choice([signal.SIGINT, signal.SIGTERM]),
+                round(delay, 3),
+                args.puzzles,
+                total,
+                Path(folder),
+            )
             kinds[f"{trial.command} {trial.kind} exit {trial.code}"] += 1
             if trial.problems:
                 failed += 1
-                print(f"FAIL {trial.command} {signal.Signals(trial.signum).name} after "
-                      f"{trial.delay} s: {'; '.join(trial.problems)}", flush=True)
+                print(
+                    f"FAIL {trial.command} {signal.Signals(trial.signum).name} after "
+                    f"{trial.delay} s: {'; '.join(trial.problems)}",
+                    flush=True,
+                )
                 print("    " + "\n    ".join(trial.stderr.splitlines()[-30:]), flush=True)
-    print(f"{args.trials} trials, {failed} failed; start-up window (exec to sudoku-cp's "
-          f"handlers) median {startup_window() * 1e3:.0f} ms")
+    print(
+        f"{args.trials} trials, {failed} failed; start-up window (exec to sudoku-cp's "
+        f"handlers) median {startup_window() * 1e3:.0f} ms"
+    )
     for kind, count in sorted(kinds.items()):
         print(f"  {count:4d}  {kind}")
     return 1 if failed else 0

@@ -6,14 +6,14 @@
                                           [--time-limit S] [--no-setup] [--resume] [--dry-run]
     python benchmarks/study.py families   [--out DIR] [--sets SET ...] [--first K] ...
 
-Each study is the `sudoku-cp bench` and `sudoku-cp report` commands that made its committed
-report (docs/study/encodings.md, docs/bench/comparison.md, docs/bench/families.md), run with this interpreter
-(`python -m sudoku_cp`), writing the results logs and the report into `--out`: by default a new
-folder `results/<study>-<time>/`. An existing folder is refused unless `--resume` (then each
-bench continues its log), and so is any folder under docs/ or data/: a reproduction never
-overwrites the committed record. The commands are printed as they run; `--dry-run` only prints
-them. The defaults are the published settings; `--sets` and `--first` make a small run
-(`--sets data/generated/unique-4x4.txt --first 3` takes seconds).
+Each study is the `sudoku-cp bench` and `sudoku-cp report` commands that made its committed report
+(docs/study/encodings.md, docs/bench/comparison.md, docs/bench/families.md), run with this
+interpreter (`python -m sudoku_cp`), writing the results logs and the report into `--out`: by
+default a new folder `results/<study>-<time>/`. An existing folder is refused unless `--resume`
+(then each bench continues its log), and so is any folder under docs/ or data/: a reproduction never
+overwrites the committed record. The commands are printed as they run; `--dry-run` only prints them.
+The defaults are the published settings; `--sets` and `--first` make a small run (`--sets
+data/generated/unique-4x4.txt --first 3` takes seconds).
 
 Exit: 0 when every bench exited 0; otherwise the first non-zero exit code (1: a wrong answer or
 a backend error; 2: bad usage or input). The report is written whenever the logs exist.
@@ -32,8 +32,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sibling module outputs.py
 from outputs import ROOT, RefusedPath, fresh_folder, new_folder, refuse_committed  # noqa: E402
 
-ENCODING_CONFIGURATIONS = ("dfs,cpsat,sat[encoding=minimal|extended,amo=pairwise|seqcounter|"
-                           "ladder,solver=glucose3|cadical195]")
+ENCODING_CONFIGURATIONS = (
+    "dfs,cpsat,sat[encoding=minimal|extended,amo=pairwise|seqcounter|"
+    "ladder,solver=glucose3|cadical195]"
+)
 ENCODING_BASELINE = "sat[encoding=extended,amo=pairwise,solver=glucose3]"
 
 
@@ -51,19 +53,39 @@ class Study:
 
 
 STUDIES = {
-    "encodings": Study("encodings", ("top95", "17clue", "data/generated/unique-16x16.txt",
-                                     "data/generated/unique-25x25.txt"),
-                       first=200, time_limit=5, repeat=2, report="encodings.md"),
-    "comparison": Study("comparison", ("top95", "17clue", "serg_benchmark",
-                                       "data/generated/unique-16x16.txt"),
-                        first=1000, time_limit=10, repeat=1, report="comparison.md"),
+    "encodings": Study(
+        "encodings",
+        ("top95", "17clue", "data/generated/unique-16x16.txt", "data/generated/unique-25x25.txt"),
+        first=200,
+        time_limit=5,
+        repeat=2,
+        report="encodings.md",
+    ),
+    "comparison": Study(
+        "comparison",
+        ("top95", "17clue", "serg_benchmark", "data/generated/unique-16x16.txt"),
+        first=1000,
+        time_limit=10,
+        repeat=1,
+        report="comparison.md",
+    ),
     # Every solver family, lex-min and any: search, CP-SAT, CDCL, exact cover, CP with global
     # all-different, pseudo-Boolean, SMT.
-    "families": Study("families", ("top95", "serg_benchmark", "17clue",
-                                   "data/generated/unique-16x16.txt",
-                                   "data/generated/unique-25x25.txt"),
-                      first=50, time_limit=10, repeat=1, report="families.md",
-                      backends="dfs,cpsat,sat,dlx,choco,z3,exact"),
+    "families": Study(
+        "families",
+        (
+            "top95",
+            "serg_benchmark",
+            "17clue",
+            "data/generated/unique-16x16.txt",
+            "data/generated/unique-25x25.txt",
+        ),
+        first=50,
+        time_limit=10,
+        repeat=1,
+        report="families.md",
+        backends="dfs,cpsat,sat,dlx,choco,z3,exact",
+    ),
 }
 
 
@@ -71,21 +93,50 @@ def commands(args: argparse.Namespace, out: Path) -> list[list[str]]:
     """The sudoku-cp command lines of the study (without the program name), in order."""
     study = STUDIES[args.study]
     # Files given here are taken from the current folder; the commands run in the project's root.
-    sets = [str(Path(item).resolve()) if Path(item).is_file() else item
-            for item in args.sets] if args.sets else list(study.sets)
-    common = ["--first", str(args.first or study.first),
-              "--time-limit", f"{args.time_limit or study.time_limit:g}"]
+    sets = (
+        [str(Path(item).resolve()) if Path(item).is_file() else item for item in args.sets]
+        if args.sets
+        else list(study.sets)
+    )
+    common = [
+        "--first",
+        str(args.first or study.first),
+        "--time-limit",
+        f"{args.time_limit or study.time_limit:g}",
+    ]
     common += ["--no-setup"] if args.no_setup else []
     common += ["--resume"] if args.resume else []
     if study.name == "encodings":
         log = out / "encodings.jsonl"
-        bench = ["bench", *sets, "-b", ENCODING_CONFIGURATIONS, *common,
-                 "--repeat", str(args.repeat or study.repeat),
-                 "--baseline", ENCODING_BASELINE, "--results", str(log)]
+        bench = [
+            "bench",
+            *sets,
+            "-b",
+            ENCODING_CONFIGURATIONS,
+            *common,
+            "--repeat",
+            str(args.repeat or study.repeat),
+            "--baseline",
+            ENCODING_BASELINE,
+            "--results",
+            str(log),
+        ]
         return [bench, ["report", str(log), "-o", str(out / study.report)]]
     logs = [out / f"{mode}.jsonl" for mode in ("lexmin", "any")]
-    benches = [["bench", *sets, "--backends", study.backends, "--mode", mode, *common,
-                "--results", str(log)] for mode, log in zip(("lexmin", "any"), logs, strict=True)]
+    benches = [
+        [
+            "bench",
+            *sets,
+            "--backends",
+            study.backends,
+            "--mode",
+            mode,
+            *common,
+            "--results",
+            str(log),
+        ]
+        for mode, log in zip(("lexmin", "any"), logs, strict=True)
+    ]
     return [*benches, ["report", *map(str, logs), "-o", str(out / study.report)]]
 
 
@@ -114,13 +165,17 @@ def run(args: argparse.Namespace) -> int:
             continue
         if line[0] == "report":
             refuse_committed(Path(line[-1]))
-        code = subprocess.run([sys.executable, "-m", "sudoku_cp", *line], cwd=ROOT,
-                              check=False).returncode
+        code = subprocess.run(
+            [sys.executable, "-m", "sudoku_cp", *line], cwd=ROOT, check=False
+        ).returncode
         if code and not exit_code:
             exit_code = code
         if code >= 2 and line[0] == "bench":
-            print(f"bench exited {code}: stopping (the logs so far are in {out}; continue "
-                  f"with --out {out} --resume)", file=sys.stderr)
+            print(
+                f"bench exited {code}: stopping (the logs so far are in {out}; continue "
+                f"with --out {out} --resume)",
+                file=sys.stderr,
+            )
             return code
     if not args.dry_run:
         print(f"wrote {out}", file=sys.stderr)
@@ -130,18 +185,28 @@ def run(args: argparse.Namespace) -> int:
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("study", choices=sorted(STUDIES))
-    parser.add_argument("--out", default=None,
-                        help="a new folder for the logs and the report (default: "
-                             "results/STUDY-TIME)")
-    parser.add_argument("--sets", nargs="+", default=None,
-                        help="the puzzle sets or files (default: the published ones)")
+    parser.add_argument(
+        "--out",
+        default=None,
+        help="a new folder for the logs and the report (default: results/STUDY-TIME)",
+    )
+    parser.add_argument(
+        "--sets",
+        nargs="+",
+        default=None,
+        help="the puzzle sets or files (default: the published ones)",
+    )
     parser.add_argument("--first", type=int, default=None, help="the first K puzzles of each")
     parser.add_argument("--repeat", type=int, default=None, help="encodings: timed repeats")
     parser.add_argument("--time-limit", type=float, default=None, help="seconds per puzzle")
-    parser.add_argument("--no-setup", action="store_true",
-                        help="skip bench's set-up measurement (quicker, no set-up table)")
-    parser.add_argument("--resume", action="store_true",
-                        help="continue the run in an existing --out folder")
+    parser.add_argument(
+        "--no-setup",
+        action="store_true",
+        help="skip bench's set-up measurement (quicker, no set-up table)",
+    )
+    parser.add_argument(
+        "--resume", action="store_true", help="continue the run in an existing --out folder"
+    )
     parser.add_argument("--dry-run", action="store_true", help="print the commands only")
     return parser.parse_args(argv)
 

@@ -2,33 +2,36 @@
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
 
 from sudoku_cp.grid import Grid
+
 # The published contract suite's generators, shared with the tests (same seeds, same puzzles).
-from sudoku_cp.testing import full_grid  # noqa: F401
-from sudoku_cp.testing import brute_force_count, random_multi_solution  # noqa: F401
+from sudoku_cp.testing import (  # noqa: F401
+    brute_force_count,
+    full_grid,  # noqa: F401
+    random_multi_solution,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
 SHARED_DATA = ROOT.parent / "shared" / "data"
 
 BAEKJOON_2239 = "103000509002109400000704000300502006060000050700803004000401000009205800804000107"
-BAEKJOON_2239_ANSWER = ("143628579572139468986754231391542786468917352"
-                        "725863914237481695619275843854396127")
-EMPTY_9_LEXMIN = ("123456789456789123789123456214365897365897214"
-                  "897214365531642978642978531978531642")
+BAEKJOON_2239_ANSWER = (
+    "143628579572139468986754231391542786468917352725863914237481695619275843854396127"
+)
+EMPTY_9_LEXMIN = "123456789456789123789123456214365897365897214897214365531642978642978531978531642"
 EMPTY_4_LEXMIN = "1234341221434321"
 # Built to defeat naive row-major backtracking (69 M nodes); unique; starts 987654321.
 ANTI_BACKTRACK = "000000000000003085001020000000507000004000100090000000500000073002010000000040009"
 G17 = "000000010400000000020000000000050407008000300001090000300400200050100000000806000"
 # Row 1 of the lex-min of the empty 16x16 is 1..16, row 2 is 5 6 7 8 1 2 3 4 13 14 15 16 9 10 11 12.
-EMPTY_16_LEXMIN_ROWS_1_2 = "123456789ABCDEFG" "56781234DEFG9ABC"
+EMPTY_16_LEXMIN_ROWS_1_2 = "123456789ABCDEFG56781234DEFG9ABC"
 # No repeated given, yet no completion: cell (1,1) needs a value, all of 1..4 are blocked.
-UNSOLVABLE_4 = "0120" "3000" "4000" "0000"  # cell 0 sees 1,2 in its row and 3,4 in its column
+UNSOLVABLE_4 = "0120300040000000"  # cell 0 sees 1,2 in its row and 3,4 in its column
 
 
 def shared(name: str) -> Path:
@@ -76,5 +79,3 @@ def naive_lexmin(grid: Grid, *, count_limit: int = 0) -> Grid | None:
     if grid.conflicts():
         return None
     return Grid(tuple(values), grid.box) if search(0) else None
-
-

@@ -39,8 +39,8 @@ class Mirror:
     """An HTTP server in a daemon thread, bound to a free port on 127.0.0.1."""
 
     def __init__(self, files: Mapping[str, bytes] | None = None) -> None:
-        self.files: dict[str, bytes] = dict(files or {})   # URL path -> body
-        self.cuts: dict[str, int] = {}                      # URL path -> next requests to cut
+        self.files: dict[str, bytes] = dict(files or {})  # URL path -> body
+        self.cuts: dict[str, int] = {}  # URL path -> next requests to cut
         self.requests: collections.Counter[str] = collections.Counter()
         self._lock = threading.Lock()
         mirror = self
@@ -61,7 +61,7 @@ class Mirror:
                 self.send_header("Content-Type", "text/plain")
                 self.send_header("Content-Length", str(len(body)))
                 self.end_headers()
-                self.wfile.write(body[:len(body) // 2] if cut else body)
+                self.wfile.write(body[: len(body) // 2] if cut else body)
                 self.wfile.flush()
                 self.close_connection = True
 
@@ -72,8 +72,7 @@ class Mirror:
         self.server.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
         # A short poll interval: shutdown() waits for it, once per test.
-        self.thread = threading.Thread(target=self.server.serve_forever, args=(0.02,),
-                                       daemon=True)
+        self.thread = threading.Thread(target=self.server.serve_forever, args=(0.02,), daemon=True)
         self.thread.start()
 
     def serve(self, dataset: DataSet, body: bytes) -> None:
@@ -95,8 +94,12 @@ class Mirror:
     def __enter__(self) -> Mirror:
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                 trace: TracebackType | None) -> None:
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
         self.close()
 
 
@@ -118,6 +121,7 @@ def rebuilt_upstream(dataset: DataSet, folder: Path = SHARED_DATA) -> bytes | No
 
 # -- a public set for any test -----------------------------------------------------------------
 
+
 class _Sets:
     """One mirror and one temporary cache for the whole test session, started on first use."""
 
@@ -134,8 +138,10 @@ class _Sets:
                 mirror.serve(dataset, body)
                 return datasets.fetch(dataset, config=DataConfig(cache=cache, mirror=mirror.url))
             if (SHARED_DATA / dataset.file).is_file():
-                return datasets.fetch(dataset, config=DataConfig(
-                    local=SHARED_DATA, cache=self._started()[1], download=False))
+                return datasets.fetch(
+                    dataset,
+                    config=DataConfig(local=SHARED_DATA, cache=self._started()[1], download=False),
+                )
         try:  # no ../shared: the developer's SUDOKU_CP_DATA or cache, never the internet
             return datasets.fetch(dataset, download=False)
         except DataSetError as error:

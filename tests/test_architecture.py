@@ -27,8 +27,14 @@ LAYERS: list[tuple[str, ...]] = [
     ("backends", "backends.*"),
     ("configurations", "datasets", "inputs", "generate"),
     ("runs", "testing"),
-    ("executors.base", "executors.inline", "executors.pool", "executors.dask", "executors",
-     "executors.worker_signals"),
+    (
+        "executors.base",
+        "executors.inline",
+        "executors.pool",
+        "executors.dask",
+        "executors",
+        "executors.worker_signals",
+    ),
     ("engine", "certifying"),
     ("results_log", "environment", "agreement", "timings"),
     ("sessions",),
@@ -45,8 +51,9 @@ def layer_of(module: str) -> int:
         for name in names:
             if module == name or (name.endswith(".*") and module.startswith(name[:-1])):
                 return number
-    raise AssertionError(f"sudoku_cp.{module} has no layer in tests/test_architecture.py: "
-                         f"give it one")
+    raise AssertionError(
+        f"sudoku_cp.{module} has no layer in tests/test_architecture.py: give it one"
+    )
 
 
 def module_name(path: Path) -> str:
@@ -69,11 +76,14 @@ def imports_of(module: str, path: Path, known: set[str]) -> set[str]:
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         targets: list[str] = []
         if isinstance(node, ast.Import):
-            targets = [alias.name.removeprefix("sudoku_cp.") for alias in node.names
-                       if alias.name.startswith("sudoku_cp.")]
+            targets = [
+                alias.name.removeprefix("sudoku_cp.")
+                for alias in node.names
+                if alias.name.startswith("sudoku_cp.")
+            ]
         elif isinstance(node, ast.ImportFrom):
             if node.level:
-                base = package[:len(package) - node.level + 1]
+                base = package[: len(package) - node.level + 1]
                 prefix = ".".join(base + ([node.module] if node.module else []))
             elif node.module and node.module.startswith("sudoku_cp"):
                 prefix = node.module.removeprefix("sudoku_cp").lstrip(".")
@@ -88,8 +98,10 @@ def imports_of(module: str, path: Path, known: set[str]) -> set[str]:
 def graph() -> dict[str, set[str]]:
     found = modules()
     known = set(found)
-    return {module: {target for target in imports_of(module, path, known) if target in known}
-            for module, path in found.items()}
+    return {
+        module: {target for target in imports_of(module, path, known) if target in known}
+        for module, path in found.items()
+    }
 
 
 def test_every_module_has_a_layer() -> None:
@@ -98,10 +110,13 @@ def test_every_module_has_a_layer() -> None:
 
 
 def test_imports_never_go_up_a_layer() -> None:
-    upward = [f"sudoku_cp.{module} (layer {layer_of(module)}) imports sudoku_cp.{target} "
-              f"(layer {layer_of(target)})"
-              for module, targets in graph().items() for target in sorted(targets)
-              if layer_of(target) > layer_of(module)]
+    upward = [
+        f"sudoku_cp.{module} (layer {layer_of(module)}) imports sudoku_cp.{target} "
+        f"(layer {layer_of(target)})"
+        for module, targets in graph().items()
+        for target in sorted(targets)
+        if layer_of(target) > layer_of(module)
+    ]
     assert not upward, "\n".join(upward)
 
 
@@ -115,7 +130,7 @@ def test_the_import_graph_has_no_circle() -> None:
         path.append(module)
         for target in sorted(edges[module]):
             if state.get(target) == 1:
-                return path[path.index(target):] + [target]
+                return path[path.index(target) :] + [target]
             if target not in state:
                 circle = visit(target)
                 if circle:
@@ -133,8 +148,9 @@ def test_the_import_graph_has_no_circle() -> None:
 def test_the_checker_sees_an_upward_import(tmp_path: Path) -> None:
     """The check can fail: an upward import, a TYPE_CHECKING one, is found."""
     source = tmp_path / "grid.py"
-    source.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
-                      "    from .sessions import Session\n")
+    source.write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .sessions import Session\n"
+    )
     assert imports_of("grid", source, {"grid", "sessions"}) == {"sessions"}
     assert layer_of("sessions") > layer_of("grid")
 
@@ -148,8 +164,11 @@ def test_no_function_outside_the_backends_search_code_is_long(module: str) -> No
     if module.split(".")[0] in SEARCH_CODE or module == "naive":
         pytest.skip("search code")
     tree = ast.parse(modules()[module].read_text())
-    long = [f"{node.name} ({node.end_lineno - node.lineno + 1} lines)"
-            for node in ast.walk(tree)
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-            and node.end_lineno is not None and node.end_lineno - node.lineno + 1 > LONGEST]
+    long = [
+        f"{node.name} ({node.end_lineno - node.lineno + 1} lines)"
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.end_lineno is not None
+        and node.end_lineno - node.lineno + 1 > LONGEST
+    ]
     assert not long, f"sudoku_cp.{module}: " + ", ".join(long)

@@ -6,8 +6,13 @@ import pytest
 
 from sudoku_cp.backends import BUILTIN_BACKENDS, backend_class, get_backend
 from sudoku_cp.result import Mode
-from sudoku_cp.testing import (COUNT_LIMIT, KNOWN_COUNTS, brute_force_count, contract_tests,
-                               count_batch)
+from sudoku_cp.testing import (
+    COUNT_LIMIT,
+    KNOWN_COUNTS,
+    brute_force_count,
+    contract_tests,
+    count_batch,
+)
 
 FULL = {"sizes": (4, 6, 9, 16), "quick": False}
 
@@ -18,13 +23,16 @@ test_dlx_contract = contract_tests("dlx", **FULL)
 
 
 def test_the_suite_covers_every_builtin():
-    tested = {name.removeprefix("test_").removesuffix("_contract")
-              for name in globals() if name.endswith("_contract")}
+    tested = {
+        name.removeprefix("test_").removesuffix("_contract")
+        for name in globals()
+        if name.endswith("_contract")
+    }
     assert tested == set(BUILTIN_BACKENDS)
 
 
 def test_known_counts_are_brute_force_counts():
-    for (givens, seed), puzzle in zip(KNOWN_COUNTS, count_batch()):
+    for (givens, seed), puzzle in zip(KNOWN_COUNTS, count_batch(), strict=True):
         if (givens, seed) != (28, 25):  # the slow one
             assert brute_force_count(puzzle, COUNT_LIMIT) == KNOWN_COUNTS[givens, seed]
 
@@ -36,6 +44,7 @@ def test_counts_agree_across_backends():
     counts = {}
     for name in names:
         with get_backend(name) as ready:
-            counts[name] = [ready.solve(p, mode=Mode.COUNT, limit=COUNT_LIMIT).count
-                            for p in count_batch()]
+            counts[name] = [
+                ready.solve(p, mode=Mode.COUNT, limit=COUNT_LIMIT).count for p in count_batch()
+            ]
     assert counts == {name: list(KNOWN_COUNTS.values()) for name in names}

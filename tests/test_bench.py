@@ -9,22 +9,27 @@ import math
 import os
 import sys
 from pathlib import Path
-
 from typing import Any
 
 import pytest
 
 import sudoku_cp
 from sudoku_cp.configurations import Configuration
-from sudoku_cp.runs import SolveSettings
+from sudoku_cp.environment import check_set_names, environment, first_of_each_shape, measure_setup
+from sudoku_cp.errors import BenchError
 from sudoku_cp.formats import PuzzleStream
 from sudoku_cp.grid import Grid
-from sudoku_cp.environment import (check_set_names, environment, first_of_each_shape,
-                                   measure_setup)
-from sudoku_cp.errors import BenchError
-from sudoku_cp.timings import (PuzzleOutcome, geometric_mean_ratio, has_failures, par2,
-                               percentile, puzzle_outcomes, summarize)
 from sudoku_cp.results_log import Record, Results, load_results
+from sudoku_cp.runs import SolveSettings
+from sudoku_cp.timings import (
+    PuzzleOutcome,
+    geometric_mean_ratio,
+    has_failures,
+    par2,
+    percentile,
+    puzzle_outcomes,
+    summarize,
+)
 from sudoku_cp.verify import check_completion
 
 from .bench_helpers import hand_made_rows, invoke, lines_of, register_wrong, run_row
@@ -35,12 +40,26 @@ EXAMPLES = DATA / "examples"
 EMPTY_4 = "0" * 16
 
 
-def timed(lines: list[str], backends: list[str], *, mode: str = "lexmin", repeat: int = 1,
-          time_limit: float | None = None) -> list[Record]:
+def timed(
+    lines: list[str],
+    backends: list[str],
+    *,
+    mode: str = "lexmin",
+    repeat: int = 1,
+    time_limit: float | None = None,
+) -> list[Record]:
     """Every run of `sudoku_cp.bench` on these puzzles, flat (what the statistics read)."""
-    return list(sudoku_cp.bench("\n".join(lines) + "\n", backends=backends, mode=mode,
-                                repeat=repeat, time_limit=time_limit, executor="inline",
-                                setup=False).runs())
+    return list(
+        sudoku_cp.bench(
+            "\n".join(lines) + "\n",
+            backends=backends,
+            mode=mode,
+            repeat=repeat,
+            time_limit=time_limit,
+            executor="inline",
+            setup=False,
+        ).runs()
+    )
 
 
 def of(runs: list[Record], backend: str) -> list[Record]:
@@ -48,6 +67,7 @@ def of(runs: list[Record], backend: str) -> list[Record]:
 
 
 # -- statistics on hand-made runs ------------------------------------------------------------------
+
 
 def test_percentile_is_nearest_rank() -> None:
     values = [float(value) for value in range(10, 0, -1)]  # unsorted on purpose
@@ -64,20 +84,32 @@ def test_percentile_is_nearest_rank() -> None:
 
 
 def test_par2_counts_twice_the_limit_for_every_unsolved_puzzle() -> None:
-    outcomes = [PuzzleOutcome("solved", 1.0, 9, 30), PuzzleOutcome("timeout", None, 9, 30),
-                PuzzleOutcome("wrong", None, 9, 30), PuzzleOutcome("error", None, 9, 30),
-                PuzzleOutcome("unsatisfiable", 3.0, 9, 30)]
+    outcomes = [
+        PuzzleOutcome("solved", 1.0, 9, 30),
+        PuzzleOutcome("timeout", None, 9, 30),
+        PuzzleOutcome("wrong", None, 9, 30),
+        PuzzleOutcome("error", None, 9, 30),
+        PuzzleOutcome("unsatisfiable", 3.0, 9, 30),
+    ]
     assert par2(outcomes, time_limit=10.0) == pytest.approx((1 + 20 + 20 + 20 + 3) / 5)
     assert par2(outcomes, time_limit=None) is None  # no limit, no penalty: refused, not guessed
 
 
 def test_geometric_mean_ratio_over_puzzles_both_solved() -> None:
-    mine = {0: PuzzleOutcome("solved", 2.0, 9, 30), 1: PuzzleOutcome("solved", 8.0, 9, 30),
-            2: PuzzleOutcome("solved", 1.0, 9, 30), 3: PuzzleOutcome("solved", 5.0, 9, 30),
-            4: PuzzleOutcome("timeout", None, 9, 30)}
-    base = {0: PuzzleOutcome("solved", 1.0, 9, 30), 1: PuzzleOutcome("solved", 2.0, 9, 30),
-            2: PuzzleOutcome("solved", 4.0, 9, 30), 3: PuzzleOutcome("timeout", None, 9, 30),
-            4: PuzzleOutcome("solved", 1.0, 9, 30)}
+    mine = {
+        0: PuzzleOutcome("solved", 2.0, 9, 30),
+        1: PuzzleOutcome("solved", 8.0, 9, 30),
+        2: PuzzleOutcome("solved", 1.0, 9, 30),
+        3: PuzzleOutcome("solved", 5.0, 9, 30),
+        4: PuzzleOutcome("timeout", None, 9, 30),
+    }
+    base = {
+        0: PuzzleOutcome("solved", 1.0, 9, 30),
+        1: PuzzleOutcome("solved", 2.0, 9, 30),
+        2: PuzzleOutcome("solved", 4.0, 9, 30),
+        3: PuzzleOutcome("timeout", None, 9, 30),
+        4: PuzzleOutcome("solved", 1.0, 9, 30),
+    }
     ratio, puzzles = geometric_mean_ratio(mine, base)
     assert puzzles == 3  # puzzles 3 and 4 were not solved by both
     assert ratio == pytest.approx((2 * 4 * 0.25) ** (1 / 3))
@@ -89,8 +121,9 @@ def test_summary_by_hand() -> None:
     assert (a.set, a.mode, a.backend) == ("top", "lexmin", "a")
     assert (a.puzzles, a.solved, a.timeouts, a.wrong, a.errors) == (3, 2, 1, 0, 0)
     assert a.par2 == pytest.approx((0.001 + 0.004 + 20) / 3)
-    assert (a.mean, a.median, a.p90, a.p99, a.max) == pytest.approx((0.0025, 0.0025, 0.004,
-                                                                      0.004, 0.004))
+    assert (a.mean, a.median, a.p90, a.p99, a.max) == pytest.approx(
+        (0.0025, 0.0025, 0.004, 0.004, 0.004)
+    )
     assert a.ratio == pytest.approx(1.0) and a.ratio_puzzles == 2
     assert b.par2 == pytest.approx((0.002 + 0.001 + 0.5) / 3) == b.mean
     assert (b.median, b.p90, b.p99, b.max) == pytest.approx((0.002, 0.5, 0.5, 0.5))
@@ -99,13 +132,19 @@ def test_summary_by_hand() -> None:
 
 
 def test_repeats_median_time_and_worst_status() -> None:
-    runs = [run_row("s", 0, "a", "solved", seconds, repeat=repeat)
-            for repeat, seconds in enumerate([0.3, 0.1, 0.2])]
-    runs += [run_row("s", 1, "a", "solved", 0.1, repeat=0),
-             run_row("s", 1, "a", "timeout", 1.0, repeat=1),
-             run_row("s", 1, "a", "solved", 0.1, repeat=2)]
-    runs += [run_row("s", 2, "a", "error", None, repeat=0),
-             run_row("s", 2, "a", "wrong", 0.1, repeat=1)]
+    runs = [
+        run_row("s", 0, "a", "solved", seconds, repeat=repeat)
+        for repeat, seconds in enumerate([0.3, 0.1, 0.2])
+    ]
+    runs += [
+        run_row("s", 1, "a", "solved", 0.1, repeat=0),
+        run_row("s", 1, "a", "timeout", 1.0, repeat=1),
+        run_row("s", 1, "a", "solved", 0.1, repeat=2),
+    ]
+    runs += [
+        run_row("s", 2, "a", "error", None, repeat=0),
+        run_row("s", 2, "a", "wrong", 0.1, repeat=1),
+    ]
     outcomes = puzzle_outcomes(runs)[("s", "lexmin", "a")]
     assert outcomes[0] == PuzzleOutcome("solved", 0.2, 9, 30)
     assert outcomes[1] == PuzzleOutcome("timeout", None, 9, 30)
@@ -119,19 +158,28 @@ def test_runs_written_twice_count_once_last_wins() -> None:
 
 
 def test_rows_follow_sets_then_modes_then_backends_in_order_of_appearance() -> None:
-    runs = [run_row("s2", 0, "b", "solved", 0.1), run_row("s1", 0, "a", "solved", 0.1),
-            run_row("s2", 0, "a", "solved", 0.1), run_row("s1", 0, "b", "solved", 0.1),
-            run_row("s2", 0, "a", "solved", 0.1, mode="any")]
+    runs = [
+        run_row("s2", 0, "b", "solved", 0.1),
+        run_row("s1", 0, "a", "solved", 0.1),
+        run_row("s2", 0, "a", "solved", 0.1),
+        run_row("s1", 0, "b", "solved", 0.1),
+        run_row("s2", 0, "a", "solved", 0.1, mode="any"),
+    ]
     rows = summarize(runs, time_limit=None, baseline="a")
     assert [(row.set, row.mode, row.backend) for row in rows] == [
-        ("s2", "lexmin", "b"), ("s2", "lexmin", "a"), ("s2", "any", "a"),
-        ("s1", "lexmin", "a"), ("s1", "lexmin", "b")]
+        ("s2", "lexmin", "b"),
+        ("s2", "lexmin", "a"),
+        ("s2", "any", "a"),
+        ("s1", "lexmin", "a"),
+        ("s1", "lexmin", "b"),
+    ]
     assert all(row.par2 is None for row in rows)
 
 
 def test_wrong_and_error_runs_are_failures_timeouts_are_not() -> None:
-    assert not has_failures([run_row("s", 0, "a", "solved", 0.1),
-                             run_row("s", 1, "a", "timeout", 1.0)])
+    assert not has_failures(
+        [run_row("s", 0, "a", "solved", 0.1), run_row("s", 1, "a", "timeout", 1.0)]
+    )
     assert has_failures([run_row("s", 0, "a", "wrong", 0.1)])
     assert has_failures([run_row("s", 0, "a", "error", None)])
 
@@ -144,14 +192,26 @@ def test_two_inputs_that_would_be_one_set_are_refused(tmp_path: Path) -> None:
 
 # -- timed runs through the engine: verified, never silently timed ---------------------------------
 
+
 def test_run_records_keep_repeats_puzzle_facts_and_the_build_solve_split() -> None:
     runs = timed([BAEKJOON_2239, EMPTY_4], ["dfs", "sat"], repeat=2)
     assert [(run["index"], run["backend"], run["repeat"]) for run in runs] == [
-        (0, "dfs", 0), (0, "dfs", 1), (0, "sat", 0), (0, "sat", 1),
-        (1, "dfs", 0), (1, "dfs", 1), (1, "sat", 0), (1, "sat", 1)]
+        (0, "dfs", 0),
+        (0, "dfs", 1),
+        (0, "sat", 0),
+        (0, "sat", 1),
+        (1, "dfs", 0),
+        (1, "dfs", 1),
+        (1, "sat", 0),
+        (1, "sat", 1),
+    ]
     first = runs[0]
     assert (first["line"], first["puzzle"], first["size"], first["givens"]) == (
-        1, BAEKJOON_2239, 9, 30)
+        1,
+        BAEKJOON_2239,
+        9,
+        30,
+    )
     assert {run["status"] for run in runs} == {"solved"}
     assert runs[4]["size"] == 4 and runs[4]["givens"] == 0
     assert runs[0]["solution"] == BAEKJOON_2239_ANSWER and runs[4]["solution"] == EMPTY_4_LEXMIN
@@ -171,8 +231,9 @@ def test_priming_keeps_one_off_set_up_out_of_the_first_timed_run() -> None:
     assert [run["build_seconds"] for run in runs] == [0.0, 0.0]
 
 
-def test_a_broken_completion_is_counted_and_not_timed(monkeypatch: pytest.MonkeyPatch,
-        register: Any) -> None:
+def test_a_broken_completion_is_counted_and_not_timed(
+    monkeypatch: pytest.MonkeyPatch, register: Any
+) -> None:
     register_wrong(register, "rulebreaker")
     runs = timed([BAEKJOON_2239, EMPTY_4], ["dfs", "rulebreaker"], time_limit=1.0)
     broken = of(runs, "rulebreaker")
@@ -189,12 +250,14 @@ def test_a_broken_completion_is_counted_and_not_timed(monkeypatch: pytest.Monkey
 
 
 def test_an_unsatisfiable_claim_is_wrong_when_another_backend_found_a_completion(
-        monkeypatch: pytest.MonkeyPatch, register: Any) -> None:
+    monkeypatch: pytest.MonkeyPatch, register: Any
+) -> None:
     register_wrong(register, "nosolution")
     runs = timed([BAEKJOON_2239], ["nosolution", "dfs"])
     assert of(runs, "nosolution")[0]["status"] == "wrong"
     assert of(runs, "nosolution")[0]["reason"] == (
-        "says unsatisfiable, but dfs's completion is valid")
+        "says unsatisfiable, but dfs's completion is valid"
+    )
     (row, _) = summarize(runs, time_limit=None, baseline=None)
     assert (row.solved, row.wrong, row.mean) == (0, 1, None)
     alone = timed([BAEKJOON_2239], ["nosolution"])
@@ -202,13 +265,15 @@ def test_an_unsatisfiable_claim_is_wrong_when_another_backend_found_a_completion
     assert summarize(alone, time_limit=None, baseline=None)[0].solved == 1
 
 
-def test_a_larger_completion_is_not_the_lexmin(monkeypatch: pytest.MonkeyPatch,
-        register: Any) -> None:
+def test_a_larger_completion_is_not_the_lexmin(
+    monkeypatch: pytest.MonkeyPatch, register: Any
+) -> None:
     register_wrong(register, "notlexmin")
     runs = timed([EMPTY_4], ["notlexmin", "dfs"])
     assert of(runs, "notlexmin")[0]["status"] == "wrong"
     assert of(runs, "notlexmin")[0]["reason"].startswith(
-        "not the lex-min: dfs's completion is smaller (first difference at row ")
+        "not the lex-min: dfs's completion is smaller (first difference at row "
+    )
     any_mode = timed([EMPTY_4], ["notlexmin", "dfs"], mode="any")
     assert of(any_mode, "notlexmin")[0]["status"] == "solved"
 
@@ -232,6 +297,7 @@ def test_count_mode_records_the_count_up_to_the_limit() -> None:
 
 # -- set-up and environment ------------------------------------------------------------------------
 
+
 def stream(tmp_path: Path, lines: list[str], name: str = "tiny") -> PuzzleStream:
     path = tmp_path / f"{name}.txt"
     path.write_text("\n".join(lines) + "\n")
@@ -241,29 +307,34 @@ def stream(tmp_path: Path, lines: list[str], name: str = "tiny") -> PuzzleStream
 def test_setup_is_measured_on_the_first_puzzle_of_each_shape(tmp_path: Path) -> None:
     records = list(stream(tmp_path, [BAEKJOON_2239, EMPTY_4, "0" * 81, "0" * 36]))
     assert [(name, puzzle, box) for name, puzzle, box in first_of_each_shape(records)] == [
-        ("tiny", BAEKJOON_2239, (3, 3)), ("tiny", EMPTY_4, (2, 2)), ("tiny", "0" * 36, (2, 3))]
+        ("tiny", BAEKJOON_2239, (3, 3)),
+        ("tiny", EMPTY_4, (2, 2)),
+        ("tiny", "0" * 36, (2, 3)),
+    ]
 
 
-def test_setup_is_measured_in_a_fresh_interpreter(tmp_path: Path,
-                                                  monkeypatch: pytest.MonkeyPatch,
-        register: Any) -> None:
+def test_setup_is_measured_in_a_fresh_interpreter(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, register: Any
+) -> None:
     register_wrong(register, "rulebreaker")
     puzzles = first_of_each_shape(stream(tmp_path, [BAEKJOON_2239, EMPTY_4, BAEKJOON_2239]))
-    setup = measure_setup([Configuration("dfs"), Configuration("rulebreaker", label="rb")], puzzles,
-                          SolveSettings())
+    setup = measure_setup(
+        [Configuration("dfs"), Configuration("rulebreaker", label="rb")], puzzles, SolveSettings()
+    )
     assert list(setup) == ["dfs", "rb"]
     for measured in setup.values():  # rulebreaker lives in tests/: the child finds it too
         assert measured["import_seconds"] is None  # pure Python: nothing to import
         assert measured["create_seconds"] >= 0
         assert [shape["size"] for shape in measured["shapes"]] == [9, 4]
         assert [shape["set"] for shape in measured["shapes"]] == ["tiny", "tiny"]
-        assert all(shape["first_seconds"] > 0 and shape["warm_seconds"] > 0
-                   for shape in measured["shapes"])
+        assert all(
+            shape["first_seconds"] > 0 and shape["warm_seconds"] > 0 for shape in measured["shapes"]
+        )
 
 
-def test_a_failing_setup_is_an_error_entry_not_a_crash(tmp_path: Path,
-                                                       monkeypatch: pytest.MonkeyPatch,
-        register: Any) -> None:
+def test_a_failing_setup_is_an_error_entry_not_a_crash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, register: Any
+) -> None:
     register_wrong(register, "crasher")  # raises on puzzles whose first cell is blank
     puzzles = first_of_each_shape(stream(tmp_path, [EMPTY_4]))
     setup = measure_setup([Configuration("crasher")], puzzles, SolveSettings())
@@ -271,10 +342,24 @@ def test_a_failing_setup_is_an_error_entry_not_a_crash(tmp_path: Path,
 
 
 def test_environment_records_machine_versions_and_command() -> None:
-    found = environment(configurations=[Configuration("dfs"), Configuration("cpsat"), Configuration("sat")],
-                        jobs=1, argv="sudoku-cp bench x")
-    assert {"tool", "date", "argv", "python", "platform", "cpu", "cores", "usable_cores",
-            "jobs", "load_average", "versions"} <= set(found)
+    found = environment(
+        configurations=[Configuration("dfs"), Configuration("cpsat"), Configuration("sat")],
+        jobs=1,
+        argv="sudoku-cp bench x",
+    )
+    assert {
+        "tool",
+        "date",
+        "argv",
+        "python",
+        "platform",
+        "cpu",
+        "cores",
+        "usable_cores",
+        "jobs",
+        "load_average",
+        "versions",
+    } <= set(found)
     assert found["argv"] == "sudoku-cp bench x" and found["jobs"] == 1
     assert set(found["versions"]) == {"ortools", "python-sat"}  # what the backends declare
     assert environment(configurations=[Configuration("dfs")], jobs=1, argv="x")["versions"] == {}
@@ -283,8 +368,26 @@ def test_environment_records_machine_versions_and_command() -> None:
 # -- the command line ------------------------------------------------------------------------------
 
 TINY = [EXAMPLES / "baekjoon2239.txt", EXAMPLES / "empty4.txt", EXAMPLES / "empty9.txt"]
-TABLE_COLUMNS = ["set", "backend", "puzzles", "solved", "timeout", "wrong", "error", "PAR-2",
-                 "mean", "median", "p90", "p99", "max", "cpu", "median", "peak", "MB", "t/dfs"]
+TABLE_COLUMNS = [
+    "set",
+    "backend",
+    "puzzles",
+    "solved",
+    "timeout",
+    "wrong",
+    "error",
+    "PAR-2",
+    "mean",
+    "median",
+    "p90",
+    "p99",
+    "max",
+    "cpu",
+    "median",
+    "peak",
+    "MB",
+    "t/dfs",
+]
 
 
 def puzzles_of(path: Path) -> list[Record]:
@@ -292,16 +395,21 @@ def puzzles_of(path: Path) -> list[Record]:
 
 
 def test_cli_bench_writes_a_log_of_header_and_puzzle_records(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     log = tmp_path / "results.jsonl"
     monkeypatch.setattr(sys, "argv", ["/usr/bin/sudoku-cp", "bench", "my set.txt"])
-    result = invoke("bench", *TINY, "--backends", "dfs", "--time-limit", 5, "--results", log,
-                    "--no-setup")
+    result = invoke(
+        "bench", *TINY, "--backends", "dfs", "--time-limit", 5, "--results", log, "--no-setup"
+    )
     assert (result.exit_code, result.stderr) == (0, ""), result.output
     table = result.stdout.splitlines()
     assert table[0].split() == TABLE_COLUMNS
     assert [line.split()[:4] for line in table[1:4]] == [
-        ["baekjoon2239", "dfs", "1", "1"], ["empty4", "dfs", "1", "1"], ["empty9", "dfs", "1", "1"]]
+        ["baekjoon2239", "dfs", "1", "1"],
+        ["empty4", "dfs", "1", "1"],
+        ["empty9", "dfs", "1", "1"],
+    ]
     assert table[4] == "" and table[5].startswith("Times in ms per puzzle")
     assert "2 x 5 s" in table[5]
     header, *records = lines_of(log)
@@ -310,7 +418,10 @@ def test_cli_bench_writes_a_log_of_header_and_puzzle_records(
     assert header["environment"]["argv"] == "sudoku-cp bench 'my set.txt'"  # the command line
     assert header["inputs"] == [str(path) for path in TINY]
     assert [(r["kind"], r["set"], r["number"]) for r in records] == [
-        ("puzzle", "baekjoon2239", 0), ("puzzle", "empty4", 0), ("puzzle", "empty9", 0)]
+        ("puzzle", "baekjoon2239", 0),
+        ("puzzle", "empty4", 0),
+        ("puzzle", "empty9", 0),
+    ]
     assert records[0]["runs"][0]["solution"] == BAEKJOON_2239_ANSWER
 
 
@@ -330,17 +441,33 @@ def test_cli_bench_first_k_puzzles_of_each_file(tmp_path: Path) -> None:
         result = invoke("bench", one, two, "--backends", "dfs", option, 2, "--no-setup")
         assert result.exit_code == 0, result.output
         assert [line.split()[:3] for line in result.stdout.splitlines()[1:3]] == [
-            ["one", "dfs", "2"], ["two", "dfs", "2"]]
+            ["one", "dfs", "2"],
+            ["two", "dfs", "2"],
+        ]
 
 
 def test_cli_bench_count_limit(tmp_path: Path) -> None:
     log = tmp_path / "count.jsonl"
-    result = invoke("bench", TINY[1], "--backends", "dfs", "--mode", "count", "--count-limit", 3,
-                    "--results", log, "--no-setup")
+    result = invoke(
+        "bench",
+        TINY[1],
+        "--backends",
+        "dfs",
+        "--mode",
+        "count",
+        "--count-limit",
+        3,
+        "--results",
+        log,
+        "--no-setup",
+    )
     assert result.exit_code == 0, result.output
     (record,) = puzzles_of(log)
     assert (record["mode"], record["runs"][0]["count"], record["runs"][0]["limit_reached"]) == (
-        "count", 3, True)
+        "count",
+        3,
+        True,
+    )
     assert lines_of(log)[0]["settings"]["limit"] == 3
 
 
@@ -352,15 +479,29 @@ def test_cli_bench_refuses_a_used_log_and_other_settings_then_resumes(tmp_path: 
 
     again = invoke(*args, "--time-limit", 5)
     assert (again.exit_code, again.stderr) == (
-        2, f"Error: {log} already holds results: pass --resume to continue that run, or choose "
-           f"another results file\n")
+        2,
+        f"Error: {log} already holds results: pass --resume to continue that run, or choose "
+        f"another results file\n",
+    )
 
     other = invoke(*args, "--time-limit", 2, "--resume")
     assert (other.exit_code, other.stderr) == (
-        2, f"Error: {log} was written with other settings (time_limit 5.0 in the file, 2.0 now):"
-           f" resume with the same settings, or choose another results file\n")
-    more = invoke("bench", *TINY, "--backends", "dfs,sat", "--results", log, "--no-setup",
-                  "--time-limit", 5, "--resume")
+        2,
+        f"Error: {log} was written with other settings (time_limit 5.0 in the file, 2.0 now):"
+        f" resume with the same settings, or choose another results file\n",
+    )
+    more = invoke(
+        "bench",
+        *TINY,
+        "--backends",
+        "dfs,sat",
+        "--results",
+        log,
+        "--no-setup",
+        "--time-limit",
+        5,
+        "--resume",
+    )
     assert more.exit_code == 2
     assert "(backends dfs in the file, dfs,sat now)" in more.stderr
     assert more.stderr.count("\n") == 1
@@ -376,7 +517,8 @@ def test_cli_bench_refuses_a_used_log_and_other_settings_then_resumes(tmp_path: 
 
 
 def test_cli_bench_resume_retries_the_puzzles_that_ended_in_an_error(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, register: Any) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, register: Any
+) -> None:
     log = tmp_path / "results.jsonl"
     args = ["bench", *TINY, "--backends", "dfs,flaky", "--results", log, "--no-setup"]
     register("flaky", "tests.wrong_backends", "CrashingBackend")  # raises on a blank first cell
@@ -384,7 +526,10 @@ def test_cli_bench_resume_retries_the_puzzles_that_ended_in_an_error(
     assert first.exit_code == 1  # a backend error
     assert first.stderr.splitlines()[0] == f"{TINY[1]}:1: flaky error: RuntimeError: boom"
     assert [[run["status"] for run in record["runs"]] for record in puzzles_of(log)] == [
-        ["solved", "solved"], ["solved", "error"], ["solved", "error"]]
+        ["solved", "solved"],
+        ["solved", "error"],
+        ["solved", "error"],
+    ]
 
     register("flaky", "sudoku_cp.backends.dfs", "DfsBackend")  # fixed
     resumed = invoke(*args, "--resume")
@@ -393,27 +538,39 @@ def test_cli_bench_resume_retries_the_puzzles_that_ended_in_an_error(
     numbers = [(line["kind"], line.get("set")) for line in lines_of(log)]
     assert numbers[4:] == [("header", None), ("puzzle", "empty4"), ("puzzle", "empty9")]
     flaky = [line.split() for line in resumed.stdout.splitlines() if " flaky " in line]
-    assert [row[:7] for row in flaky] == [[name, "flaky", "1", "1", "0", "0", "0"]
-                                          for name in ("baekjoon2239", "empty4", "empty9")]
+    assert [row[:7] for row in flaky] == [
+        [name, "flaky", "1", "1", "0", "0", "0"] for name in ("baekjoon2239", "empty4", "empty9")
+    ]
     loaded = load_results(log)  # the re-run replaces the error
     assert [[run["status"] for run in record["runs"]] for record in loaded.records] == [
-        ["solved", "solved"]] * 3
+        ["solved", "solved"]
+    ] * 3
 
 
-def test_cli_bench_interrupted_then_resumed(tmp_path: Path,
-                                            monkeypatch: pytest.MonkeyPatch,
-        register: Any) -> None:
+def test_cli_bench_interrupted_then_resumed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, register: Any
+) -> None:
     log = tmp_path / "results.jsonl"
     register_wrong(register, "interrupting")
     # Solves: the untimed priming and the timed run of puzzle 1, then Ctrl-C in puzzle 2.
     monkeypatch.setattr(InterruptingBackend, "solves_before_interrupt", 2)
     # In-process (--no-isolate): the test backend raises KeyboardInterrupt where Ctrl-C would.
-    args = ["bench", *TINY, "--backends", "interrupting", "--results", log, "--no-setup",
-            "--no-isolate"]
+    args = [
+        "bench",
+        *TINY,
+        "--backends",
+        "interrupting",
+        "--results",
+        log,
+        "--no-setup",
+        "--no-isolate",
+    ]
     result = invoke(*args)
     assert result.exit_code == 130
-    assert result.stderr == (f"Interrupted after 1 of 3 puzzles; the results so far are in {log}; "
-                             f"to continue, run the same command with --resume.\n")
+    assert result.stderr == (
+        f"Interrupted after 1 of 3 puzzles; the results so far are in {log}; "
+        f"to continue, run the same command with --resume.\n"
+    )
     assert [record["set"] for record in puzzles_of(log)] == ["baekjoon2239"]
 
     resumed = invoke(*args, "--resume")
@@ -436,7 +593,8 @@ def test_cli_bench_torn_last_line_is_cut_on_resume(tmp_path: Path) -> None:
 
 
 def test_cli_bench_wrong_answer_is_counted_never_timed_exit_1(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, register: Any) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, register: Any
+) -> None:
     register_wrong(register, "givenchanger")
     puzzles = tmp_path / "two.txt"
     puzzles.write_text(f"{BAEKJOON_2239}\n{BAEKJOON_2239}\n")
@@ -444,10 +602,14 @@ def test_cli_bench_wrong_answer_is_counted_never_timed_exit_1(
     assert result.exit_code == 1
     assert result.stderr.splitlines() == [
         f"{puzzles}:{line}: givenchanger wrong: changes the given 1 at row 1, column 1 (and 3 "
-        f"more violations)" for line in (1, 2)]
+        f"more violations)"
+        for line in (1, 2)
+    ]
     rows = [line.split() for line in result.stdout.splitlines()[1:3]]
-    assert [row[:7] for row in rows] == [["two", "dfs", "2", "2", "0", "0", "0"],
-                                         ["two", "givenchanger", "2", "0", "0", "2", "0"]]
+    assert [row[:7] for row in rows] == [
+        ["two", "dfs", "2", "2", "0", "0", "0"],
+        ["two", "givenchanger", "2", "0", "0", "2", "0"],
+    ]
     # No PAR-2 without a limit, no time, no CPU time, no ratio; its memory was measured.
     assert rows[1][7:14] == ["-"] * 7 and rows[1][14].isdigit() and rows[1][15] == "-"
     assert "PAR-2: '-', since without --time-limit" in result.stdout
@@ -465,13 +627,20 @@ def test_cli_bench_measures_setup_by_default_and_logs_it(tmp_path: Path) -> None
     assert [shape["set"] for shape in setup[0]["setup"]["dfs"]["shapes"]] == ["empty4"]
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--backends", "dfs", "--baseline", "sat"], "--baseline sat is not one of --backends dfs"),
-    (["--backends", "dfs", "--resume"],
-     "--resume needs --results FILE (the results log of the run to continue)"),
-    (["--backends", "dfs,nope"], "unknown backend 'nope' (choose from "
-                                 f"{', '.join(sudoku_cp.backends.backend_names())})"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--backends", "dfs", "--baseline", "sat"], "--baseline sat is not one of --backends dfs"),
+        (
+            ["--backends", "dfs", "--resume"],
+            "--resume needs --results FILE (the results log of the run to continue)",
+        ),
+        (
+            ["--backends", "dfs,nope"],
+            f"unknown backend 'nope' (choose from {', '.join(sudoku_cp.backends.backend_names())})",
+        ),
+    ],
+)
 def test_cli_bench_bad_usage_is_one_line_exit_2(args: list[str], message: str) -> None:
     result = invoke("bench", TINY[1], *args)
     assert (result.exit_code, result.stderr) == (2, f"Error: {message}\n")
@@ -481,8 +650,9 @@ def test_cli_bench_refuses_a_csv_results_file_in_one_line(tmp_path: Path) -> Non
     csv = tmp_path / "results.csv"
     result = invoke("bench", TINY[1], "--backends", "dfs", "--results", csv, "--no-setup")
     assert result.exit_code == 2
-    assert result.stderr.startswith(f"Error: {csv}: results logs are JSON Lines: name the file "
-                                    f".jsonl")
+    assert result.stderr.startswith(
+        f"Error: {csv}: results logs are JSON Lines: name the file .jsonl"
+    )
     assert result.stderr.count("\n") == 1 and not csv.exists()
 
 
@@ -491,8 +661,9 @@ def test_cli_bench_bad_puzzle_is_refused_exit_2(tmp_path: Path) -> None:
     bad.write_text(f"{EMPTY_4}\n{'x' * 16}\n")
     result = invoke("bench", bad, "--backends", "dfs")
     assert result.exit_code == 2
-    assert result.stderr.startswith(f"Error: {bad}:2:1: unknown symbol 'x' (a 4x4 puzzle uses 0 "
-                                    f"or . for blank and 1-4)")
+    assert result.stderr.startswith(
+        f"Error: {bad}:2:1: unknown symbol 'x' (a 4x4 puzzle uses 0 or . for blank and 1-4)"
+    )
     assert result.stderr.count("\n") == 1 and result.stdout == ""
 
 
@@ -503,13 +674,16 @@ def test_cli_bench_two_files_named_alike_exit_2(tmp_path: Path) -> None:
         path.write_text(f"{EMPTY_4}\n")
     result = invoke("bench", first, second, "--backends", "dfs")
     assert (result.exit_code, result.stderr) == (
-        2, f"Error: {first} and {second} would both be set 'bad': rename one of them\n")
+        2,
+        f"Error: {first} and {second} would both be set 'bad': rename one of them\n",
+    )
 
 
 def test_api_bench_returns_results_and_writes_the_same_log(tmp_path: Path) -> None:
     log = tmp_path / "api.jsonl"
-    results = sudoku_cp.bench([str(TINY[0]), str(TINY[1])], backends=["dfs", "sat"],
-                              time_limit=5, results=log)
+    results = sudoku_cp.bench(
+        [str(TINY[0]), str(TINY[1])], backends=["dfs", "sat"], time_limit=5, results=log
+    )
     assert isinstance(results, Results)
     assert results.labels() == ["dfs", "sat"] and results.time_limit == 5.0
     assert load_results(log).records == results.records
@@ -521,8 +695,9 @@ def test_api_bench_returns_results_and_writes_the_same_log(tmp_path: Path) -> No
 
 def test_cli_bench_resume_of_a_new_log_starts_it(tmp_path: Path) -> None:
     log = tmp_path / "new.jsonl"
-    result = invoke("bench", TINY[1], "--backends", "dfs", "--results", log, "--resume",
-                    "--no-setup")
+    result = invoke(
+        "bench", TINY[1], "--backends", "dfs", "--results", log, "--resume", "--no-setup"
+    )
     assert (result.exit_code, result.stderr) == (0, "")  # nothing was measured before
     assert [line["kind"] for line in lines_of(log)] == ["header", "puzzle"]
     assert "resumed" not in lines_of(log)[0]
@@ -532,15 +707,19 @@ def test_cli_bench_does_not_resume_a_crosscheck_log(tmp_path: Path) -> None:
     log = tmp_path / "cross.jsonl"
     crossed = invoke("crosscheck", TINY[1], "--backends", "dfs", "--results", log, "--jobs", 1)
     assert crossed.exit_code == 0, crossed.output
-    result = invoke("bench", TINY[1], "--backends", "dfs", "--results", log, "--resume",
-                    "--no-setup")
+    result = invoke(
+        "bench", TINY[1], "--backends", "dfs", "--results", log, "--resume", "--no-setup"
+    )
     assert (result.exit_code, result.stderr) == (
-        2, f"Error: {log} was written with other settings (command crosscheck in the file, bench "
-           f"now): resume with the same settings, or choose another results file\n")
+        2,
+        f"Error: {log} was written with other settings (command crosscheck in the file, bench "
+        f"now): resume with the same settings, or choose another results file\n",
+    )
 
 
 def test_cli_bench_resume_with_a_smaller_first_keeps_every_puzzle_apart(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, register: Any) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, register: Any
+) -> None:
     one, two = tmp_path / "one.txt", tmp_path / "two.txt"
     one.write_text(f"{BAEKJOON_2239}\n" * 3)
     two.write_text(f"{BAEKJOON_2239}\n{'0' * 81}\n{BAEKJOON_2239}\n")
@@ -558,40 +737,52 @@ def test_cli_bench_resume_with_a_smaller_first_keeps_every_puzzle_apart(
 def test_cli_bench_refuses_a_fifo_or_a_missing_folder_exit_2(tmp_path: Path) -> None:
     fifo, missing = tmp_path / "fifo.jsonl", tmp_path / "nowhere" / "r.jsonl"
     os.mkfifo(fifo)
-    for path, why in ((fifo, "not a regular file (a FIFO, terminal or device): results logs "
-                             "must be files"),
-                      (missing, "cannot write: No such file or directory")):
+    for path, why in (
+        (fifo, "not a regular file (a FIFO, terminal or device): results logs must be files"),
+        (missing, "cannot write: No such file or directory"),
+    ):
         result = invoke("bench", TINY[1], "--backends", "dfs", "--results", path, "--no-setup")
-        assert (result.exit_code, result.stderr, result.stdout) == (2, f"Error: {path}: {why}\n",
-                                                                    "")
+        assert (result.exit_code, result.stderr, result.stdout) == (
+            2,
+            f"Error: {path}: {why}\n",
+            "",
+        )
 
 
 # -- what bench says while it runs ---------------------------------------------------------------
+
 
 def test_without_scipy_bench_says_what_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
     from sudoku_cp import timings
 
     monkeypatch.setattr(timings, "statistics_available", lambda: False)
-    result = invoke("bench", *TINY, "-b", "dfs,sat", "--repeat", "2", "--no-setup",
-                    "--executor", "inline")
+    result = invoke(
+        "bench", *TINY, "-b", "dfs,sat", "--repeat", "2", "--no-setup", "--executor", "inline"
+    )
     assert result.exit_code == 0, result.output
-    assert ("Note: the 95% intervals and the Wilcoxon test need scipy, which is not installed: "
-            "pip install 'sudoku-cp[stats]'") in result.stderr
+    assert (
+        "Note: the 95% intervals and the Wilcoxon test need scipy, which is not installed: "
+        "pip install 'sudoku-cp[stats]'"
+    ) in result.stderr
     assert "Wilcoxon" not in result.stdout and "95%" not in result.stdout
 
 
 def test_ctrl_c_during_set_up_keeps_the_header_once_and_says_how_to_resume(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from sudoku_cp import sessions
 
     def interrupted(*args: Any, **kwargs: Any) -> None:
         raise KeyboardInterrupt
+
     monkeypatch.setattr(sessions, "measure_setup", interrupted)
     log = tmp_path / "r.jsonl"
     result = invoke("bench", *TINY, "-b", "dfs", "--results", log)
     assert result.exit_code == 130
-    assert result.stderr == (f"Interrupted after 0 of 3 puzzles; the results so far are in {log}; "
-                             f"to continue, run the same command with --resume.\n")
+    assert result.stderr == (
+        f"Interrupted after 0 of 3 puzzles; the results so far are in {log}; "
+        f"to continue, run the same command with --resume.\n"
+    )
     kinds = [json.loads(line)["kind"] for line in log.read_text().splitlines()]
     assert kinds == ["header"]  # written once, even with no record after it
 
@@ -603,8 +794,13 @@ def test_set_up_shows_which_configuration_it_measures(monkeypatch: pytest.Monkey
     from sudoku_cp import progress
 
     screen = io.StringIO()
-    monkeypatch.setattr(progress.Progress, "__init__", functools.partialmethod(
-        progress.Progress.__init__, stream=screen, enabled=True, interval=0))
+    monkeypatch.setattr(
+        progress.Progress,
+        "__init__",
+        functools.partialmethod(
+            progress.Progress.__init__, stream=screen, enabled=True, interval=0
+        ),
+    )
     result = invoke("bench", *TINY, "-b", "dfs")
     assert result.exit_code == 0, result.output
     assert "\rbench set-up: dfs " in screen.getvalue()

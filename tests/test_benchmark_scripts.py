@@ -32,16 +32,22 @@ def test_the_script_imports(script: Path, monkeypatch: pytest.MonkeyPatch) -> No
 def test_every_sudoku_cp_name_it_imports_exists(script: Path) -> None:
     missing = []
     for node in ast.walk(ast.parse(script.read_text())):
-        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith(
-                "sudoku_cp") and node.level == 0:
+        if (
+            isinstance(node, ast.ImportFrom)
+            and node.module
+            and node.module.startswith("sudoku_cp")
+            and node.level == 0
+        ):
             try:
                 module = importlib.import_module(node.module)
             except ImportError as error:
                 missing.append(f"line {node.lineno}: {error}")
                 continue
-            missing += [f"line {node.lineno}: {node.module}.{alias.name}"
-                        for alias in node.names if not hasattr(module, alias.name)
-                        and not _submodule(node.module, alias.name)]
+            missing += [
+                f"line {node.lineno}: {node.module}.{alias.name}"
+                for alias in node.names
+                if not hasattr(module, alias.name) and not _submodule(node.module, alias.name)
+            ]
     assert not missing, f"{script.name} imports what the library no longer has: {missing}"
 
 

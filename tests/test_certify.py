@@ -16,9 +16,18 @@ from pathlib import Path
 import pytest
 
 from sudoku_cp.backends import get_backend
-from sudoku_cp.certify import (AnyClaim, Certifier, CountClaim, LexminClaim, UnsatClaim,
-                               UnstatedClaim, claim_of_result, claim_of_run)
-from sudoku_cp.certify import encoding, proofs
+from sudoku_cp.certify import (
+    AnyClaim,
+    Certifier,
+    CountClaim,
+    LexminClaim,
+    UnsatClaim,
+    UnstatedClaim,
+    claim_of_result,
+    claim_of_run,
+    encoding,
+    proofs,
+)
 from sudoku_cp.certify.readers import read_entries
 from sudoku_cp.errors import CheckerUnavailableError, ResultsFileError
 from sudoku_cp.grid import Grid
@@ -26,15 +35,22 @@ from sudoku_cp.result import Mode
 from sudoku_cp.testing import random_multi_solution
 
 from .conftest import EMPTY_9_LEXMIN, G17, UNSOLVABLE_4
-from .wrong_backends import (GivenChangerBackend, NotLexminBackend, OverCountBackend,
-                             RuleBreakerBackend, UnsatisfiableBackend)
+from .wrong_backends import (
+    GivenChangerBackend,
+    NotLexminBackend,
+    OverCountBackend,
+    RuleBreakerBackend,
+    UnsatisfiableBackend,
+)
 
 pytest.importorskip("dratify")
 
 NATIVE = proofs.load_dratify().native_available()
 ENGINES = ["python", "native", "both"] if NATIVE else ["python"]
-SMALL_PUZZLES = [random_multi_solution(4, givens, seed) for givens, seed in
-                 [(0, 0), (2, 1), (3, 2), (4, 3), (5, 4), (6, 5), (7, 6)]]
+SMALL_PUZZLES = [
+    random_multi_solution(4, givens, seed)
+    for givens, seed in [(0, 0), (2, 1), (3, 2), (4, 3), (5, 4), (6, 5), (7, 6)]
+]
 
 
 def completions(puzzle: Grid) -> list[Grid]:
@@ -73,8 +89,7 @@ def one_hot(grid: Grid) -> set[int]:
 
 
 def holds(clause: list[int], true: set[int]) -> bool:
-    return any((literal in true) if literal > 0 else (-literal not in true)
-               for literal in clause)
+    return any((literal in true) if literal > 0 else (-literal not in true) for literal in clause)
 
 
 @pytest.fixture(scope="module")
@@ -83,6 +98,7 @@ def certifier() -> Certifier:
 
 
 # -- the encoding: its one property, against brute force ---------------------------------------
+
 
 @pytest.mark.parametrize("puzzle", SMALL_PUZZLES, ids=lambda grid: grid.to_line())
 def test_every_completion_satisfies_the_completion_clauses(puzzle: Grid) -> None:
@@ -93,7 +109,10 @@ def test_every_completion_satisfies_the_completion_clauses(puzzle: Grid) -> None
         true = one_hot(completion)
         assert all(holds(clause, true) for clause in formula.clauses)
         assert formula.completion(sorted(true)) == completion
-        assert all(value in cands for value, cands in zip(completion.values, formula.candidates))
+        assert all(
+            value in cands
+            for value, cands in zip(completion.values, formula.candidates, strict=True)
+        )
 
 
 @pytest.mark.parametrize("puzzle", SMALL_PUZZLES, ids=lambda grid: grid.to_line())
@@ -126,6 +145,7 @@ def test_candidates_leave_out_the_values_of_given_peers() -> None:
 
 # -- each claim kind: certified when right --------------------------------------------------------
 
+
 def test_lexmin_certified_with_a_checked_proof(certifier: Certifier) -> None:
     puzzle = Grid.empty(9)
     certification = certifier.certify(LexminClaim(puzzle, Grid.parse(EMPTY_9_LEXMIN)))
@@ -135,15 +155,25 @@ def test_lexmin_certified_with_a_checked_proof(certifier: Certifier) -> None:
     assert certificate.proof_format == "DRUP" and certificate.proof_lines > 1
     assert certificate.proof_sha256 is not None and len(certificate.proof_sha256) == 64
     fields = certificate.to_dict()
-    assert {"checker", "checker_version", "proof_format", "proof_lines", "proof_bytes",
-            "solve_seconds", "check_seconds", "proof_sha256"} <= set(fields)
+    assert {
+        "checker",
+        "checker_version",
+        "proof_format",
+        "proof_lines",
+        "proof_bytes",
+        "solve_seconds",
+        "check_seconds",
+        "proof_sha256",
+    } <= set(fields)
     json.dumps(certification.to_dict())
 
 
-@pytest.mark.parametrize("puzzle", SMALL_PUZZLES[1:] + [Grid.parse(G17)],
-                         ids=lambda grid: grid.to_line())
-def test_every_backend_kind_of_claim_certified_on_right_answers(certifier: Certifier,
-                                                               puzzle: Grid) -> None:
+@pytest.mark.parametrize(
+    "puzzle", SMALL_PUZZLES[1:] + [Grid.parse(G17)], ids=lambda grid: grid.to_line()
+)
+def test_every_backend_kind_of_claim_certified_on_right_answers(
+    certifier: Certifier, puzzle: Grid
+) -> None:
     backend = get_backend("dfs")
     for mode in Mode:
         result = backend.solve(puzzle, mode=mode, limit=1000)
@@ -171,13 +201,16 @@ def test_count_exact_and_at_least(certifier: Certifier) -> None:
 
 # -- each claim kind: tampered, rejected with the reason ---------------------------------------
 
+
 def test_a_valid_non_minimal_answer_labelled_lexmin_is_rejected(certifier: Certifier) -> None:
     puzzle = SMALL_PUZZLES[2]
     lexmin, second = completions(puzzle)[:2]
     certification = certifier.certify(LexminClaim(puzzle, second))
     assert not certification.certified
-    assert re.match(r"not the lex-min: row \d, column \d can be \d \(a smaller completion: ",
-                    certification.reason)
+    assert re.match(
+        r"not the lex-min: row \d, column \d can be \d \(a smaller completion: ",
+        certification.reason,
+    )
     witness = certification.witness
     assert witness is not None and witness.is_solution_of(puzzle)
     assert witness.values < second.values and witness.to_line() in certification.reason
@@ -186,7 +219,7 @@ def test_a_valid_non_minimal_answer_labelled_lexmin_is_rejected(certifier: Certi
 
 def test_an_invalid_answer_is_rejected_before_any_proof(certifier: Certifier) -> None:
     puzzle = Grid.empty(4)
-    broken = Grid.parse("1234" "1234" "3412" "4321")
+    broken = Grid.parse("1234123434124321")
     for claim in (LexminClaim(puzzle, broken), AnyClaim(puzzle, broken)):
         certification = certifier.certify(claim)
         assert not certification.certified and certification.certificate is None
@@ -218,8 +251,7 @@ def test_wrong_counts_are_rejected(certifier: Certifier) -> None:
 
 def test_a_count_with_an_invalid_first_completion_is_rejected(certifier: Certifier) -> None:
     puzzle = Grid.empty(4)
-    certification = certifier.certify(CountClaim(puzzle, 288, True,
-                                                 first=Grid.parse("1234" * 4)))
+    certification = certifier.certify(CountClaim(puzzle, 288, True, first=Grid.parse("1234" * 4)))
     assert not certification.certified
     assert certification.reason.startswith("its first completion column 1 has four 1s")
 
@@ -232,6 +264,7 @@ def test_an_unstated_claim_fails_with_its_problem(certifier: Certifier) -> None:
 
 
 # -- corrupted proofs -------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def refuted() -> tuple[encoding.Formula, str]:
@@ -246,8 +279,9 @@ def refuted() -> tuple[encoding.Formula, str]:
 
 def _corruptions(proof: str) -> dict[str, str]:
     lines = proof.splitlines()
-    lemmas = [number for number, line in enumerate(lines) if not line.startswith("d")
-              and line != "0"]
+    lemmas = [
+        number for number, line in enumerate(lines) if not line.startswith("d") and line != "0"
+    ]
     flipped = list(lines)
     first = lemmas[0]
     literals = flipped[first].split()
@@ -263,7 +297,8 @@ def _corruptions(proof: str) -> dict[str, str]:
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_the_checker_accepts_the_proof_and_rejects_every_corruption(
-        refuted: tuple[encoding.Formula, str], engine: str) -> None:
+    refuted: tuple[encoding.Formula, str], engine: str
+) -> None:
     formula, proof = refuted
     assert proofs.check_refutation(formula.dimacs, proof, engine).ok
     for name, corrupted in _corruptions(proof).items():
@@ -274,16 +309,16 @@ def test_the_checker_accepts_the_proof_and_rejects_every_corruption(
 
 def test_a_proof_of_a_satisfiable_formula_is_rejected() -> None:
     formula = encoding.completion_formula(Grid.parse(G17))
-    with pytest.raises(AssertionError):
-        with proofs.ProofSolver(formula) as solver:
-            assert solver.solve() is None
+    with pytest.raises(AssertionError), proofs.ProofSolver(formula) as solver:
+        assert solver.solve() is None
     assert not proofs.check_refutation(formula.dimacs, "0\n").ok
 
 
 def test_a_corrupted_proof_is_a_failure_never_a_pass(monkeypatch: pytest.MonkeyPatch) -> None:
     honest = proofs.ProofSolver.proof
-    monkeypatch.setattr(proofs.ProofSolver, "proof",
-                        lambda self: "\n".join(honest(self).splitlines()[:-1]) + "\n")
+    monkeypatch.setattr(
+        proofs.ProofSolver, "proof", lambda self: "\n".join(honest(self).splitlines()[:-1]) + "\n"
+    )
     certification = Certifier().certify(LexminClaim(Grid.empty(9), Grid.parse(EMPTY_9_LEXMIN)))
     assert not certification.certified
     assert certification.reason.startswith("the proof does not check: ")
@@ -292,16 +327,21 @@ def test_a_corrupted_proof_is_a_failure_never_a_pass(monkeypatch: pytest.MonkeyP
 
 # -- the deliberately wrong test backends ----------------------------------------------------
 
-@pytest.mark.parametrize("backend_class,mode,reason", [
-    (NotLexminBackend, Mode.LEXMIN, "not the lex-min: "),
-    (RuleBreakerBackend, Mode.LEXMIN, "not a completion: "),
-    (GivenChangerBackend, Mode.ANY, "not a completion: changes the given"),
-    (UnsatisfiableBackend, Mode.LEXMIN, "not unsatisfiable: "),
-    (UnsatisfiableBackend, Mode.COUNT, "more than 0 completions"),
-    (OverCountBackend, Mode.COUNT, "only "),
-])
-def test_the_wrong_backends_answers_fail_certification(certifier: Certifier, backend_class: type,
-                                                       mode: Mode, reason: str) -> None:
+
+@pytest.mark.parametrize(
+    "backend_class,mode,reason",
+    [
+        (NotLexminBackend, Mode.LEXMIN, "not the lex-min: "),
+        (RuleBreakerBackend, Mode.LEXMIN, "not a completion: "),
+        (GivenChangerBackend, Mode.ANY, "not a completion: changes the given"),
+        (UnsatisfiableBackend, Mode.LEXMIN, "not unsatisfiable: "),
+        (UnsatisfiableBackend, Mode.COUNT, "more than 0 completions"),
+        (OverCountBackend, Mode.COUNT, "only "),
+    ],
+)
+def test_the_wrong_backends_answers_fail_certification(
+    certifier: Certifier, backend_class: type, mode: Mode, reason: str
+) -> None:
     puzzle = SMALL_PUZZLES[3]
     result = backend_class().solve(puzzle, mode=mode, limit=1000)
     claim = claim_of_result(puzzle, result)
@@ -312,27 +352,36 @@ def test_the_wrong_backends_answers_fail_certification(certifier: Certifier, bac
 
 # -- claims of runs, the certifier's state -----------------------------------------------------
 
+
 def test_claims_of_runs() -> None:
     puzzle = Grid.empty(4)
     answer = "1234341221434321"
     assert claim_of_run(puzzle, "lexmin", "timeout", solution=None) is None
     assert claim_of_run(puzzle, "lexmin", "error", solution=None) is None
-    assert claim_of_run(puzzle, "lexmin", "solved", solution=answer) == \
-        LexminClaim(puzzle, Grid.parse(answer))
+    assert claim_of_run(puzzle, "lexmin", "solved", solution=answer) == LexminClaim(
+        puzzle, Grid.parse(answer)
+    )
     assert isinstance(claim_of_run(puzzle, "any", "wrong", solution=answer), AnyClaim)
     assert claim_of_run(puzzle, "lexmin", "wrong", solution=None) == UnsatClaim(puzzle)
-    assert isinstance(claim_of_run(puzzle, "lexmin", "wrong", solution=None,
-                                   reason="reported solved without a completion"),
-                      UnstatedClaim)
-    assert claim_of_run(puzzle, "count", "solved", solution=answer, count=288) == \
-        CountClaim(puzzle, 288, True, Grid.parse(answer))
-    assert claim_of_run(puzzle, "count", "solved", solution=None, count=2,
-                        limit_reached=True) == CountClaim(puzzle, 2, False)
-    assert claim_of_run(puzzle, "count", "unsatisfiable", solution=None) == \
-        CountClaim(puzzle, 0, True)
+    assert isinstance(
+        claim_of_run(
+            puzzle, "lexmin", "wrong", solution=None, reason="reported solved without a completion"
+        ),
+        UnstatedClaim,
+    )
+    assert claim_of_run(puzzle, "count", "solved", solution=answer, count=288) == CountClaim(
+        puzzle, 288, True, Grid.parse(answer)
+    )
+    assert claim_of_run(
+        puzzle, "count", "solved", solution=None, count=2, limit_reached=True
+    ) == CountClaim(puzzle, 2, False)
+    assert claim_of_run(puzzle, "count", "unsatisfiable", solution=None) == CountClaim(
+        puzzle, 0, True
+    )
     assert isinstance(claim_of_run(puzzle, "count", "wrong", solution=None), UnstatedClaim)
-    assert isinstance(claim_of_run(puzzle, "count", "solved", solution=None, count=-1),
-                      UnstatedClaim)
+    assert isinstance(
+        claim_of_run(puzzle, "count", "solved", solution=None, count=-1), UnstatedClaim
+    )
 
 
 def test_the_certifier_pickles_without_its_cache_and_caches_identical_claims() -> None:
@@ -375,6 +424,7 @@ def test_every_offered_proof_solver_certifies_and_rejects(solver: str) -> None:
 
 # -- kept files: well-formed, re-checkable by another checker ------------------------------------
 
+
 def _well_formed_dimacs(text: str) -> tuple[int, list[list[int]]]:
     lines = [line for line in text.splitlines() if not line.startswith("c")]
     header = re.fullmatch(r"p cnf (\d+) (\d+)", lines[0])
@@ -408,8 +458,9 @@ def test_kept_files_are_well_formed_and_recheck(tmp_path: Path) -> None:
     # The re-check recipe of docs/certify.md, with dratify's pure-Python engine.
     import dratify
 
-    result = dratify.check_proof(dratify.parse_dimacs_file(str(cnf)), drup.read_text(),
-                                 engine="python")
+    result = dratify.check_proof(
+        dratify.parse_dimacs_file(str(cnf)), drup.read_text(), engine="python"
+    )
     assert result.ok and result.reached_empty
 
 
@@ -418,8 +469,12 @@ def test_kept_files_recheck_with_drat_trim(tmp_path: Path) -> None:
     certifier = Certifier(keep_proofs=tmp_path)
     certifier.certify(LexminClaim(Grid.empty(9), Grid.parse(EMPTY_9_LEXMIN)))
     for cnf in tmp_path.glob("*.cnf"):
-        done = subprocess.run(["drat-trim", str(cnf), str(cnf.with_suffix(".drup"))],
-                              capture_output=True, text=True, check=False)
+        done = subprocess.run(
+            ["drat-trim", str(cnf), str(cnf.with_suffix(".drup"))],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
         assert "s VERIFIED" in done.stdout
 
 
@@ -432,38 +487,69 @@ def test_unwritable_proof_folder_is_one_clear_error(tmp_path: Path) -> None:
 
 # -- readers ------------------------------------------------------------------------------------
 
+
 def test_solve_output_and_log_records_become_entries(tmp_path: Path) -> None:
     path = tmp_path / "mixed.jsonl"
     rows = [
         {"kind": "header", "format": "sudoku-cp results"},
-        {"kind": "puzzle", "puzzle": "0" * 16, "mode": "lexmin", "runs": [
-            {"backend": "dfs", "repeat": 0, "status": "solved", "solution": "1234341221434321"},
-            {"backend": "dfs", "repeat": 1, "status": "timeout", "solution": None}]},
-        {"index": 0, "puzzle": "0" * 16, "status": "wrong", "solution": None,
-         "answer": "1234341221434321", "backend": "x", "mode": "any"},
-        {"index": 1, "puzzle": "00", "status": "invalid input", "solution": None,
-         "backend": "x", "mode": "lexmin"},
+        {
+            "kind": "puzzle",
+            "puzzle": "0" * 16,
+            "mode": "lexmin",
+            "runs": [
+                {"backend": "dfs", "repeat": 0, "status": "solved", "solution": "1234341221434321"},
+                {"backend": "dfs", "repeat": 1, "status": "timeout", "solution": None},
+            ],
+        },
+        {
+            "index": 0,
+            "puzzle": "0" * 16,
+            "status": "wrong",
+            "solution": None,
+            "answer": "1234341221434321",
+            "backend": "x",
+            "mode": "any",
+        },
+        {
+            "index": 1,
+            "puzzle": "00",
+            "status": "invalid input",
+            "solution": None,
+            "backend": "x",
+            "mode": "lexmin",
+        },
     ]
     path.write_text("\n".join(json.dumps(row) for row in rows) + "\n" + '{"torn')
     entries = list(read_entries(str(path)))
     assert [(entry.line, entry.label, entry.status) for entry in entries] == [
-        (2, "dfs", "solved"), (2, "dfs#2", "timeout"), (3, "x", "wrong"),
-        (4, "x", "invalid input")]
+        (2, "dfs", "solved"),
+        (2, "dfs#2", "timeout"),
+        (3, "x", "wrong"),
+        (4, "x", "invalid input"),
+    ]
     assert isinstance(entries[0].claim, LexminClaim) and entries[1].claim is None
     assert isinstance(entries[2].claim, AnyClaim) and entries[3].claim is None
 
 
-@pytest.mark.parametrize("text,message", [
-    ("not json\n{}\n", r"bad\.jsonl:1: not a JSON object"),
-    ('{"kind": "other"}\n', r"bad\.jsonl:1: neither a results record"),
-    ('{"puzzle": "123", "status": "solved", "mode": "lexmin"}\n',
-     r"bad\.jsonl:1: the puzzle is not a grid"),
-    ('{"puzzle": "' + "0" * 16 + '", "status": "solved", "mode": "fast"}\n',
-     r"bad\.jsonl:1: no mode, or an unknown one"),
-    ("\n\n", r"bad\.jsonl: holds no record to certify"),
-])
-def test_unreadable_input_is_one_line_with_its_place(tmp_path: Path, text: str,
-                                                     message: str) -> None:
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("not json\n{}\n", r"bad\.jsonl:1: not a JSON object"),
+        ('{"kind": "other"}\n', r"bad\.jsonl:1: neither a results record"),
+        (
+            '{"puzzle": "123", "status": "solved", "mode": "lexmin"}\n',
+            r"bad\.jsonl:1: the puzzle is not a grid",
+        ),
+        (
+            '{"puzzle": "' + "0" * 16 + '", "status": "solved", "mode": "fast"}\n',
+            r"bad\.jsonl:1: no mode, or an unknown one",
+        ),
+        ("\n\n", r"bad\.jsonl: holds no record to certify"),
+    ],
+)
+def test_unreadable_input_is_one_line_with_its_place(
+    tmp_path: Path, text: str, message: str
+) -> None:
     path = tmp_path / "bad.jsonl"
     path.write_text(text)
     with pytest.raises(ResultsFileError, match=message):

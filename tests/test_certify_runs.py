@@ -37,10 +37,16 @@ def jsonl(text: str) -> list[dict]:
 @pytest.fixture(scope="module")
 def multi(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Puzzles with several completions (where a non-minimal answer exists) and one without."""
-    lines = [line for line in (GENERATED / "multi-9x9.txt").read_text().splitlines()
-             if line and not line.startswith("#")][:4]
-    unsat = [line for line in (GENERATED / "unsat-9x9.txt").read_text().splitlines()
-             if line and not line.startswith("#")][:1]
+    lines = [
+        line
+        for line in (GENERATED / "multi-9x9.txt").read_text().splitlines()
+        if line and not line.startswith("#")
+    ][:4]
+    unsat = [
+        line
+        for line in (GENERATED / "unsat-9x9.txt").read_text().splitlines()
+        if line and not line.startswith("#")
+    ][:1]
     path = tmp_path_factory.mktemp("runs") / "multi.txt"
     path.write_text("\n".join(lines + unsat) + "\n")
     return path
@@ -73,11 +79,11 @@ def test_a_valid_non_minimal_answer_is_wrong_only_when_certified(multi: Path) ->
 
 
 @pytest.mark.usefixtures("wrong_backends")
-def test_crosscheck_certify_logs_it_and_resume_keeps_it_wrong(multi: Path, tmp_path: Path
-                                                              ) -> None:
+def test_crosscheck_certify_logs_it_and_resume_keeps_it_wrong(multi: Path, tmp_path: Path) -> None:
     log = tmp_path / "log.jsonl"
-    first = run("crosscheck", str(multi), "-b", "notlexmin", "-j", "1", "--certify",
-                "--results", str(log))
+    first = run(
+        "crosscheck", str(multi), "-b", "notlexmin", "-j", "1", "--certify", "--results", str(log)
+    )
     assert first.exit_code == 1, first.output
     records = [json.loads(line) for line in log.read_text().splitlines()]
     assert records[0]["kind"] == "header"
@@ -85,36 +91,63 @@ def test_crosscheck_certify_logs_it_and_resume_keeps_it_wrong(multi: Path, tmp_p
     puzzles = [record for record in records if record.get("kind") == "puzzle"]
     assert [record["verdict"] for record in puzzles] == ["wrong"] * 4 + ["agree"]
     assert puzzles[0]["runs"][0]["certified"] is False
-    again = run("crosscheck", str(multi), "-b", "notlexmin", "-j", "1", "--certify",
-                "--results", str(log), "--resume")
+    again = run(
+        "crosscheck",
+        str(multi),
+        "-b",
+        "notlexmin",
+        "-j",
+        "1",
+        "--certify",
+        "--results",
+        str(log),
+        "--resume",
+    )
     assert again.exit_code == 1, again.output
     assert "4 wrong" in again.output
-    unasked = run("crosscheck", str(multi), "-b", "notlexmin", "-j", "1", "--results",
-                  str(log), "--resume")
+    unasked = run(
+        "crosscheck", str(multi), "-b", "notlexmin", "-j", "1", "--results", str(log), "--resume"
+    )
     assert unasked.exit_code == 2
     assert "certify on (glucose4, auto) in the file, off now" in unasked.output
 
 
 def test_keep_proofs_writes_what_the_certificates_name(multi: Path, tmp_path: Path) -> None:
     proofs = tmp_path / "proofs"
-    result = run("crosscheck", str(multi), "-b", "dfs,sat", "-j", "1", "--keep-proofs",
-                 str(proofs), "--format", "jsonl")
+    result = run(
+        "crosscheck",
+        str(multi),
+        "-b",
+        "dfs,sat",
+        "-j",
+        "1",
+        "--keep-proofs",
+        str(proofs),
+        "--format",
+        "jsonl",
+    )
     assert result.exit_code == 0, result.output
     runs = [run for record in jsonl(result.output) for run in record["runs"]]
     assert len(runs) == 10 and all(run["certified"] for run in runs)
-    kept = {hashlib.sha256(path.read_bytes()).hexdigest(): path for path in proofs.iterdir()
-            if path.suffix in (".drup", ".drat")}
+    kept = {
+        hashlib.sha256(path.read_bytes()).hexdigest(): path
+        for path in proofs.iterdir()
+        if path.suffix in (".drup", ".drat")
+    }
     assert {run["certificate"]["proof_sha256"] for run in runs} <= set(kept)
     assert len(list(proofs.glob("*.cnf"))) == 5
 
 
 def test_bench_certify(multi: Path, tmp_path: Path) -> None:
     log = tmp_path / "bench.jsonl"
-    result = run("bench", str(multi), "-b", "dfs", "--no-setup", "--certify", "--results",
-                 str(log))
+    result = run("bench", str(multi), "-b", "dfs", "--no-setup", "--certify", "--results", str(log))
     assert result.exit_code == 0, result.output
-    runs = [run for line in log.read_text().splitlines()
-            if (record := json.loads(line)).get("kind") == "puzzle" for run in record["runs"]]
+    runs = [
+        run
+        for line in log.read_text().splitlines()
+        if (record := json.loads(line)).get("kind") == "puzzle"
+        for run in record["runs"]
+    ]
     assert len(runs) == 5 and all(run["certified"] is True for run in runs)
 
 
@@ -129,8 +162,10 @@ def test_the_api_certifies_too(multi: Path) -> None:
 
 def test_certify_in_parallel_gives_the_lines_in_order(multi: Path, tmp_path: Path) -> None:
     log = tmp_path / "log.jsonl"
-    assert run("crosscheck", str(multi), "-b", "dfs,sat", "-j", "1", "--results",
-               str(log)).exit_code == 0
+    assert (
+        run("crosscheck", str(multi), "-b", "dfs,sat", "-j", "1", "--results", str(log)).exit_code
+        == 0
+    )
     serial = run("certify", str(log))
     parallel = run("certify", str(log), "-j", "2")
     assert serial.exit_code == parallel.exit_code == 0, parallel.output
@@ -141,12 +176,12 @@ def test_certify_in_parallel_gives_the_lines_in_order(multi: Path, tmp_path: Pat
 @pytest.mark.usefixtures("wrong_backends")
 def test_certify_in_parallel_finds_the_same_failures(multi: Path, tmp_path: Path) -> None:
     log = tmp_path / "wrong.jsonl"
-    run("crosscheck", str(multi), "-b", "sat,notlexmin,nosolution", "-j", "1", "--results",
-        str(log))
+    run(
+        "crosscheck", str(multi), "-b", "sat,notlexmin,nosolution", "-j", "1", "--results", str(log)
+    )
     serial = run("certify", str(log))
     parallel = run("certify", str(log), "-j", "2")
     assert serial.exit_code == parallel.exit_code == 1
     failures = [line for line in serial.output.splitlines() if "not certified:" in line]
     assert len(failures) == 4 + 4  # notlexmin on the multi puzzles, nosolution on them
-    assert failures == [line for line in parallel.output.splitlines()
-                        if "not certified:" in line]
+    assert failures == [line for line in parallel.output.splitlines() if "not certified:" in line]

@@ -16,11 +16,12 @@ EXAMPLES = DATA / "examples"
 def run():
     def invoke(*args: str, stdin: str | bytes | None = None):
         return CliRunner().invoke(main, list(args), input=stdin)
+
     return invoke
 
 
 def rows(line: str, size: int = 9) -> str:
-    return "\n".join(line[r * size:(r + 1) * size] for r in range(size)) + "\n"
+    return "\n".join(line[r * size : (r + 1) * size] for r in range(size)) + "\n"
 
 
 def test_baekjoon_2239_example_exact_output(run):
@@ -45,8 +46,12 @@ def test_line_in_line_out_keeps_one_line_per_puzzle(run):
     stdin = f"{'0' * 81}\n{'55' + '0' * 79}\n{'x' * 81}\n{BAEKJOON_2239}\n"
     result = run("solve", stdin=stdin)
     assert result.exit_code == 2  # one line was not a puzzle
-    assert result.stdout.splitlines() == [EMPTY_9_LEXMIN, "unsatisfiable", "invalid",
-                                          BAEKJOON_2239_ANSWER]
+    assert result.stdout.splitlines() == [
+        EMPTY_9_LEXMIN,
+        "unsatisfiable",
+        "invalid",
+        BAEKJOON_2239_ANSWER,
+    ]
     assert result.stderr.splitlines() == [
         "<stdin>:2: unsatisfiable: row 1 has two 5s",
         "<stdin>:3:1: unknown symbol 'x' (a 9x9 puzzle uses 0 or . for blank and 1-9)",
@@ -66,16 +71,43 @@ def test_format_override(run):
 
 
 def test_jsonl_fields(run):
-    result = run("solve", "--format", "jsonl", "--mode", "count", "--limit", "3",
-                 stdin="0" * 16 + "\n" + "11" + "0" * 14 + "\n")
+    result = run(
+        "solve",
+        "--format",
+        "jsonl",
+        "--mode",
+        "count",
+        "--limit",
+        "3",
+        stdin="0" * 16 + "\n" + "11" + "0" * 14 + "\n",
+    )
     first, second = (json.loads(line) for line in result.stdout.splitlines())
     assert result.exit_code == 1
-    assert {"index", "puzzle", "status", "solution", "backend", "mode", "seconds", "stats",
-            "count"} <= set(first)
-    assert (first["index"], first["status"], first["count"], first["limit_reached"],
-            first["backend"], first["mode"]) == (0, "solved", 3, True, "dfs", "count")
+    assert {
+        "index",
+        "puzzle",
+        "status",
+        "solution",
+        "backend",
+        "mode",
+        "seconds",
+        "stats",
+        "count",
+    } <= set(first)
+    assert (
+        first["index"],
+        first["status"],
+        first["count"],
+        first["limit_reached"],
+        first["backend"],
+        first["mode"],
+    ) == (0, "solved", 3, True, "dfs", "count")
     assert (second["status"], second["count"], second["solution"], second["reason"]) == (
-        "unsatisfiable", 0, None, "row 1 has two 1s")
+        "unsatisfiable",
+        0,
+        None,
+        "row 1 has two 1s",
+    )
 
 
 def test_count_text_output(run):
@@ -96,17 +128,40 @@ def test_rectangular_box_option(run):
     assert result.stdout == "123456345612561234214365436521652143\n"
 
 
-@pytest.mark.parametrize("args, stdin, message", [
-    (["solve", "missing.txt"], None, "Error: missing.txt: no such file, and not a known puzzle set"),
-    (["solve"], "", "Error: <stdin>: empty input: no puzzle found"),
-    (["solve"], b"\x00\x01garbage", "Error: <stdin>:1: binary data, not a puzzle (a NUL byte at offset 0)"),
-    (["solve"], "1234567\n" * 7, "Error: <stdin>:1: no Sudoku has rows of 7 values (it is prime)"),
-    (["solve"], rows(BAEKJOON_2239)[:-11], "Error: <stdin>:1: expected 9 rows for a 9x9 puzzle, got 8"),
-    (["solve", "--box", "2by3"], "0" * 36, "Error: expected a box shape like 2x3, got '2by3'"),
-    (["solve", "--box", "2x2"], "0" * 36, "a 2x2 box does not fit a 6x6 grid"),
-    (["solve", "--backend", "nope"], "0" * 16, "Error: unknown backend 'nope' (choose from dfs, cpsat, sat, dlx"),
-    (["solve", "--workers", "2"], "0" * 16, "Error: --workers applies to cpsat, not to dfs"),
-])
+@pytest.mark.parametrize(
+    "args, stdin, message",
+    [
+        (
+            ["solve", "missing.txt"],
+            None,
+            "Error: missing.txt: no such file, and not a known puzzle set",
+        ),
+        (["solve"], "", "Error: <stdin>: empty input: no puzzle found"),
+        (
+            ["solve"],
+            b"\x00\x01garbage",
+            "Error: <stdin>:1: binary data, not a puzzle (a NUL byte at offset 0)",
+        ),
+        (
+            ["solve"],
+            "1234567\n" * 7,
+            "Error: <stdin>:1: no Sudoku has rows of 7 values (it is prime)",
+        ),
+        (
+            ["solve"],
+            rows(BAEKJOON_2239)[:-11],
+            "Error: <stdin>:1: expected 9 rows for a 9x9 puzzle, got 8",
+        ),
+        (["solve", "--box", "2by3"], "0" * 36, "Error: expected a box shape like 2x3, got '2by3'"),
+        (["solve", "--box", "2x2"], "0" * 36, "a 2x2 box does not fit a 6x6 grid"),
+        (
+            ["solve", "--backend", "nope"],
+            "0" * 16,
+            "Error: unknown backend 'nope' (choose from dfs, cpsat, sat, dlx",
+        ),
+        (["solve", "--workers", "2"], "0" * 16, "Error: --workers applies to cpsat, not to dfs"),
+    ],
+)
 def test_bad_input_is_one_line_and_exit_2(run, args, stdin, message):
     result = run(*args, stdin=stdin)
     assert result.exit_code == 2
@@ -124,6 +179,7 @@ def test_backends_lists_every_backend(run):
     result = run("backends")
     names = [line.split()[0] for line in result.stdout.splitlines() if not line.startswith(" ")]
     from sudoku_cp.backends import BUILTIN_BACKENDS
+
     assert result.exit_code == 0 and names[:4] == list(BUILTIN_BACKENDS)
     assert BUILTIN_BACKENDS == ("dfs", "cpsat", "sat", "dlx")
     assert "options: solver, encoding, amo" in run("backends", "sat").stdout
@@ -136,39 +192,55 @@ def test_every_command_has_help(run):
 
 
 def test_console_script_and_module_entry_point():
-    answer = subprocess.run([sys.executable, "-m", "sudoku_cp", "solve", "--format", "line",
-                             str(EXAMPLES / "baekjoon2239.txt")],
-                            capture_output=True, text=True)
+    answer = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sudoku_cp",
+            "solve",
+            "--format",
+            "line",
+            str(EXAMPLES / "baekjoon2239.txt"),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert (answer.returncode, answer.stdout) == (0, BAEKJOON_2239_ANSWER + "\n")
 
 
 def test_solve_with_dfs_never_imports_ortools_or_pysat():
     # Nor the plugin scan (importlib.metadata reads every installed package) nor the API's
     # results log: start-up is part of every short run.
-    code = ("import sys, runpy; sys.argv = ['sudoku-cp', 'solve', '--format', 'line', "
-            f"{str(EXAMPLES / 'baekjoon2239.txt')!r}]\n"
-            "try:\n    runpy.run_module('sudoku_cp', run_name='__main__')\n"
-            "except SystemExit:\n    pass\n"
-            "print(sorted(({m.split('.')[0] for m in sys.modules} & {'ortools', 'pysat'})\n"
-            "             | ({'importlib.metadata', 'sudoku_cp.api', 'sudoku_cp.results'}\n"
-            "                & set(sys.modules))))")
+    code = (
+        "import sys, runpy; sys.argv = ['sudoku-cp', 'solve', '--format', 'line', "
+        f"{str(EXAMPLES / 'baekjoon2239.txt')!r}]\n"
+        "try:\n    runpy.run_module('sudoku_cp', run_name='__main__')\n"
+        "except SystemExit:\n    pass\n"
+        "print(sorted(({m.split('.')[0] for m in sys.modules} & {'ortools', 'pysat'})\n"
+        "             | ({'importlib.metadata', 'sudoku_cp.api', 'sudoku_cp.results'}\n"
+        "                & set(sys.modules))))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.stdout.splitlines() == [BAEKJOON_2239_ANSWER, "[]"]
 
 
 def test_a_backend_failure_is_reported_and_the_batch_goes_on(run, monkeypatch):
     from sudoku_cp.backends import registered
+
     stdin = "8" + "0" * 80 + "\n" + "0" * 16 + "\n"
     with registered("broken", "tests.wrong_backends", "FailingBackend"):
         result = run("solve", "--backend", "broken", stdin=stdin)
         assert result.exit_code == 1
         assert result.stdout.splitlines() == ["error", "1234341221434321"]
-        assert result.stderr == ("<stdin>:1: broken error: BackendFailure: solver returned "
-                                 "status 99\n")
+        assert result.stderr == (
+            "<stdin>:1: broken error: BackendFailure: solver returned status 99\n"
+        )
         result = run("solve", "--backend", "broken", "--format", "jsonl", stdin=stdin)
     first = json.loads(result.stdout.splitlines()[0])
-    assert (first["status"], first["reason"]) == ("error",
-                                                  "BackendFailure: solver returned status 99")
+    assert (first["status"], first["reason"]) == (
+        "error",
+        "BackendFailure: solver returned status 99",
+    )
 
 
 def test_encode_writes_dimacs_that_any_solver_can_use(run, tmp_path):
@@ -211,5 +283,6 @@ def test_unreadable_input_stops_every_command_with_one_line(run, command):
     result = run(command, stdin=b"\x00binary")
     assert result.exit_code == 2
     assert result.stdout == ""
-    assert result.stderr == ("Error: <stdin>:1: binary data, not a puzzle (a NUL byte at "
-                             "offset 0)\n")
+    assert result.stderr == (
+        "Error: <stdin>:1: binary data, not a puzzle (a NUL byte at offset 0)\n"
+    )

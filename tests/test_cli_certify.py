@@ -23,8 +23,10 @@ from .wrong_backends import NotLexminBackend, wrong_backends  # noqa: F401 (a fi
 pytest.importorskip("dratify")
 
 GENERATED = DATA / "generated"
-SUMMARY = re.compile(r"certify: (\d+) claims? from (\d+) files?: (\d+) certified, "
-                     r"(\d+) not certified")
+SUMMARY = re.compile(
+    r"certify: (\d+) claims? from (\d+) files?: (\d+) certified, "
+    r"(\d+) not certified"
+)
 
 
 def run(*args: str, stdin: str | None = None) -> Result:
@@ -56,8 +58,16 @@ def puzzle_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def lexmin_log(puzzle_file: Path) -> Path:
     log = puzzle_file.parent / "lexmin.jsonl"
-    result = run("crosscheck", str(puzzle_file), "--backends", "dfs,cpsat,sat", "-j", "1",
-                 "--results", str(log))
+    result = run(
+        "crosscheck",
+        str(puzzle_file),
+        "--backends",
+        "dfs,cpsat,sat",
+        "-j",
+        "1",
+        "--results",
+        str(log),
+    )
     assert result.exit_code == 0, result.output
     return log
 
@@ -65,8 +75,20 @@ def lexmin_log(puzzle_file: Path) -> Path:
 @pytest.fixture(scope="module")
 def count_log(puzzle_file: Path) -> Path:
     log = puzzle_file.parent / "count.jsonl"
-    result = run("crosscheck", str(puzzle_file), "--backends", "dfs,sat", "--mode", "count",
-                 "--count-limit", "20", "-j", "1", "--results", str(log))
+    result = run(
+        "crosscheck",
+        str(puzzle_file),
+        "--backends",
+        "dfs,sat",
+        "--mode",
+        "count",
+        "--count-limit",
+        "20",
+        "-j",
+        "1",
+        "--results",
+        str(log),
+    )
     assert result.exit_code == 0, result.output
     return log
 
@@ -87,6 +109,7 @@ def tampered(log: Path, tmp_path: Path, change: Any) -> Path:
 
 
 # -- real logs certify clean -----------------------------------------------------------------------
+
 
 def test_a_crosscheck_log_of_three_backends_certifies(lexmin_log: Path) -> None:
     result = run("certify", str(lexmin_log))
@@ -120,8 +143,8 @@ def test_two_files_and_both_checker_engines(lexmin_log: Path, count_log: Path) -
 
 # -- tampered logs fail, one line each ------------------------------------------------------------
 
-def test_a_valid_non_minimal_answer_labelled_lexmin_fails(lexmin_log: Path,
-                                                          tmp_path: Path) -> None:
+
+def test_a_valid_non_minimal_answer_labelled_lexmin_fails(lexmin_log: Path, tmp_path: Path) -> None:
     def second_completion(row: dict[str, Any]) -> None:
         puzzle = Grid.parse(row["puzzle"])
         other = NotLexminBackend().solve(puzzle).solution
@@ -133,22 +156,28 @@ def test_a_valid_non_minimal_answer_labelled_lexmin_fails(lexmin_log: Path,
     assert result.exit_code == 1
     failures = [line for line in result.output.splitlines() if "not certified:" in line]
     assert len(failures) == 1
-    assert re.fullmatch(rf"{re.escape(str(log))}:2: sat: lex-min: not certified: not the "
-                        rf"lex-min: row \d, column \d can be \d \(a smaller completion: \d{{81}}\)",
-                        failures[0])
+    assert re.fullmatch(
+        rf"{re.escape(str(log))}:2: sat: lex-min: not certified: not the "
+        rf"lex-min: row \d, column \d can be \d \(a smaller completion: \d{{81}}\)",
+        failures[0],
+    )
     assert summary(result) == (36, 1, 35, 1)
 
 
-def test_a_satisfiable_puzzle_labelled_unsatisfiable_fails(lexmin_log: Path,
-                                                           tmp_path: Path) -> None:
+def test_a_satisfiable_puzzle_labelled_unsatisfiable_fails(
+    lexmin_log: Path, tmp_path: Path
+) -> None:
     def unsatisfiable(row: dict[str, Any]) -> None:
         if row["number"] == 1:
             row["runs"][0].update(status="unsatisfiable", solution=None)
 
     result = run("certify", str(tampered(lexmin_log, tmp_path, unsatisfiable)))
     assert result.exit_code == 1
-    assert re.search(r":3: dfs: unsatisfiable: not certified: not unsatisfiable: \d{81} is a "
-                     r"completion\n", result.output)
+    assert re.search(
+        r":3: dfs: unsatisfiable: not certified: not unsatisfiable: \d{81} is a "
+        r"completion\n",
+        result.output,
+    )
 
 
 def test_wrong_counts_fail(count_log: Path, tmp_path: Path) -> None:
@@ -161,10 +190,16 @@ def test_wrong_counts_fail(count_log: Path, tmp_path: Path) -> None:
 
     result = run("certify", str(tampered(count_log, tmp_path, miscount)))
     assert result.exit_code == 1
-    assert re.search(r":2: sat: count (\d+): not certified: only (\d+) completions?, not \1 "
-                     r"\(proof checked\)", result.output)
-    assert re.search(r":3: sat: count (\d+): not certified: more than \1 completions? "
-                     r"\(another one: \d{81}\)", result.output)
+    assert re.search(
+        r":2: sat: count (\d+): not certified: only (\d+) completions?, not \1 "
+        r"\(proof checked\)",
+        result.output,
+    )
+    assert re.search(
+        r":3: sat: count (\d+): not certified: more than \1 completions? "
+        r"\(another one: \d{81}\)",
+        result.output,
+    )
     assert summary(result)[3] == 2
 
 
@@ -185,13 +220,22 @@ def test_a_corrupted_proof_fails(lexmin_log: Path, monkeypatch: pytest.MonkeyPat
 def test_the_wrong_backends_logs_fail_certification(puzzle_file: Path, tmp_path: Path) -> None:
     wrong = ["notlexmin", "rulebreaker", "givenchanger", "nosolution"]
     log = tmp_path / "wrong.jsonl"
-    crosscheck = run("crosscheck", str(puzzle_file), "--backends", ",".join(["sat", *wrong]),
-                     "-j", "1", "--results", str(log))
+    crosscheck = run(
+        "crosscheck",
+        str(puzzle_file),
+        "--backends",
+        ",".join(["sat", *wrong]),
+        "-j",
+        "1",
+        "--results",
+        str(log),
+    )
     assert crosscheck.exit_code == 1
     result = run("certify", str(log))
     assert result.exit_code == 1
-    failed = {line.split(": ")[1] for line in result.output.splitlines()
-              if "not certified:" in line}
+    failed = {
+        line.split(": ")[1] for line in result.output.splitlines() if "not certified:" in line
+    }
     assert failed == set(wrong)
     reasons = result.output
     assert "notlexmin: lex-min: not certified: not the lex-min: " in reasons
@@ -200,7 +244,8 @@ def test_the_wrong_backends_logs_fail_certification(puzzle_file: Path, tmp_path:
     assert "nosolution: unsatisfiable: not certified: not unsatisfiable: " in reasons
 
 
-# -- input that cannot be read, options -------------------------------------------------------------
+# -- input that cannot be read, options ------------------------------------------------------------
+
 
 def test_unreadable_input_exits_2_with_its_place(tmp_path: Path, lexmin_log: Path) -> None:
     bad = tmp_path / "bad.jsonl"
@@ -216,8 +261,7 @@ def test_unreadable_input_exits_2_with_its_place(tmp_path: Path, lexmin_log: Pat
 def test_keep_proofs_and_report(lexmin_log: Path, tmp_path: Path) -> None:
     report = tmp_path / "report.jsonl"
     folder = tmp_path / "proofs"
-    result = run("certify", str(lexmin_log), "--keep-proofs", str(folder),
-                 "--report", str(report))
+    result = run("certify", str(lexmin_log), "--keep-proofs", str(folder), "--report", str(report))
     assert result.exit_code == 0, result.output
     lines = [json.loads(line) for line in report.read_text().splitlines()]
     assert len(lines) == 36 and all(line["certified"] for line in lines)
@@ -235,16 +279,16 @@ def test_an_unsatisfiable_4x4_line_by_line(tmp_path: Path) -> None:
     assert result.exit_code == 0 and summary(result) == (1, 1, 1, 0)
 
 
-# -- the serg_benchmark case of the issue, scaled down -----------------------------------------------
+# -- the serg_benchmark case of the issue, scaled down ---------------------------------------------
+
 
 @pytest.mark.slow
 def test_a_serg_benchmark_crosscheck_log_certifies(tmp_path: Path) -> None:
     lines = shared("serg_benchmark.txt").read_text().splitlines()
     path = tmp_path / "serg.txt"
-    path.write_text("\n".join(lines[::len(lines) // 200][:200]) + "\n")
+    path.write_text("\n".join(lines[:: len(lines) // 200][:200]) + "\n")
     log = tmp_path / "serg.jsonl"
-    crosscheck = run("crosscheck", str(path), "--backends", "dfs,cpsat,sat", "--results",
-                     str(log))
+    crosscheck = run("crosscheck", str(path), "--backends", "dfs,cpsat,sat", "--results", str(log))
     assert crosscheck.exit_code == 0, crosscheck.output
     result = run("certify", str(log))
     assert result.exit_code == 0, result.output

@@ -21,8 +21,11 @@ from sudoku_cp.cli import main
 from .conftest import BAEKJOON_2239, BAEKJOON_2239_ANSWER, DATA
 
 EXAMPLES = DATA / "examples"
-UNIQUE_9 = [line for line in (DATA / "generated" / "unique-9x9.txt").read_text().splitlines()
-            if line and not line.startswith("#")]
+UNIQUE_9 = [
+    line
+    for line in (DATA / "generated" / "unique-9x9.txt").read_text().splitlines()
+    if line and not line.startswith("#")
+]
 
 
 def run(*args: str, stdin: str | bytes | None = None):
@@ -43,9 +46,14 @@ def _default_signals() -> None:
 
 
 def cli(*args: str, **kwargs) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "sudoku_cp", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, preexec_fn=_default_signals,
-                            **kwargs)
+    return subprocess.Popen(
+        [sys.executable, "-m", "sudoku_cp", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_default_signals,
+        **kwargs,
+    )
 
 
 def puzzle_records(path: Path) -> list[dict]:
@@ -72,11 +80,11 @@ def wait_for(predicate, timeout: float = 30.0) -> None:
 
 # -- wrong answers are never printed as solved ---------------------------------------------------
 
+
 def test_a_wrong_answer_is_reported_wrong_never_solved():
     with registered("rulebreaker", "tests.wrong_backends", "RuleBreakerBackend"):
         text = run("solve", "-b", "rulebreaker", "--format", "line", stdin=BAEKJOON_2239 + "\n")
-        lines = run("solve", "-b", "rulebreaker", "--format", "jsonl",
-                    stdin=BAEKJOON_2239 + "\n")
+        lines = run("solve", "-b", "rulebreaker", "--format", "jsonl", stdin=BAEKJOON_2239 + "\n")
     assert (text.exit_code, text.stdout) == (1, "wrong\n")
     assert "rulebreaker wrong: column" in text.stderr
     record = json.loads(lines.stdout)
@@ -87,9 +95,14 @@ def test_a_wrong_answer_is_reported_wrong_never_solved():
 
 # -- streaming and jobs --------------------------------------------------------------------------
 
+
 def test_the_first_answer_of_a_slow_pipe_comes_before_the_input_ends():
-    process = subprocess.Popen([sys.executable, "-m", "sudoku_cp", "solve"],
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "sudoku_cp", "solve"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     assert process.stdin is not None and process.stdout is not None
     try:
         process.stdin.write(BAEKJOON_2239 + "\n")
@@ -114,6 +127,7 @@ def test_solve_with_jobs_keeps_the_input_order(tmp_path):
 
 # -- time limits ---------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("value", ["nan", "-1", "0", "soon"])
 def test_a_time_limit_that_is_not_a_positive_number_is_refused_in_one_line(value):
     result = run("solve", "--time-limit", value, stdin=BAEKJOON_2239 + "\n")
@@ -124,13 +138,22 @@ def test_a_time_limit_that_is_not_a_positive_number_is_refused_in_one_line(value
 @pytest.mark.parametrize("backend", ["dfs", "cpsat", "sat"])
 @pytest.mark.parametrize("value", ["inf", "1e30"])
 def test_an_infinite_time_limit_is_no_limit_on_every_backend(backend, value):
-    result = run("solve", "-b", backend, "--time-limit", value, "--format", "line",
-                 stdin=BAEKJOON_2239 + "\n")
+    result = run(
+        "solve",
+        "-b",
+        backend,
+        "--time-limit",
+        value,
+        "--format",
+        "line",
+        stdin=BAEKJOON_2239 + "\n",
+    )
     assert (result.exit_code, result.stdout) == (0, BAEKJOON_2239_ANSWER + "\n")
     assert "Exception" not in result.stderr
 
 
 # -- help ----------------------------------------------------------------------------------------
+
 
 def test_bare_sudoku_cp_prints_its_help_and_exits_0():
     result = subprocess.run([sys.executable, "-m", "sudoku_cp"], capture_output=True, text=True)
@@ -169,23 +192,49 @@ def test_a_usage_error_is_one_line():
 WRITERS = {
     "generate": lambda path, log: ["generate", "--size", "4", "-o", path],
     "encode": lambda path, log: ["encode", str(EXAMPLES / "baekjoon2239.txt"), "-o", path],
-    "crosscheck": lambda path, log: ["crosscheck", str(EXAMPLES / "baekjoon2239.txt"), "-b",
-                                     "dfs", "--results", path],
-    "bench": lambda path, log: ["bench", str(EXAMPLES / "baekjoon2239.txt"), "-b", "dfs",
-                                "--no-setup", "--results", path],
+    "crosscheck": lambda path, log: [
+        "crosscheck",
+        str(EXAMPLES / "baekjoon2239.txt"),
+        "-b",
+        "dfs",
+        "--results",
+        path,
+    ],
+    "bench": lambda path, log: [
+        "bench",
+        str(EXAMPLES / "baekjoon2239.txt"),
+        "-b",
+        "dfs",
+        "--no-setup",
+        "--results",
+        path,
+    ],
     "report": lambda path, log: ["report", log, "-o", path],
     "plot": lambda path, log: ["plot", log, "-o", path],
 }
-SUFFIXES = {"generate": ".txt", "encode": ".cnf", "crosscheck": ".jsonl", "bench": ".jsonl",
-            "report": ".md", "plot": ".png"}
+SUFFIXES = {
+    "generate": ".txt",
+    "encode": ".cnf",
+    "crosscheck": ".jsonl",
+    "bench": ".jsonl",
+    "report": ".md",
+    "plot": ".png",
+}
 
 
 @pytest.fixture(scope="module")
 def example_results(tmp_path_factory):
     """A small results log to report and plot."""
     path = tmp_path_factory.mktemp("log") / "r.jsonl"
-    result = run("bench", str(EXAMPLES / "baekjoon2239.txt"), "-b", "dfs,sat", "--no-setup",
-                 "--results", str(path))
+    result = run(
+        "bench",
+        str(EXAMPLES / "baekjoon2239.txt"),
+        "-b",
+        "dfs,sat",
+        "--no-setup",
+        "--results",
+        str(path),
+    )
     assert result.exit_code == 0, result.stderr
     return str(path)
 
@@ -206,9 +255,11 @@ def test_every_file_writing_option_fails_in_one_line(command, where, tmp_path, e
         if command in ("plot",):
             pytest.skip("matplotlib chooses the format from the suffix; /dev/full has none")
         target = "/dev/full"
-    result = subprocess.run([sys.executable, "-m", "sudoku_cp",
-                             *WRITERS[command](target, example_results)],
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "sudoku_cp", *WRITERS[command](target, example_results)],
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 2, result.stderr
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert result.stderr.startswith("Error: ") and "Traceback" not in result.stderr
@@ -216,34 +267,67 @@ def test_every_file_writing_option_fails_in_one_line(command, where, tmp_path, e
 
 def test_solve_to_a_full_disk_is_one_line():
     with open("/dev/full", "w") as full:
-        result = subprocess.run([sys.executable, "-m", "sudoku_cp", "solve",
-                                 str(EXAMPLES / "baekjoon2239.txt")], stdout=full,
-                                stderr=subprocess.PIPE, text=True)
+        result = subprocess.run(
+            [sys.executable, "-m", "sudoku_cp", "solve", str(EXAMPLES / "baekjoon2239.txt")],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
     assert result.returncode == 2
-    assert result.stderr.strip() == ("Error: standard output: cannot write: No space left on "
-                                     "device")
+    assert result.stderr.strip() == (
+        "Error: standard output: cannot write: No space left on device"
+    )
 
 
 def _limit_file_size(limit: int):
     def apply() -> None:
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails instead
         resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
     return apply
 
 
 def test_a_disk_that_fills_mid_run_keeps_the_results_and_resume_finishes(tmp_path):
     source = puzzles_file(tmp_path, 40)
     results = tmp_path / "r.jsonl"
-    full = subprocess.run([sys.executable, "-m", "sudoku_cp", "crosscheck", str(source), "-b",
-                           "dfs", "-j", "1", "--results", str(results)], capture_output=True,
-                          text=True, preexec_fn=_limit_file_size(20_000))
+    full = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sudoku_cp",
+            "crosscheck",
+            str(source),
+            "-b",
+            "dfs",
+            "-j",
+            "1",
+            "--results",
+            str(results),
+        ],
+        capture_output=True,
+        text=True,
+        preexec_fn=_limit_file_size(20_000),
+    )
     assert full.returncode == 2, full.stderr
     assert "cannot write" in full.stderr and "Traceback" not in full.stderr
     kept = puzzle_records(results)
     assert 0 < len(kept) < 40
-    resumed = subprocess.run([sys.executable, "-m", "sudoku_cp", "crosscheck", str(source), "-b",
-                              "dfs", "--results", str(results), "--resume"],
-                             capture_output=True, text=True)
+    resumed = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sudoku_cp",
+            "crosscheck",
+            str(source),
+            "-b",
+            "dfs",
+            "--results",
+            str(results),
+            "--resume",
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert resumed.returncode == 0, resumed.stderr
     numbers = [record["number"] for record in puzzle_records(results)]
     assert sorted(numbers) == list(range(40))
@@ -252,6 +336,7 @@ def test_a_disk_that_fills_mid_run_keeps_the_results_and_resume_finishes(tmp_pat
 
 # -- concurrent writers, signals, orphans --------------------------------------------------------
 
+
 def test_a_second_run_on_a_results_log_in_use_is_refused_and_nothing_is_lost(tmp_path):
     source = puzzles_file(tmp_path, 400)
     results = tmp_path / "r.jsonl"
@@ -259,8 +344,12 @@ def test_a_second_run_on_a_results_log_in_use_is_refused_and_nothing_is_lost(tmp
     first = cli(*args)
     try:
         wait_for(lambda: len(puzzle_records(results)) >= 5)
-        second = subprocess.run([sys.executable, "-m", "sudoku_cp", *args, "--resume"],
-                                capture_output=True, text=True, timeout=60)
+        second = subprocess.run(
+            [sys.executable, "-m", "sudoku_cp", *args, "--resume"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert second.returncode == 2
         assert f"in use by another run (pid {first.pid})" in second.stderr
         assert len(second.stderr.splitlines()) == 1
@@ -290,8 +379,7 @@ def _alive(pid: int) -> bool:
 def test_sigterm_keeps_the_results_prints_a_summary_and_exits_143(tmp_path):
     source = puzzles_file(tmp_path, 3000)
     results = tmp_path / "r.jsonl"
-    process = cli("crosscheck", str(source), "-b", "dfs,sat", "-j", "2", "--results",
-                  str(results))
+    process = cli("crosscheck", str(source), "-b", "dfs,sat", "-j", "2", "--results", str(results))
     try:
         wait_for(lambda: len(puzzle_records(results)) >= 20)
         workers = _children(process.pid)
@@ -356,9 +444,11 @@ def test_an_81_line_block_is_refused_in_one_line():
     assert len(result.stderr.splitlines()) == 1 and "81" in result.stderr
 
 
-@pytest.mark.parametrize("args", [["crosscheck", "-b", "dfs,sat", "-j", "2"],
-                                  ["solve", "-b", "cpsat", "--format", "line"]],
-                         ids=["crosscheck -j 2", "solve cpsat"])
+@pytest.mark.parametrize(
+    "args",
+    [["crosscheck", "-b", "dfs,sat", "-j", "2"], ["solve", "-b", "cpsat", "--format", "line"]],
+    ids=["crosscheck -j 2", "solve cpsat"],
+)
 def test_three_quick_ctrl_c_end_in_one_message_and_no_traceback(tmp_path, args):
     source = puzzles_file(tmp_path, 30000)
     results = tmp_path / "r.jsonl"
@@ -383,6 +473,7 @@ def test_three_quick_ctrl_c_end_in_one_message_and_no_traceback(tmp_path, args):
 
 # -- a closed standard output (a reader such as `head` that ends the pipe) ---------------------
 
+
 def closed_after_first_line(*args: str) -> tuple[int, str, str]:
     """Run a command whose standard output is read for one line and then closed, like
     `... | head -1`; returns the exit code, the line read and standard error."""
@@ -394,12 +485,15 @@ def closed_after_first_line(*args: str) -> tuple[int, str, str]:
     return process.wait(timeout=120), first, stderr
 
 
-@pytest.mark.parametrize("command", [
-    ["crosscheck", "-b", "dfs,sat", "-j", "2", "--format", "jsonl"],
-    ["crosscheck", "-b", "dfs", "-j", "1", "--format", "jsonl"],
-    ["solve", "-b", "dfs", "--format", "line"],
-    ["solve", "-b", "dfs", "-j", "2", "--format", "jsonl"],
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["crosscheck", "-b", "dfs,sat", "-j", "2", "--format", "jsonl"],
+        ["crosscheck", "-b", "dfs", "-j", "1", "--format", "jsonl"],
+        ["solve", "-b", "dfs", "--format", "line"],
+        ["solve", "-b", "dfs", "-j", "2", "--format", "jsonl"],
+    ],
+)
 def test_a_closed_pipe_stops_with_one_line_and_a_failing_code(tmp_path, command):
     source = puzzles_file(tmp_path, 3000)
     extra = ["--results", str(tmp_path / "r.jsonl")] if command[0] == "crosscheck" else []
@@ -408,13 +502,24 @@ def test_a_closed_pipe_stops_with_one_line_and_a_failing_code(tmp_path, command)
     assert code == 2, stderr
     lines = stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith(
-        "Error: standard output was closed (the reading end of the pipe ended)"), stderr
+        "Error: standard output was closed (the reading end of the pipe ended)"
+    ), stderr
     assert "Traceback" not in stderr and "Exception ignored" not in stderr
     if extra:  # kept and resumable
         kept = puzzle_records(tmp_path / "r.jsonl")
         assert kept and f"the results so far are in {tmp_path / 'r.jsonl'}" in stderr
-        resumed = run("crosscheck", "-b", command[2], "-j", "1", str(source), *extra,
-                      "--resume", "--format", "jsonl")
+        resumed = run(
+            "crosscheck",
+            "-b",
+            command[2],
+            "-j",
+            "1",
+            str(source),
+            *extra,
+            "--resume",
+            "--format",
+            "jsonl",
+        )
         assert resumed.exit_code == 0, resumed.stderr
         assert len(puzzle_records(tmp_path / "r.jsonl")) == 3000
 

@@ -10,13 +10,18 @@ from click.testing import CliRunner
 
 from sudoku_cp.backends import Backend, backend_names, registered
 from sudoku_cp.backends.base import Deadline, Outcome
+from sudoku_cp.cli import main
+from sudoku_cp.configurations import (
+    Configuration,
+    ConfigurationError,
+    option_names,
+    parse_configurations,
+    parse_one,
+    split_top_level,
+)
+from sudoku_cp.errors import SudokuError, UnknownBackendError
 from sudoku_cp.grid import Grid
 from sudoku_cp.result import Mode
-from sudoku_cp.cli import main
-from sudoku_cp.configurations import (ConfigurationError, option_names, parse_configurations,
-                               parse_one, split_top_level)
-from sudoku_cp.configurations import Configuration
-from sudoku_cp.errors import SudokuError, UnknownBackendError
 
 from .conftest import BAEKJOON_2239
 from .wrong_backends import wrong_backends  # noqa: F401 (a fixture)
@@ -34,10 +39,13 @@ def test_a_plain_name_is_one_configuration_labelled_by_it() -> None:
 
 def test_options_use_their_short_names_and_whole_numbers_become_ints() -> None:
     assert parse_one("sat[solver=cadical195]") == [
-        Configuration("sat", {"solver": "cadical195"}, "sat[solver=cadical195]")]
+        Configuration("sat", {"solver": "cadical195"}, "sat[solver=cadical195]")
+    ]
     assert parse_one("cpsat[workers=2,strategy=search]") == [
-        Configuration("cpsat", {"workers": 2, "strategy": "search"},
-                    "cpsat[workers=2,strategy=search]")]
+        Configuration(
+            "cpsat", {"workers": 2, "strategy": "search"}, "cpsat[workers=2,strategy=search]"
+        )
+    ]
 
 
 def test_a_grid_expands_into_every_combination_with_distinct_labels() -> None:
@@ -46,22 +54,31 @@ def test_a_grid_expands_into_every_combination_with_distinct_labels() -> None:
         {"solver": "glucose3", "encoding": "minimal"},
         {"solver": "glucose3", "encoding": "extended"},
         {"solver": "cadical195", "encoding": "minimal"},
-        {"solver": "cadical195", "encoding": "extended"}]
-    assert labels(specs) == ["sat[solver=glucose3,encoding=minimal]",
-                             "sat[solver=glucose3,encoding=extended]",
-                             "sat[solver=cadical195,encoding=minimal]",
-                             "sat[solver=cadical195,encoding=extended]"]
+        {"solver": "cadical195", "encoding": "extended"},
+    ]
+    assert labels(specs) == [
+        "sat[solver=glucose3,encoding=minimal]",
+        "sat[solver=glucose3,encoding=extended]",
+        "sat[solver=cadical195,encoding=minimal]",
+        "sat[solver=cadical195,encoding=extended]",
+    ]
     assert {spec.backend for spec in specs} == {"sat"}
 
 
 def test_a_label_before_equals_names_one_configuration() -> None:
     specs = parse_configurations(["glu4=sat[solver=glucose4],dfs"])
-    assert specs == [Configuration("sat", {"solver": "glucose4"}, "glu4"),
-                     Configuration("dfs", {}, "dfs")]
-    assert specs[0].describe() == {"label": "glu4", "backend": "sat",
-                                   "options": {"solver": "glucose4"}}
-    with pytest.raises(ConfigurationError, match="a label names one configuration, not a grid "
-                                                 "of 2"):
+    assert specs == [
+        Configuration("sat", {"solver": "glucose4"}, "glu4"),
+        Configuration("dfs", {}, "dfs"),
+    ]
+    assert specs[0].describe() == {
+        "label": "glu4",
+        "backend": "sat",
+        "options": {"solver": "glucose4"},
+    }
+    with pytest.raises(
+        ConfigurationError, match="a label names one configuration, not a grid of 2"
+    ):
         parse_configurations(["two=sat[solver=glucose3|cadical195]"])
     with pytest.raises(ConfigurationError, match="an empty label"):
         parse_configurations(["=dfs"])
@@ -79,8 +96,9 @@ def test_an_unknown_option_names_the_backend_options() -> None:
     with pytest.raises(ConfigurationError) as caught:
         parse_configurations(["sat[nope=1]"])
     assert option_names("sat") == ["solver", "encoding", "amo"]  # in declaration order
-    assert str(caught.value) == (f"sat has no option 'nope' (its options: "
-                                 f"{', '.join(option_names('sat'))})")
+    assert str(caught.value) == (
+        f"sat has no option 'nope' (its options: {', '.join(option_names('sat'))})"
+    )
     with pytest.raises(ConfigurationError) as caught:
         parse_configurations(["dfs[x=1]"])
     choices = ", ".join(option_names("dfs")) or "none"
@@ -106,18 +124,22 @@ def test_a_backend_without_options_says_none() -> None:
         assert option_names("bare") == []
 
 
-@pytest.mark.parametrize("text, message", [
-    ("sat[solver]", "write options as name=value, got 'solver'"),
-    ("sat[solver=]", "write options as name=value, got 'solver='"),
-    ("sat[solver=glucose3]x", r"options go in one \[...\] at the end"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("sat[solver]", "write options as name=value, got 'solver'"),
+        ("sat[solver=]", "write options as name=value, got 'solver='"),
+        ("sat[solver=glucose3]x", r"options go in one \[...\] at the end"),
+    ],
+)
 def test_malformed_options_are_refused(text: str, message: str) -> None:
     with pytest.raises(ConfigurationError, match=message):
         parse_configurations([text])
 
 
-@pytest.mark.parametrize("text", ["sat[solver=glucose3,solver=glucose4]",
-                                  "sat[solver=glucose3,solver=glucose4]"])
+@pytest.mark.parametrize(
+    "text", ["sat[solver=glucose3,solver=glucose4]", "sat[solver=glucose3,solver=glucose4]"]
+)
 def test_an_option_given_twice_is_refused(text: str) -> None:
     with pytest.raises(ConfigurationError, match="solver"):
         parse_configurations([text])
@@ -129,8 +151,9 @@ def test_an_unknown_backend_names_the_choices() -> None:
     assert str(caught.value) == f"unknown backend 'nope' (choose from {', '.join(backend_names())})"
 
 
-@pytest.mark.parametrize("items", [["dfs,dfs"], ["dfs", "dfs"], ["sat=dfs,sat"],
-                                   ["sat[solver=glucose3|glucose3]"]])
+@pytest.mark.parametrize(
+    "items", [["dfs,dfs"], ["dfs", "dfs"], ["sat=dfs,sat"], ["sat[solver=glucose3|glucose3]"]]
+)
 def test_two_configurations_with_one_label_are_refused(items: list[str]) -> None:
     with pytest.raises(ConfigurationError, match="two configurations are labelled "):
         parse_configurations(items)
@@ -142,19 +165,22 @@ def test_no_configuration_is_refused() -> None:
 
 
 def test_a_shorthand_applies_only_to_the_backends_that_take_it() -> None:
-    specs = parse_configurations(["dfs,sat,cpsat"], flags={"--sat-solver": "cadical195",
-                                                          "--workers": 2, "--amo": None})
-    assert [spec.options for spec in specs] == [{}, {"solver": "cadical195"},
-                                                {"workers": 2}]
+    specs = parse_configurations(
+        ["dfs,sat,cpsat"], flags={"--sat-solver": "cadical195", "--workers": 2, "--amo": None}
+    )
+    assert [spec.options for spec in specs] == [{}, {"solver": "cadical195"}, {"workers": 2}]
     assert labels(specs) == ["dfs", "sat", "cpsat"]
 
 
 def test_a_configuration_own_option_wins_over_the_shorthand() -> None:
-    specs = parse_configurations(["sat[solver=glucose4],glu3=sat"],
-                                 flags={"--sat-solver": "glucose3", "--encoding": "minimal"})
+    specs = parse_configurations(
+        ["sat[solver=glucose4],glu3=sat"],
+        flags={"--sat-solver": "glucose3", "--encoding": "minimal"},
+    )
     assert [spec.options for spec in specs] == [
         {"solver": "glucose4", "encoding": "minimal"},
-        {"solver": "glucose3", "encoding": "minimal"}]
+        {"solver": "glucose3", "encoding": "minimal"},
+    ]
 
 
 def test_a_shorthand_that_no_chosen_backend_takes_is_refused() -> None:
@@ -169,6 +195,7 @@ def test_configuration_errors_are_sudoku_errors() -> None:
 
 # -- through the CLI: one line, exit 2, before any puzzle ------------------------------------------
 
+
 @pytest.fixture
 def one_puzzle(tmp_path: Path) -> Path:
     path = tmp_path / "one.txt"
@@ -176,19 +203,26 @@ def one_puzzle(tmp_path: Path) -> Path:
     return path
 
 
-@pytest.mark.parametrize("backends, shorthand, error", [
-    ("sat[nope=1]", [], "sat has no option 'nope' (its options: solver, encoding, amo)"),
-    ("dfs,nope", [], f"unknown backend 'nope' (choose from {', '.join(backend_names())})"),
-    ("dfs,dfs", [], "two configurations are labelled dfs: give each its own label "
-                    "(label=backend[...])"),
-    ("dfs", ["--sat-solver", "glucose4"], "--sat-solver applies to sat, not to dfs"),
-    ("sat[solver=nope]", [], "unknown SAT solver 'nope' (choose from "),
-])
-def test_the_cli_refuses_a_bad_configuration_in_one_line(one_puzzle: Path, backends: str,
-                                                          shorthand: list[str],
-                                                          error: str) -> None:
-    result = CliRunner().invoke(main, ["crosscheck", str(one_puzzle), "-b", backends,
-                                       "--jobs", "1", *shorthand])
+@pytest.mark.parametrize(
+    "backends, shorthand, error",
+    [
+        ("sat[nope=1]", [], "sat has no option 'nope' (its options: solver, encoding, amo)"),
+        ("dfs,nope", [], f"unknown backend 'nope' (choose from {', '.join(backend_names())})"),
+        (
+            "dfs,dfs",
+            [],
+            "two configurations are labelled dfs: give each its own label (label=backend[...])",
+        ),
+        ("dfs", ["--sat-solver", "glucose4"], "--sat-solver applies to sat, not to dfs"),
+        ("sat[solver=nope]", [], "unknown SAT solver 'nope' (choose from "),
+    ],
+)
+def test_the_cli_refuses_a_bad_configuration_in_one_line(
+    one_puzzle: Path, backends: str, shorthand: list[str], error: str
+) -> None:
+    result = CliRunner().invoke(
+        main, ["crosscheck", str(one_puzzle), "-b", backends, "--jobs", "1", *shorthand]
+    )
     assert result.exit_code == 2
     assert result.stdout == ""
     assert result.stderr.startswith(f"Error: {error}")
@@ -196,8 +230,17 @@ def test_the_cli_refuses_a_bad_configuration_in_one_line(one_puzzle: Path, backe
 
 
 def test_the_cli_runs_and_shows_every_configuration_of_a_grid(one_puzzle: Path) -> None:
-    result = CliRunner().invoke(main, ["crosscheck", str(one_puzzle), "--jobs", "1", "-b",
-                                       "sat[solver=glucose3|cadical195],glu4=sat[solver=glucose4]"])
+    result = CliRunner().invoke(
+        main,
+        [
+            "crosscheck",
+            str(one_puzzle),
+            "--jobs",
+            "1",
+            "-b",
+            "sat[solver=glucose3|cadical195],glu4=sat[solver=glucose4]",
+        ],
+    )
     assert result.exit_code == 0, result.output
     rows = [line.split()[0] for line in result.stdout.splitlines()[2:5]]
     assert rows == ["sat[solver=glucose3]", "sat[solver=cadical195]", "glu4"]
@@ -205,6 +248,7 @@ def test_the_cli_runs_and_shows_every_configuration_of_a_grid(one_puzzle: Path) 
 
 
 # -- options declared as data ---------------------------------------------------------------------
+
 
 def test_backends_declare_their_options_as_data() -> None:
     from sudoku_cp.backends import backend_class, shorthand_flags
@@ -216,29 +260,43 @@ def test_backends_declare_their_options_as_data() -> None:
     assert sat.option("sat_solver") is None  # one name per option: the declared one
     assert set(sat.versions()) == {"python-sat"} and set(cpsat.versions()) == {"ortools"}
     flags = {flag: (backend, option.name) for flag, (backend, option) in shorthand_flags().items()}
-    assert flags == {"--sat-solver": ("sat", "solver"), "--encoding": ("sat", "encoding"),
-                     "--amo": ("sat", "amo"), "--cpsat-strategy": ("cpsat", "strategy"),
-                     "--workers": ("cpsat", "workers")}
+    assert flags == {
+        "--sat-solver": ("sat", "solver"),
+        "--encoding": ("sat", "encoding"),
+        "--amo": ("sat", "amo"),
+        "--cpsat-strategy": ("cpsat", "strategy"),
+        "--workers": ("cpsat", "workers"),
+    }
 
 
 def test_the_declared_name_is_the_keyword_everywhere() -> None:
     from sudoku_cp.backends import get_backend
 
     backend = get_backend("cpsat", strategy="search", workers="2")
-    assert backend.option_values == {"strategy": "search", "model": "auto", "workers": 2,
-                                     "counts": "auto"}
+    assert backend.option_values == {
+        "strategy": "search",
+        "model": "auto",
+        "workers": 2,
+        "counts": "auto",
+    }
     assert get_backend("sat", solver="g4").option_values["solver"] == "glucose4"
-    with pytest.raises(ConfigurationError, match="cpsat has no option 'cpsat_strategy' "
-                                                 r"\(its options: strategy, model, workers, "
-                                                 r"counts\)"):
+    with pytest.raises(
+        ConfigurationError,
+        match="cpsat has no option 'cpsat_strategy' "
+        r"\(its options: strategy, model, workers, "
+        r"counts\)",
+    ):
         parse_configurations(["cpsat[cpsat_strategy=search]"])
 
 
-@pytest.mark.parametrize("call", [
-    lambda: __import__("sudoku_cp.backends").backends.get_backend("dfs", bogus=1),
-    lambda: __import__("sudoku_cp").solve(BAEKJOON_2239, backend="dfs", bogus=1),
-    lambda: __import__("sudoku_cp").crosscheck([], backends=["dfs"], bogus=1),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: __import__("sudoku_cp.backends").backends.get_backend("dfs", bogus=1),
+        lambda: __import__("sudoku_cp").solve(BAEKJOON_2239, backend="dfs", bogus=1),
+        lambda: __import__("sudoku_cp").crosscheck([], backends=["dfs"], bogus=1),
+    ],
+)
 def test_an_unknown_option_is_refused_through_every_face(call) -> None:
     with pytest.raises(SudokuError) as caught:
         call()

@@ -10,21 +10,39 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
+from sudoku_cp.agreement import Tally, summarize
 from sudoku_cp.backends import backend_names
 from sudoku_cp.cli import main
 from sudoku_cp.render import render_crosscheck, render_crosscheck_summary, render_findings
 from sudoku_cp.result import Mode
-from sudoku_cp.agreement import Tally, summarize
 
-from .conftest import (BAEKJOON_2239, BAEKJOON_2239_ANSWER, DATA, UNSOLVABLE_4,
-                       random_multi_solution, shared)
+from .conftest import (
+    BAEKJOON_2239,
+    BAEKJOON_2239_ANSWER,
+    DATA,
+    UNSOLVABLE_4,
+    random_multi_solution,
+    shared,
+)
 from .wrong_backends import InterruptingBackend, wrong_backends  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.usefixtures("wrong_backends")
 
 EXAMPLES = DATA / "examples"
-HEADER = ["backend", "solved", "unsat", "timeouts", "wrong", "disagree", "errors", "total", "s",
-          "median", "ms", "share"]
+HEADER = [
+    "backend",
+    "solved",
+    "unsat",
+    "timeouts",
+    "wrong",
+    "disagree",
+    "errors",
+    "total",
+    "s",
+    "median",
+    "ms",
+    "share",
+]
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +50,7 @@ def serg(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """40 puzzles spread over serg_benchmark (every one has two or more completions)."""
     lines = shared("serg_benchmark.txt").read_text().splitlines()
     path = tmp_path_factory.mktemp("serg") / "serg40.txt"
-    path.write_text("\n".join(lines[::len(lines) // 40][:40]) + "\n")
+    path.write_text("\n".join(lines[:: len(lines) // 40][:40]) + "\n")
     return path
 
 
@@ -84,6 +102,7 @@ def blocks_of(stdout: str) -> list[str]:
 
 # -- the wrong backends are caught -----------------------------------------------------------------
 
+
 def test_another_valid_completion_is_wrong_not_the_lexmin(serg: Path) -> None:
     result = invoke(serg, "--backends", "dfs,notlexmin", "--jobs", "1")
     assert result.exit_code == 1
@@ -94,42 +113,60 @@ def test_another_valid_completion_is_wrong_not_the_lexmin(serg: Path) -> None:
     assert summary[3].split()[:7] == ["notlexmin", "0", "0", "0", "40", "0", "0"]
     assert summary[4] == "40 puzzles: 40 wrong, 0 disagree, 0 error, 0 timeout, 0 agree"
     assert result.stdout.count("\nWRONG  ") == 40
-    assert result.stdout.count("  notlexmin: wrong: not the lex-min: dfs's completion is "
-                               "smaller (first difference at row ") == 40
+    assert (
+        result.stdout.count(
+            "  notlexmin: wrong: not the lex-min: dfs's completion is "
+            "smaller (first difference at row "
+        )
+        == 40
+    )
 
 
 def test_wrong_answers_are_drawn_side_by_side_with_the_bad_cells_marked(small: Path) -> None:
     result = invoke(small, "--backends", "notlexmin,dfs,rulebreaker,givenchanger", "--jobs", "1")
     assert result.exit_code == 1
     assert "15 puzzles: 13 wrong, 0 disagree, 0 error, 0 timeout, 2 agree" in result.stdout
-    assert ("\n\n'*' marks a cell that breaks a rule or changes a given, or (lexmin) that "
-            "differs from the smallest valid completion.\n\n") in result.stdout
+    assert (
+        "\n\n'*' marks a cell that breaks a rule or changes a given, or (lexmin) that "
+        "differs from the smallest valid completion.\n\n"
+    ) in result.stdout
     blocks = blocks_of(result.stdout)
     assert [block.split()[0] for block in blocks] == ["WRONG"] * 13
     first = blocks[0].splitlines()
     assert first[0] == f"WRONG  {small}:1 (puzzle 1)"
     assert first[1:3] == [
         "  rulebreaker: wrong: column 2 has two 6s (and 3 more violations)",
-        "  givenchanger: wrong: changes the given 1 at row 1, column 1 (and 3 more violations)"]
+        "  givenchanger: wrong: changes the given 1 at row 1, column 1 (and 3 more violations)",
+    ]
     assert first[3].split() == ["puzzle", "notlexmin", "dfs", "rulebreaker", "givenchanger"]
     assert first[4].split()[2::3] == ["solved", "solved", "WRONG", "WRONG"]
     # Row 1 of each grid: the swapped blanks, the cells they repeat in their columns and boxes,
     # and the changed given (with the value it now repeats) carry a '*'.
-    assert first[5] == ("  1 . 3 | . . . | 5 . 9    1 4 3 | 6 2 8 | 5 7 9    1 4 3 | 6 2 8 | 5 7 9"
-                        "    1 6*3 | 4*2 8 | 5 7 9    2*4 3 | 6 2*8 | 5 7 9")
+    assert first[5] == (
+        "  1 . 3 | . . . | 5 . 9    1 4 3 | 6 2 8 | 5 7 9    1 4 3 | 6 2 8 | 5 7 9"
+        "    1 6*3 | 4*2 8 | 5 7 9    2*4 3 | 6 2*8 | 5 7 9"
+    )
     assert first[8] == "  " + "   ".join(["------+-------+-------"] * 5)
     assert blocks[1].splitlines()[:2] == [
         f"WRONG  {small}:2 (puzzle 2)",
         "  notlexmin: wrong: not the lex-min: dfs's completion is smaller (first difference at "
-        "row 3, column 2)"]
+        "row 3, column 2)",
+    ]
 
 
 def test_a_side_by_side_block_in_full(small: Path) -> None:
     """The empty 4x4, drawn from its record with every time set to 1 ms (the column widths
     follow the status texts): only notlexmin is wrong, and the cells where it differs from the
     lex-min are the ones marked."""
-    result = invoke("--backends", "notlexmin,dfs,rulebreaker,givenchanger", "--jobs", "1",
-                    "--format", "jsonl", stdin="0" * 16 + "\n")
+    result = invoke(
+        "--backends",
+        "notlexmin,dfs,rulebreaker,givenchanger",
+        "--jobs",
+        "1",
+        "--format",
+        "jsonl",
+        stdin="0" * 16 + "\n",
+    )
     record = jsonl(result.stdout)[0]
     for run in record["runs"]:
         run["seconds"] = 0.001
@@ -145,25 +182,37 @@ def test_a_side_by_side_block_in_full(small: Path) -> None:
         "  . . | . .    3 4 | 1 2      3 4 | 1 2       3 4 | 1 2       3 4 | 1 2",
         "  ----+-----   ----+-----     ----+-----      ----+-----      ----+-----",
         "  . . | . .    2 3*| 4 1*     2 1 | 4 3       2 1 | 4 3       2 1 | 4 3",
-        "  . . | . .    4 1*| 2 3*     4 3 | 2 1       4 3 | 2 1       4 3 | 2 1"]
+        "  . . | . .    4 1*| 2 3*     4 3 | 2 1       4 3 | 2 1       4 3 | 2 1",
+    ]
 
 
 def test_a_refuted_unsatisfiable_answer_is_wrong_in_any_mode(small: Path) -> None:
-    result = invoke(small, "--backends", "dfs,nosolution", "--mode", "any", "--jobs", "1",
-                    "--format", "jsonl")
+    result = invoke(
+        small, "--backends", "dfs,nosolution", "--mode", "any", "--jobs", "1", "--format", "jsonl"
+    )
     assert result.exit_code == 1
     records = jsonl(result.stdout)
-    assert [record["verdict"] for record in records] == ["wrong", "wrong", "agree",
-                                                         "agree"] + ["wrong"] * 11
+    assert [record["verdict"] for record in records] == ["wrong", "wrong", "agree", "agree"] + [
+        "wrong"
+    ] * 11
     assert records[0]["findings"] == [
-        "nosolution: wrong: says unsatisfiable, but dfs's completion is valid"]
+        "nosolution: wrong: says unsatisfiable, but dfs's completion is valid"
+    ]
     assert [run["status"] for run in records[0]["runs"]] == ["solved", "wrong"]
 
 
-def test_differing_counts_disagree_and_a_count_unfit_for_its_status_is_wrong(small: Path
-                                                                             ) -> None:
-    result = invoke(small, "--backends", "dfs,overcount,sat", "--mode", "count",
-                    "--count-limit", "3", "--jobs", "1")
+def test_differing_counts_disagree_and_a_count_unfit_for_its_status_is_wrong(small: Path) -> None:
+    result = invoke(
+        small,
+        "--backends",
+        "dfs,overcount,sat",
+        "--mode",
+        "count",
+        "--count-limit",
+        "3",
+        "--jobs",
+        "1",
+    )
     assert result.exit_code == 1
     lines = result.stdout.splitlines()
     assert lines[3].split()[:7] == ["overcount", "13", "1", "0", "1", "4", "0"]
@@ -171,14 +220,19 @@ def test_differing_counts_disagree_and_a_count_unfit_for_its_status_is_wrong(sma
     blocks = blocks_of(result.stdout)
     # Worst first: the wrong answer on puzzle 3 comes before the disagreement on puzzle 1.
     assert [block.splitlines()[0] for block in blocks] == [
-        f"WRONG  {small}:3 (puzzle 3)", f"DISAGREE  {small}:1 (puzzle 1)",
-        f"DISAGREE  {small}:12 (puzzle 12)", f"DISAGREE  {small}:13 (puzzle 13)",
-        f"DISAGREE  {small}:15 (puzzle 15)"]
-    assert blocks[0].splitlines()[1] == ("  overcount: wrong: count 1 does not fit the status "
-                                         "unsatisfiable")
+        f"WRONG  {small}:3 (puzzle 3)",
+        f"DISAGREE  {small}:1 (puzzle 1)",
+        f"DISAGREE  {small}:12 (puzzle 12)",
+        f"DISAGREE  {small}:13 (puzzle 13)",
+        f"DISAGREE  {small}:15 (puzzle 15)",
+    ]
+    assert blocks[0].splitlines()[1] == (
+        "  overcount: wrong: count 1 does not fit the status unsatisfiable"
+    )
     assert blocks[1].splitlines()[1:3] == [
         "  counts differ: dfs 1, overcount 2, sat 1",
-        "  puzzle                   dfs                      overcount (disagrees)    sat"]
+        "  puzzle                   dfs                      overcount (disagrees)    sat",
+    ]
     assert "  counts differ: dfs 2, overcount 3+, sat 2" in blocks[2]
 
 
@@ -189,12 +243,25 @@ def test_a_refuted_unsatisfiable_count_is_wrong(small: Path) -> None:
 
 
 def test_counts_at_the_limit_agree(small: Path) -> None:
-    result = invoke(small, "--backends", "dfs,overcount", "--mode", "count", "--count-limit",
-                    "3", "--jobs", "1", "--format", "jsonl")
+    result = invoke(
+        small,
+        "--backends",
+        "dfs,overcount",
+        "--mode",
+        "count",
+        "--count-limit",
+        "3",
+        "--jobs",
+        "1",
+        "--format",
+        "jsonl",
+    )
     records = jsonl(result.stdout)
     assert records[1]["verdict"] == "agree"  # the empty 4x4: both stop at the limit
     assert [(run["count"], run["limit_reached"]) for run in records[1]["runs"]] == [
-        (3, True), (3, True)]
+        (3, True),
+        (3, True),
+    ]
 
 
 def test_timeouts_are_reported_not_held_against(small: Path) -> None:
@@ -204,10 +271,10 @@ def test_timeouts_are_reported_not_held_against(small: Path) -> None:
     assert lines[3].split()[:7] == ["sleepy", "5", "1", "9", "0", "0", "0"]
     assert lines[4] == "15 puzzles: 0 wrong, 0 disagree, 0 error, 9 timeout, 6 agree"
     blocks = blocks_of(result.stdout)
-    assert blocks[0] == (f"TIMEOUT  {small}:2 (puzzle 2)\n"
-                         f"  sleepy: timeout (no answer within 0.001 s)")
-    assert len(blocks) == 9 and "DISAGREE" not in result.stdout and "'*' marks" not in \
-        result.stdout
+    assert blocks[0] == (
+        f"TIMEOUT  {small}:2 (puzzle 2)\n  sleepy: timeout (no answer within 0.001 s)"
+    )
+    assert len(blocks) == 9 and "DISAGREE" not in result.stdout and "'*' marks" not in result.stdout
 
 
 def test_a_crashing_backend_is_an_error_and_the_run_goes_on(small: Path) -> None:
@@ -231,16 +298,17 @@ def test_a_worker_that_dies_is_an_error_for_that_backend_and_the_run_goes_on() -
     assert [record["verdict"] for record in records] == ["agree", "error", "agree"]
     dfs, killer = records[1]["runs"]
     assert killer["status"] == "error"
-    assert killer["reason"].startswith("worker process died while running killer on this "
-                                       "puzzle")
+    assert killer["reason"].startswith("worker process died while running killer on this puzzle")
     assert dfs["status"] == "solved"
 
 
 # -- agreement on real data ------------------------------------------------------------------------
 
+
 def test_dfs_cpsat_sat_agree_on_serg_lexmin(serg: Path, tmp_path: Path) -> None:
-    result = invoke(serg, "--backends", "dfs,cpsat,sat", "--jobs", "2",
-                    "--results", tmp_path / "r.jsonl")
+    result = invoke(
+        serg, "--backends", "dfs,cpsat,sat", "--jobs", "2", "--results", tmp_path / "r.jsonl"
+    )
     assert result.exit_code == 0, result.output
     assert "40 puzzles: 0 wrong, 0 disagree, 0 error, 0 timeout, 40 agree" in result.stdout
     records = puzzles_of(tmp_path / "r.jsonl")
@@ -249,10 +317,28 @@ def test_dfs_cpsat_sat_agree_on_serg_lexmin(serg: Path, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("mode", ["lexmin", "any", "count"])
 def test_dfs_cpsat_sat_agree_on_project_data(small: Path, mode: str) -> None:
-    examples = [EXAMPLES / name for name in ("baekjoon2239.txt", "baekjoon2580.txt",
-                                             "empty4.txt", "empty6.txt", "empty9.txt")]
-    result = invoke(small, *examples, "--backends", "dfs,cpsat,sat", "--mode", mode,
-                    "--count-limit", "3", "--jobs", "1")
+    examples = [
+        EXAMPLES / name
+        for name in (
+            "baekjoon2239.txt",
+            "baekjoon2580.txt",
+            "empty4.txt",
+            "empty6.txt",
+            "empty9.txt",
+        )
+    ]
+    result = invoke(
+        small,
+        *examples,
+        "--backends",
+        "dfs,cpsat,sat",
+        "--mode",
+        mode,
+        "--count-limit",
+        "3",
+        "--jobs",
+        "1",
+    )
     assert result.exit_code == 0, result.output
     assert "20 puzzles: 0 wrong, 0 disagree, 0 error, 0 timeout, 20 agree" in result.stdout
 
@@ -261,8 +347,7 @@ def test_jobs_2_gives_the_records_of_jobs_1(small: Path, tmp_path: Path) -> None
     outputs = []
     for jobs in ("1", "2"):
         path = tmp_path / f"jobs{jobs}.jsonl"
-        result = invoke(small, "--backends", "dfs,sat,notlexmin", "--jobs", jobs,
-                        "--results", path)
+        result = invoke(small, "--backends", "dfs,sat,notlexmin", "--jobs", jobs, "--results", path)
         assert result.exit_code == 1
         outputs.append(without_timing(puzzles_of(path)))
     assert outputs[0] == outputs[1]
@@ -280,8 +365,9 @@ def complete_run(puzzles: Path, path: Path) -> list[dict[str, Any]]:
     return puzzles_of(path)
 
 
-def test_resume_after_ctrl_c_gives_the_records_of_an_uninterrupted_run(small: Path,
-                                                                        tmp_path: Path) -> None:
+def test_resume_after_ctrl_c_gives_the_records_of_an_uninterrupted_run(
+    small: Path, tmp_path: Path
+) -> None:
     whole = complete_run(small, tmp_path / "whole.jsonl")
     path = tmp_path / "interrupted.jsonl"
     # Six solves pass, the seventh is Ctrl-C: seven puzzles are done, since puzzle 4 has two
@@ -293,7 +379,8 @@ def test_resume_after_ctrl_c_gives_the_records_of_an_uninterrupted_run(small: Pa
     assert result.stdout.splitlines()[0].endswith("(interrupted)")
     assert result.stderr.splitlines()[-1] == (
         f"Interrupted after 7 puzzles: the results so far are in {path}; to continue, run the "
-        f"same command with --resume.")
+        f"same command with --resume."
+    )
     assert len(puzzles_of(path)) == 7 and path.read_text().endswith("\n")
     result = invoke(small, *RESUMABLE, "--results", path, "--resume")
     assert result.exit_code == 0, result.output
@@ -311,7 +398,7 @@ def test_resume_drops_a_torn_last_line(small: Path, tmp_path: Path, cut: str) ->
     whole = complete_run(small, path)
     text = path.read_text()
     end_of_line_6 = [i for i, char in enumerate(text) if char == "\n"][5]  # header + 5 puzzles
-    path.write_text(text[:end_of_line_6 - 40] if cut == "mid-line" else text[:end_of_line_6])
+    path.write_text(text[: end_of_line_6 - 40] if cut == "mid-line" else text[:end_of_line_6])
     result = invoke(small, *RESUMABLE, "--results", path, "--resume", "--format", "jsonl")
     assert result.exit_code == 0, result.output
     # A last line without its newline may be torn anywhere: it is cut and run again.
@@ -326,8 +413,10 @@ def test_an_existing_results_log_is_never_overwritten(small: Path, tmp_path: Pat
     before = path.read_text()
     result = invoke(small, *RESUMABLE, "--results", path)
     assert result.exit_code == 2
-    assert result.stderr == (f"Error: {path} already holds results: pass --resume to continue "
-                             f"that run, or choose another results file\n")
+    assert result.stderr == (
+        f"Error: {path} already holds results: pass --resume to continue "
+        f"that run, or choose another results file\n"
+    )
     assert path.read_text() == before
 
 
@@ -337,11 +426,14 @@ def test_resume_refuses_other_settings(small: Path, tmp_path: Path) -> None:
     before = path.read_text()
     other_mode = invoke(small, *RESUMABLE, "--mode", "any", "--results", path, "--resume")
     assert other_mode.exit_code == 2
-    assert other_mode.stderr == (f"Error: {path} was written with other settings (mode lexmin "
-                                 f"in the file, any now): resume with the same settings, or "
-                                 f"choose another results file\n")
-    other_backends = invoke(small, "--backends", "dfs", "--jobs", "1", "--results", path,
-                            "--resume")
+    assert other_mode.stderr == (
+        f"Error: {path} was written with other settings (mode lexmin "
+        f"in the file, any now): resume with the same settings, or "
+        f"choose another results file\n"
+    )
+    other_backends = invoke(
+        small, "--backends", "dfs", "--jobs", "1", "--results", path, "--resume"
+    )
     assert other_backends.exit_code == 2
     assert "(backends dfs,interrupting in the file, dfs now)" in other_backends.stderr
     assert path.read_text() == before
@@ -362,9 +454,11 @@ def test_resume_refuses_another_puzzle_at_a_done_place(small: Path, tmp_path: Pa
     edited, path, before = edited_input(small, tmp_path)
     result = invoke(edited, *RESUMABLE, "--results", path, "--resume")
     assert result.exit_code == 2
-    assert result.stderr == (f"Error: {path} comes from a different input: puzzle 1 of "
-                             f"{edited} differs; resume with the same input, or choose "
-                             f"another results file\n")
+    assert result.stderr == (
+        f"Error: {path} comes from a different input: puzzle 1 of "
+        f"{edited} differs; resume with the same input, or choose "
+        f"another results file\n"
+    )
     assert puzzles_of(path) == [record for record in jsonl(before) if record["kind"] == "puzzle"]
 
 
@@ -383,8 +477,9 @@ def test_resume_refuses_another_input(small: Path, serg: Path, tmp_path: Path) -
     assert path.read_text() == before
 
 
-def test_resume_of_a_finished_run_runs_nothing_and_reports_it_all(small: Path,
-                                                                   tmp_path: Path) -> None:
+def test_resume_of_a_finished_run_runs_nothing_and_reports_it_all(
+    small: Path, tmp_path: Path
+) -> None:
     path = tmp_path / "r.jsonl"
     whole = complete_run(small, path)
     result = invoke(small, *RESUMABLE, "--results", path, "--resume")
@@ -399,21 +494,34 @@ def test_the_results_log_starts_with_the_settings(small: Path, tmp_path: Path) -
     complete_run(small, path)
     header = jsonl(path.read_text())[0]
     assert {key: header[key] for key in ("kind", "format", "version", "command")} == {
-        "kind": "header", "format": "sudoku-cp results", "version": 2, "command": "crosscheck"}
+        "kind": "header",
+        "format": "sudoku-cp results",
+        "version": 2,
+        "command": "crosscheck",
+    }
     assert header["settings"] == {
-        "mode": "lexmin", "limit": None, "time_limit": None, "repeat": 1, "warmup": 0,
-        "backends": [{"label": "dfs", "backend": "dfs", "options": {}},
-                     {"label": "interrupting", "backend": "interrupting", "options": {}}]}
+        "mode": "lexmin",
+        "limit": None,
+        "time_limit": None,
+        "repeat": 1,
+        "warmup": 0,
+        "backends": [
+            {"label": "dfs", "backend": "dfs", "options": {}},
+            {"label": "interrupting", "backend": "interrupting", "options": {}},
+        ],
+    }
 
 
 # -- CLI usage, output formats and exit codes ------------------------------------------------------
+
 
 def test_jsonl_prints_one_record_per_puzzle_and_the_summary_on_stderr(small: Path) -> None:
     result = invoke(small, "--backends", "dfs,sat", "--jobs", "1", "--format", "jsonl")
     assert result.exit_code == 0
     records = jsonl(result.stdout)
     assert [(record["kind"], record["number"], record["verdict"]) for record in records] == [
-        ("puzzle", number, "agree") for number in range(15)]
+        ("puzzle", number, "agree") for number in range(15)
+    ]
     assert records[0]["runs"][1]["solution"] == BAEKJOON_2239_ANSWER
     assert result.stderr.splitlines()[0] == "crosscheck --mode lexmin: dfs, sat"
     assert "15 puzzles: 0 wrong, 0 disagree, 0 error, 0 timeout, 15 agree" in result.stderr
@@ -422,36 +530,50 @@ def test_jsonl_prints_one_record_per_puzzle_and_the_summary_on_stderr(small: Pat
 def test_unknown_backends_are_one_line_and_exit_2() -> None:
     result = invoke("--backends", "dfs,nope", stdin=BAEKJOON_2239 + "\n")
     assert result.exit_code == 2
-    assert result.stderr == (f"Error: unknown backend 'nope' (choose from "
-                             f"{', '.join(backend_names())})\n")
+    assert result.stderr == (
+        f"Error: unknown backend 'nope' (choose from {', '.join(backend_names())})\n"
+    )
 
 
 def test_resume_without_results_is_bad_usage() -> None:
     result = invoke("--resume", stdin=BAEKJOON_2239 + "\n")
     assert result.exit_code == 2
-    assert result.stderr == ("Error: --resume needs --results FILE (the results log of the run "
-                             "to continue)\n")
+    assert result.stderr == (
+        "Error: --resume needs --results FILE (the results log of the run to continue)\n"
+    )
 
 
 def test_bad_input_lines_are_reported_and_the_run_goes_on() -> None:
     stdin = f"{BAEKJOON_2239}\n{'x' * 81}\n{'0' * 16}\n"
     result = invoke("--backends", "dfs,sat", "--jobs", "1", "--format", "jsonl", stdin=stdin)
     assert result.exit_code == 2
-    assert result.stderr.splitlines()[0] == ("<stdin>:2:1: unknown symbol 'x' (a 9x9 puzzle uses "
-                                             "0 or . for blank and 1-9)")
+    assert result.stderr.splitlines()[0] == (
+        "<stdin>:2:1: unknown symbol 'x' (a 9x9 puzzle uses 0 or . for blank and 1-9)"
+    )
     assert "1 input line is not a puzzle (not run)" in result.stderr
     records = jsonl(result.stdout)
-    assert [(record["index"], record["verdict"]) for record in records] == [(0, "agree"),
-                                                                          (2, "agree")]
+    assert [(record["index"], record["verdict"]) for record in records] == [
+        (0, "agree"),
+        (2, "agree"),
+    ]
 
 
 # -- tallies and rendering -------------------------------------------------------------------------
 
+
 def record(number: int, verdict: str, *runs: tuple[str, str, float | None]) -> dict[str, Any]:
-    return {"source": "s.txt", "line": number + 1, "number": number, "verdict": verdict,
-            "puzzle": "0" * 16, "findings": [f"finding {number}"],
-            "runs": [{"backend": label, "repeat": 0, "status": status, "seconds": seconds,
-                      "solution": None} for label, status, seconds in runs]}
+    return {
+        "source": "s.txt",
+        "line": number + 1,
+        "number": number,
+        "verdict": verdict,
+        "puzzle": "0" * 16,
+        "findings": [f"finding {number}"],
+        "runs": [
+            {"backend": label, "repeat": 0, "status": status, "seconds": seconds, "solution": None}
+            for label, status, seconds in runs
+        ],
+    }
 
 
 def test_tally_counts_per_backend_and_verdict_and_keeps_only_what_is_shown() -> None:
@@ -459,8 +581,7 @@ def test_tally_counts_per_backend_and_verdict_and_keeps_only_what_is_shown() -> 
     tally.add(record(0, "agree", ("a", "solved", 0.002), ("b", "solved", 0.004)))
     for number in range(1, 6):
         tally.add(record(number, "timeout", ("a", "solved", 0.001), ("b", "timeout", 1.0)))
-    tally.add(record(6, "error", ("a", "unsatisfiable", 0.003), ("b", "error", None)),
-              resumed=True)
+    tally.add(record(6, "error", ("a", "unsatisfiable", 0.003), ("b", "error", None)), resumed=True)
     summary = tally.summary(wall_seconds=2.0)
     assert summary.verdicts == {"wrong": 0, "disagree": 0, "error": 1, "timeout": 5, "agree": 1}
     assert (summary.puzzles, summary.resumed, summary.session_puzzles) == (7, 1, 6)
@@ -475,26 +596,39 @@ def test_tally_counts_per_backend_and_verdict_and_keeps_only_what_is_shown() -> 
     assert tally.note() == "0 wrong, 1 error, 5 timeout"
     findings = render_findings(tally.shown, hidden_timeouts=tally.hidden_timeouts)
     assert findings.split("\n\n") == [
-        "ERROR  s.txt:7 (puzzle 7)\n  finding 6", "TIMEOUT  s.txt:2 (puzzle 2)\n  finding 1",
+        "ERROR  s.txt:7 (puzzle 7)\n  finding 6",
+        "TIMEOUT  s.txt:2 (puzzle 2)\n  finding 1",
         "TIMEOUT  s.txt:3 (puzzle 3)\n  finding 2",
-        "... and 3 more timeouts (every verdict is in --results FILE or --format jsonl)"]
+        "... and 3 more timeouts (every verdict is in --results FILE or --format jsonl)",
+    ]
     text = render_crosscheck(tally, summary)
     assert text.startswith(render_crosscheck_summary(summary) + "\n\nERROR  s.txt:7")
 
 
 def test_summary_lines_and_dict() -> None:
-    summary = summarize([record(0, "agree", ("a", "solved", 0.5))], backends=["a"],
-                        mode=Mode.COUNT, resumed=1, bad_input=2, interrupted=True)
+    summary = summarize(
+        [record(0, "agree", ("a", "solved", 0.5))],
+        backends=["a"],
+        mode=Mode.COUNT,
+        resumed=1,
+        bad_input=2,
+        interrupted=True,
+    )
     lines = render_crosscheck_summary(summary).splitlines()
     assert lines[0] == "crosscheck --mode count: a (interrupted)"
-    assert lines[2].split() == ["a", "1", "0", "0", "0", "0", "0", "0.500", "500.00",
-                                "100.0%"]
-    assert lines[3:] == ["1 puzzle: 0 wrong, 0 disagree, 0 error, 0 timeout, 1 agree",
-                         "2 input lines are not a puzzle (not run)",
-                         "resumed: 1 puzzle from the results log"]
+    assert lines[2].split() == ["a", "1", "0", "0", "0", "0", "0", "0.500", "500.00", "100.0%"]
+    assert lines[3:] == [
+        "1 puzzle: 0 wrong, 0 disagree, 0 error, 0 timeout, 1 agree",
+        "2 input lines are not a puzzle (not run)",
+        "resumed: 1 puzzle from the results log",
+    ]
     data = summary.to_dict()
     assert (data["mode"], data["puzzles"], data["resumed"], data["agreements"]) == (
-        "count", 1, 1, 1)
+        "count",
+        1,
+        1,
+        1,
+    )
     assert data["backends"][0]["share"] == 1.0 and data["puzzles_per_second"] is None
     assert json.loads(json.dumps(data)) == data
 
@@ -502,18 +636,21 @@ def test_summary_lines_and_dict() -> None:
 def test_a_rectangular_box_shape_is_recorded_and_drawn(tmp_path: Path) -> None:
     path = tmp_path / "six.txt"
     path.write_text("0" * 36 + "\n")
-    result = invoke(path, "--backends", "dfs,notlexmin", "--jobs", "1", "--box", "3x2",
-                    "--format", "jsonl")
+    result = invoke(
+        path, "--backends", "dfs,notlexmin", "--jobs", "1", "--box", "3x2", "--format", "jsonl"
+    )
     record = jsonl(result.stdout)[0]
     assert (record["box"], record["size"], record["verdict"]) == ("3x2", 6, "wrong")
     for run in record["runs"]:
         run["seconds"] = 0.001  # the column widths follow the status texts
     text = render_findings([record])
     lines = text.split("\n\n")[1].splitlines()
-    assert lines[4:8] == ["  . . | . . | . .    1 2 | 3 4 | 5 6    1 2 | 3 4 | 5 6",
-                          "  . . | . . | . .    3 4 | 5 6 | 1 2    3 4 | 5 6 | 1 2",
-                          "  . . | . . | . .    5 6 | 1 2 | 3 4    5 6 | 1 2 | 3 4",
-                          "  ----+-----+-----   ----+-----+-----   ----+-----+-----"]
+    assert lines[4:8] == [
+        "  . . | . . | . .    1 2 | 3 4 | 5 6    1 2 | 3 4 | 5 6",
+        "  . . | . . | . .    3 4 | 5 6 | 1 2    3 4 | 5 6 | 1 2",
+        "  . . | . . | . .    5 6 | 1 2 | 3 4    5 6 | 1 2 | 3 4",
+        "  ----+-----+-----   ----+-----+-----   ----+-----+-----",
+    ]
     assert len(lines) == 11
 
 
@@ -525,6 +662,7 @@ def test_out_names_the_results_log_as_in_bench(tmp_path) -> None:
     from sudoku_cp.cli import main
 
     log = tmp_path / "r.jsonl"
-    result = CliRunner().invoke(main, ["crosscheck", "-b", "dfs", "-j", "1", "--out", str(log)],
-                                input="0" * 16 + "\n")
+    result = CliRunner().invoke(
+        main, ["crosscheck", "-b", "dfs", "-j", "1", "--out", str(log)], input="0" * 16 + "\n"
+    )
     assert result.exit_code == 0 and log.exists()

@@ -20,22 +20,21 @@ distributed = pytest.importorskip("distributed")  # the `test` extra installs it
 
 from click.testing import CliRunner
 
-from sudoku_cp.engine import SolveJob
-from sudoku_cp.executors import dask as executors_dask
 from sudoku_cp.backends import register_backend, registered
 from sudoku_cp.backends.base import Deadline, Outcome
 from sudoku_cp.backends.dfs import DfsBackend
 from sudoku_cp.cli import main
 from sudoku_cp.configurations import Configuration
-from sudoku_cp.engine import execute
-from sudoku_cp.executors import make_executor
-from sudoku_cp.executors.inline import InlineExecutor
-from sudoku_cp.runs import SolveSettings
+from sudoku_cp.engine import SolveJob, execute
 from sudoku_cp.errors import ExecutorError
+from sudoku_cp.executors import dask as executors_dask
+from sudoku_cp.executors import make_executor
 from sudoku_cp.executors.dask import INSTALL_HINT, DaskExecutor
+from sudoku_cp.executors.inline import InlineExecutor
 from sudoku_cp.formats import PuzzleRecord, read_puzzles
 from sudoku_cp.grid import Grid
 from sudoku_cp.result import Mode
+from sudoku_cp.runs import SolveSettings
 
 from .conftest import G17, UNSOLVABLE_4, random_multi_solution
 
@@ -44,7 +43,8 @@ SOLVE_PAUSE = 0.05  # seconds each `slowlog` solve sleeps: chunks last long enou
 # The workers import this module too: they keep the driver's file.
 if "SUDOKU_CP_TEST_SOLVES_LOG" not in os.environ:
     os.environ["SUDOKU_CP_TEST_SOLVES_LOG"] = str(
-        Path(tempfile.mkdtemp(prefix="sudoku-cp-dask-")) / "solves.log")
+        Path(tempfile.mkdtemp(prefix="sudoku-cp-dask-")) / "solves.log"
+    )
 SOLVES_LOG = Path(os.environ["SUDOKU_CP_TEST_SOLVES_LOG"])
 
 
@@ -91,9 +91,14 @@ class RegisterTestBackends(distributed.WorkerPlugin):
 
 @pytest.fixture(scope="module")
 def cluster():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", dashboard_address="127.0.0.1:0",
-                                  worker_dashboard_address="127.0.0.1:0") as local_cluster:
+    with distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address="127.0.0.1:0",
+        worker_dashboard_address="127.0.0.1:0",
+    ) as local_cluster:
         yield local_cluster
     shutil.rmtree(SOLVES_LOG.parent, ignore_errors=True)
 
@@ -108,21 +113,26 @@ def client(cluster):
 @pytest.fixture(autouse=True)
 def test_backends():
     """The same backends in this process, for the length of each test only."""
-    with registered("slowlog", __name__, "SlowLogBackend"), \
-            registered("workerkiller", __name__, "WorkerKillerBackend"):
+    with (
+        registered("slowlog", __name__, "SlowLogBackend"),
+        registered("workerkiller", __name__, "WorkerKillerBackend"),
+    ):
         yield
 
 
 def puzzle_lines(count: int, *, seed: int = 0) -> list[str]:
     """Distinct 9x9 puzzles, most with several completions (lexmin has work to do)."""
-    return [random_multi_solution(9, 30, seed * 1000 + number).to_line()
-            for number in range(count)]
+    return [random_multi_solution(9, 30, seed * 1000 + number).to_line() for number in range(count)]
 
 
 def starting_with_9() -> str:
     """A valid puzzle whose first cell is a given 9 (what `workerkiller` dies on)."""
-    return next(line for seed in range(1000) for line in [random_multi_solution(9, 30, seed).to_line()]
-                if line.startswith("9"))
+    return next(
+        line
+        for seed in range(1000)
+        for line in [random_multi_solution(9, 30, seed).to_line()]
+        if line.startswith("9")
+    )
 
 
 def records_of(lines: list[str]):
@@ -130,19 +140,36 @@ def records_of(lines: list[str]):
 
 
 def verdicts(outcomes) -> list[tuple[int, str | None, list[tuple[str, str, str | None]]]]:
-    return [(outcome.index, None, []) if isinstance(outcome, PuzzleRecord) else
-            (outcome.record.index, outcome.verdict,
-             [(run.label, run.status, run.result.solution.to_line()
-               if run.result is not None and run.result.solution is not None else None)
-              for run in outcome.answers]) for outcome in outcomes]
+    return [
+        (outcome.index, None, [])
+        if isinstance(outcome, PuzzleRecord)
+        else (
+            outcome.record.index,
+            outcome.verdict,
+            [
+                (
+                    run.label,
+                    run.status,
+                    run.result.solution.to_line()
+                    if run.result is not None and run.result.solution is not None
+                    else None,
+                )
+                for run in outcome.answers
+            ],
+        )
+        for outcome in outcomes
+    ]
 
 
 def our_tasks(client) -> list[str]:
     """The sudoku-cp tasks the scheduler still knows."""
+
     def keys(dask_scheduler):
         return [str(key) for key in dask_scheduler.tasks]
-    return [key for key in client.run_on_scheduler(keys)
-            if key.startswith(executors_dask.TASK_PREFIX)]
+
+    return [
+        key for key in client.run_on_scheduler(keys) if key.startswith(executors_dask.TASK_PREFIX)
+    ]
 
 
 def wait_until(condition, timeout: float = 10.0) -> bool:
@@ -159,8 +186,11 @@ def test_same_verdicts_and_order_as_inline(client):
     specs = [Configuration("dfs"), Configuration("cpsat"), Configuration("sat")]
     settings = SolveSettings(Mode.LEXMIN)
     inline = verdicts(execute(records_of(lines), specs, settings, executor=InlineExecutor()))
-    dask = verdicts(execute(records_of(lines), specs, settings,
-                            executor=DaskExecutor(client=client, chunk_size=3)))
+    dask = verdicts(
+        execute(
+            records_of(lines), specs, settings, executor=DaskExecutor(client=client, chunk_size=3)
+        )
+    )
     assert dask == inline
     assert [index for index, _, _ in dask] == list(range(len(lines)))
     assert [verdict for _, verdict, _ in dask].count("agree") == len(lines) - 1
@@ -171,8 +201,9 @@ def test_same_verdicts_and_order_as_inline(client):
 def test_tasks_are_sized_to_take_about_half_a_second(client):
     lines = puzzle_lines(60, seed=13)
     executor = DaskExecutor(client=client, in_flight_per_worker=1)
-    runs = list(executor.map(records_of(lines),
-                             SolveJob([Configuration("slowlog")], SolveSettings())))
+    runs = list(
+        executor.map(records_of(lines), SolveJob([Configuration("slowlog")], SolveSettings()))
+    )
     assert [run.record.index for run in runs] == list(range(60))
     sizes = executor.chunk_sizes
     assert sum(sizes) == 60
@@ -180,8 +211,14 @@ def test_tasks_are_sized_to_take_about_half_a_second(client):
     per_task = round(executors_dask.TASK_SECONDS / SOLVE_PAUSE)  # 10 puzzles of 50 ms
     assert all(per_task // 2 <= size <= per_task for size in sizes[2:-1]), sizes
     fixed = DaskExecutor(client=client, chunk_size=7)
-    assert len(list(fixed.map(records_of(lines[:20]),
-                              SolveJob([Configuration("dfs")], SolveSettings())))) == 20
+    assert (
+        len(
+            list(
+                fixed.map(records_of(lines[:20]), SolveJob([Configuration("dfs")], SolveSettings()))
+            )
+        )
+        == 20
+    )
     assert fixed.chunk_sizes == [7, 7, 6]
 
 
@@ -198,11 +235,16 @@ def test_count_mode_through_make_executor_with_a_client(client):
 def test_a_worker_killed_mid_chunk_loses_and_repeats_nothing(client):
     lines = puzzle_lines(80, seed=3)
     specs = [Configuration("slowlog")]
-    expected = verdicts(execute(records_of(lines), [Configuration("dfs", label="slowlog")],
-                                SolveSettings()))
+    expected = verdicts(
+        execute(records_of(lines), [Configuration("dfs", label="slowlog")], SolveSettings())
+    )
     victim = next(iter(client.run(os.getpid).values()))
-    outcomes = execute(records_of(lines), specs, SolveSettings(),
-                       executor=DaskExecutor(client=client, chunk_size=4))
+    outcomes = execute(
+        records_of(lines),
+        specs,
+        SolveSettings(),
+        executor=DaskExecutor(client=client, chunk_size=4),
+    )
     got = [next(outcomes)]
 
     def victim_in_a_chunk() -> bool:  # its last solve is not the last of its chunk of 4
@@ -226,8 +268,14 @@ def test_a_chunk_that_keeps_killing_workers_names_the_culprit(client, cluster):
     allowed = cluster.scheduler.allowed_failures
     cluster.scheduler.allowed_failures = 0  # the first death of a task is a KilledWorker
     try:
-        outcomes = list(execute(records_of(lines), specs, SolveSettings(),
-                                executor=DaskExecutor(client=client, chunk_size=6)))
+        outcomes = list(
+            execute(
+                records_of(lines),
+                specs,
+                SolveSettings(),
+                executor=DaskExecutor(client=client, chunk_size=6),
+            )
+        )
     finally:
         cluster.scheduler.allowed_failures = allowed
     assert [outcome.record.index for outcome in outcomes] == list(range(6))
@@ -241,12 +289,21 @@ def test_a_chunk_that_keeps_killing_workers_names_the_culprit(client, cluster):
 
 def test_closing_the_iterator_cancels_everything(client):
     lines = puzzle_lines(64, seed=7)
-    outcomes = execute(records_of(lines), [Configuration("slowlog")],
-                       SolveSettings(), executor=DaskExecutor(client=client, chunk_size=4))
+    outcomes = execute(
+        records_of(lines),
+        [Configuration("slowlog")],
+        SolveSettings(),
+        executor=DaskExecutor(client=client, chunk_size=4),
+    )
     assert [outcome.record.index for outcome in (next(outcomes), next(outcomes))] == [0, 1]
     assert our_tasks(client)
     outcomes.close()
-    assert wait_until(lambda: not our_tasks(client)), client.run_on_scheduler(lambda dask_scheduler: [(str(k), t.state, [str(w) for w in t.who_wants]) for k, t in dask_scheduler.tasks.items()])
+    assert wait_until(lambda: not our_tasks(client)), client.run_on_scheduler(
+        lambda dask_scheduler: [
+            (str(k), t.state, [str(w) for w in t.who_wants])
+            for k, t in dask_scheduler.tasks.items()
+        ]
+    )
 
     def idle() -> bool:
         return not any(client.run(lambda dask_worker: dask_worker.state.executing_count).values())
@@ -266,14 +323,20 @@ def test_a_local_cluster_listens_on_loopback_only_and_is_closed_after_the_run():
         assert executor.cluster.scheduler_address.startswith("tcp://127.0.0.1:")
         assert executor.cluster.dashboard_link.startswith("http://127.0.0.1:")
         me = psutil.Process()
-        listening = [connection.laddr.ip
-                     for process in (me, *me.children(recursive=True))
-                     for connection in process.net_connections(kind="inet")
-                     if connection.status == psutil.CONN_LISTEN]
+        listening = [
+            connection.laddr.ip
+            for process in (me, *me.children(recursive=True))
+            for connection in process.net_connections(kind="inet")
+            if connection.status == psutil.CONN_LISTEN
+        ]
         assert len(listening) >= 4  # scheduler, dashboard, nanny, worker (and its http server)
         assert set(listening) == {"127.0.0.1"}
-        runs = list(executor.map(records_of(puzzle_lines(2, seed=8)),
-                                 SolveJob([Configuration("dfs")], SolveSettings())))
+        runs = list(
+            executor.map(
+                records_of(puzzle_lines(2, seed=8)),
+                SolveJob([Configuration("dfs")], SolveSettings()),
+            )
+        )
         assert [run.record.index for run in runs] == [0, 1]
     finally:
         executor.close()
@@ -284,8 +347,9 @@ def test_a_local_cluster_listens_on_loopback_only_and_is_closed_after_the_run():
 def test_the_executors_own_cluster_ends_with_its_run():
     psutil = pytest.importorskip("psutil")
     executor = DaskExecutor(jobs=1)
-    runs = executor.map(records_of(puzzle_lines(3, seed=9)),
-                        SolveJob([Configuration("dfs")], SolveSettings()))
+    runs = executor.map(
+        records_of(puzzle_lines(3, seed=9)), SolveJob([Configuration("dfs")], SolveSettings())
+    )
     assert next(runs).record.index == 0
     workers = list(executor.client.run(os.getpid).values())
     assert [run.record.index for run in runs] == [1, 2]
@@ -295,17 +359,24 @@ def test_the_executors_own_cluster_ends_with_its_run():
 
 def test_the_scheduler_gone_mid_run_is_one_line_and_keeps_the_results():
     lines = puzzle_lines(40, seed=10)
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", dashboard_address=None) as doomed:
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+    ) as doomed:
         address = doomed.scheduler_address
-        outcomes = execute(records_of(lines), [Configuration("dfs")], SolveSettings(),
-                           executor=DaskExecutor(scheduler=address, chunk_size=2))
+        outcomes = execute(
+            records_of(lines),
+            [Configuration("dfs")],
+            SolveSettings(),
+            executor=DaskExecutor(scheduler=address, chunk_size=2),
+        )
         got = [next(outcomes), next(outcomes)]
         doomed.close()
         with pytest.raises(ExecutorError) as raised:
             got.extend(outcomes)
-    assert str(raised.value) == (f"the Dask scheduler at {address} is gone: the results so far "
-                                 f"are kept; continue with --resume")
+    assert str(raised.value) == (
+        f"the Dask scheduler at {address} is gone: the results so far "
+        f"are kept; continue with --resume"
+    )
     assert [outcome.record.index for outcome in got] == list(range(len(got)))
     assert all(outcome.verdict == "agree" for outcome in got)
 
@@ -315,31 +386,53 @@ def test_a_tls_scheduler_with_the_users_dask_security_configuration():
     import dask
 
     security = distributed.Security.temporary()
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", protocol="tls://", security=security,
-                                  dashboard_address=None) as secure:
+    with distributed.LocalCluster(
+        n_workers=1,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        protocol="tls://",
+        security=security,
+        dashboard_address=None,
+    ) as secure:
         address = secure.scheduler_address
         assert address.startswith("tls://127.0.0.1:")
         lines = puzzle_lines(3, seed=12)
         # What a user's ~/.config/dask/distributed.yaml would hold (PEM text or file names).
-        with dask.config.set({"distributed.comm.require-encryption": True,
-                              "distributed.comm.tls.ca-file": security.tls_ca_file,
-                              "distributed.comm.tls.client.cert": security.tls_client_cert,
-                              "distributed.comm.tls.client.key": security.tls_client_key}):
-            dask_result = verdicts(execute(records_of(lines), [Configuration("dfs")],
-                                           SolveSettings(),
-                                           executor=DaskExecutor(scheduler=address)))
-        assert dask_result == verdicts(execute(records_of(lines), [Configuration("dfs")],
-                                               SolveSettings()))
+        with dask.config.set(
+            {
+                "distributed.comm.require-encryption": True,
+                "distributed.comm.tls.ca-file": security.tls_ca_file,
+                "distributed.comm.tls.client.cert": security.tls_client_cert,
+                "distributed.comm.tls.client.key": security.tls_client_key,
+            }
+        ):
+            dask_result = verdicts(
+                execute(
+                    records_of(lines),
+                    [Configuration("dfs")],
+                    SolveSettings(),
+                    executor=DaskExecutor(scheduler=address),
+                )
+            )
+        assert dask_result == verdicts(
+            execute(records_of(lines), [Configuration("dfs")], SolveSettings())
+        )
 
 
 def test_an_unreachable_scheduler_is_one_line(monkeypatch):
     monkeypatch.setattr(executors_dask, "CONNECT_TIMEOUT", 0.5)
     executor = DaskExecutor(scheduler="tcp://127.0.0.1:9")
-    with pytest.raises(ExecutorError, match=r"^cannot reach the Dask scheduler at "
-                                            r"tcp://127\.0\.0\.1:9: .*"):
-        list(executor.map(records_of(puzzle_lines(1)),
-                          SolveJob([Configuration("dfs")], SolveSettings())))
+    with pytest.raises(
+        ExecutorError,
+        match=r"^cannot reach the Dask scheduler at "
+        r"tcp://127\.0\.0\.1:9: .*",
+    ):
+        list(
+            executor.map(
+                records_of(puzzle_lines(1)), SolveJob([Configuration("dfs")], SolveSettings())
+            )
+        )
 
 
 def test_without_the_extra_the_cli_says_how_to_install_it(monkeypatch, tmp_path):
@@ -348,8 +441,9 @@ def test_without_the_extra_the_cli_says_how_to_install_it(monkeypatch, tmp_path)
     monkeypatch.setitem(__import__("sys").modules, "distributed", None)  # import fails
     with pytest.raises(ExecutorError, match="pip install 'sudoku-cp\\[dask\\]'"):
         DaskExecutor()
-    result = CliRunner().invoke(main, ["crosscheck", str(puzzles), "-b", "dfs",
-                                       "--executor", "dask"])
+    result = CliRunner().invoke(
+        main, ["crosscheck", str(puzzles), "-b", "dfs", "--executor", "dask"]
+    )
     assert result.exit_code == 2
     assert result.stderr.strip() == f"Error: {INSTALL_HINT}"
 
@@ -359,8 +453,16 @@ def test_resume_across_executors(cluster, tmp_path):
     lines = puzzle_lines(10, seed=11) + [G17]
     puzzles.write_text("\n".join(lines) + "\n")
     results = tmp_path / "r.jsonl"
-    command = ["crosscheck", str(puzzles), "-b", "dfs,sat", "--results", str(results),
-               "--format", "jsonl"]
+    command = [
+        "crosscheck",
+        str(puzzles),
+        "-b",
+        "dfs,sat",
+        "--results",
+        str(results),
+        "--format",
+        "jsonl",
+    ]
 
     def interrupt_after(kept: int) -> None:
         """Leave the log as a run killed after `kept` puzzles would: a torn last line."""
@@ -369,8 +471,9 @@ def test_resume_across_executors(cluster, tmp_path):
         done = [line for line in log if json.loads(line)["kind"] == "puzzle"][:kept]
         results.write_text("".join(headers + done) + '{"kind": "puzzle", "ind')
 
-    first = CliRunner().invoke(main, [*command, "--executor", "dask",
-                                      "--scheduler", cluster.scheduler_address])
+    first = CliRunner().invoke(
+        main, [*command, "--executor", "dask", "--scheduler", cluster.scheduler_address]
+    )
     assert first.exit_code == 0, first.output
     interrupt_after(4)
     second = CliRunner().invoke(main, [*command, "--resume", "--executor", "local", "-j", "2"])
@@ -383,5 +486,6 @@ def test_resume_across_executors(cluster, tmp_path):
     assert sorted(record["number"] for record in done) == list(range(len(lines)))
     assert all(record["verdict"] == "agree" for record in done)
     fresh = [json.loads(line) for line in first.stdout.splitlines()]
-    assert {record["number"]: [run["solution"] for run in record["runs"]] for record in done} \
-        == {record["number"]: [run["solution"] for run in record["runs"]] for record in fresh}
+    assert {record["number"]: [run["solution"] for run in record["runs"]] for record in done} == {
+        record["number"]: [run["solution"] for run in record["runs"]] for record in fresh
+    }

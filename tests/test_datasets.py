@@ -27,6 +27,7 @@ from sudoku_cp.datasets import DataConfig, DataSet, DataSetError, Normalisation
 from .conftest import ANTI_BACKTRACK, BAEKJOON_2239, BAEKJOON_2239_ANSWER, G17
 from .http_mirror import SHARED_DATA, Mirror, rebuilt_upstream
 
+
 def _data_folder() -> Path | None:
     """The normalised public sets: ../shared/data, else the developer's SUDOKU_CP_DATA (read
     here, before the tests clear the variable)."""
@@ -36,14 +37,17 @@ def _data_folder() -> Path | None:
 
 
 DATA_FOLDER = _data_folder()
-needs_shared = pytest.mark.skipif(DATA_FOLDER is None, reason="needs the public sets: "
-                                  "../shared/data or SUDOKU_CP_DATA=FOLDER")
+needs_shared = pytest.mark.skipif(
+    DATA_FOLDER is None, reason="needs the public sets: ../shared/data or SUDOKU_CP_DATA=FOLDER"
+)
 
 PUZZLES = [BAEKJOON_2239, G17, ANTI_BACKTRACK]
 # Shaped like balmerdx's files: '#' header lines, '.' blanks, '\r\n' ends, a trailing blank line.
-TINY_UPSTREAM = ("# three puzzles\r\n# '.' is blank\r\n"
-                 + "".join(puzzle.replace("0", ".") + "\r\n" for puzzle in PUZZLES)
-                 + "\r\n").encode("ascii")
+TINY_UPSTREAM = (
+    "# three puzzles\r\n# '.' is blank\r\n"
+    + "".join(puzzle.replace("0", ".") + "\r\n" for puzzle in PUZZLES)
+    + "\r\n"
+).encode("ascii")
 TINY_NORMALISED = "".join(puzzle + "\n" for puzzle in PUZZLES).encode("ascii")
 
 
@@ -52,11 +56,21 @@ def sha256(data: bytes) -> str:
 
 
 TINY = DataSet(
-    name="tiny", file="tiny.txt", puzzles=3, size=9, bytes=len(TINY_NORMALISED),
-    sha256=sha256(TINY_NORMALISED), known_for="a test set", licence="MIT",
-    repo="example/puzzles", commit="0123456789abcdef0123456789abcdef01234567",
-    path="data/tiny+3.txt", upstream_bytes=len(TINY_UPSTREAM),
-    upstream_sha256=sha256(TINY_UPSTREAM), normalisation=Normalisation(comments=True))
+    name="tiny",
+    file="tiny.txt",
+    puzzles=3,
+    size=9,
+    bytes=len(TINY_NORMALISED),
+    sha256=sha256(TINY_NORMALISED),
+    known_for="a test set",
+    licence="MIT",
+    repo="example/puzzles",
+    commit="0123456789abcdef0123456789abcdef01234567",
+    path="data/tiny+3.txt",
+    upstream_bytes=len(TINY_UPSTREAM),
+    upstream_sha256=sha256(TINY_UPSTREAM),
+    normalisation=Normalisation(comments=True),
+)
 
 
 @pytest.fixture(autouse=True)
@@ -86,6 +100,7 @@ def files_under(folder: Path) -> list[Path]:
 
 # -- the registry --------------------------------------------------------------------------------
 
+
 def test_the_registry_holds_the_eleven_sets() -> None:
     assert datasets.names()[:3] == ["easy50", "kaggle_1000", "top95"]
     assert len(datasets.names()) == 11
@@ -105,9 +120,15 @@ def test_the_registry_copies_upstream_json() -> None:
         dataset = datasets.get(entry["name"])
         upstream = entry["upstream"]
         assert (dataset.file, dataset.puzzles, dataset.sha256) == (
-            entry["file"], entry["puzzles"], entry["sha256"]), dataset.name
+            entry["file"],
+            entry["puzzles"],
+            entry["sha256"],
+        ), dataset.name
         assert (dataset.url, dataset.upstream_sha256, dataset.upstream_bytes) == (
-            upstream["url"], upstream["sha256"], upstream["bytes"]), dataset.name
+            upstream["url"],
+            upstream["sha256"],
+            upstream["bytes"],
+        ), dataset.name
 
 
 @needs_shared
@@ -118,7 +139,10 @@ def test_the_registry_pins_the_shared_files() -> None:
             continue  # a SUDOKU_CP_DATA folder may hold some of the sets
         content = (DATA_FOLDER / dataset.file).read_bytes()
         assert (sha256(content), len(content), content.count(b"\n")) == (
-            dataset.sha256, dataset.bytes, dataset.puzzles), dataset.name
+            dataset.sha256,
+            dataset.bytes,
+            dataset.puzzles,
+        ), dataset.name
 
 
 def test_an_unknown_name_lists_the_known_ones() -> None:
@@ -130,10 +154,12 @@ def test_a_mirror_keeps_githubs_paths() -> None:
     easy50 = datasets.get("easy50")
     assert easy50.mirror_url("http://127.0.0.1:8000/mirror/") == (
         "http://127.0.0.1:8000/mirror/norvig/pytudes/"
-        "414fe258a4181c2a819959d9a29bfcbe4c4b19c7/py/sudoku-easy50.txt")
+        "414fe258a4181c2a819959d9a29bfcbe4c4b19c7/py/sudoku-easy50.txt"
+    )
 
 
 # -- normalisation -------------------------------------------------------------------------------
+
 
 def test_comments_crlf_dots_and_blank_lines_are_normalised() -> None:
     assert datasets.normalise(TINY, TINY_UPSTREAM) == TINY_NORMALISED
@@ -141,7 +167,8 @@ def test_comments_crlf_dots_and_blank_lines_are_normalised() -> None:
 
 def test_a_csv_keeps_its_puzzle_column_after_the_header() -> None:
     sixteen_like = dataclasses.replace(
-        TINY, size=4, normalisation=Normalisation(header="Sudoku,solution", csv_column=0))
+        TINY, size=4, normalisation=Normalisation(header="Sudoku,solution", csv_column=0)
+    )
     raw = b"Sudoku,solution\r\n1200000000000000,1234341221434321\r\n0000000000000043,x"
     assert datasets.normalise(sixteen_like, raw) == b"1200000000000000\n0000000000000043\n"
 
@@ -152,12 +179,15 @@ def test_a_headerless_csv_keeps_the_quiz_column() -> None:
     assert datasets.normalise(kaggle_like, raw) == TINY_NORMALISED
 
 
-@pytest.mark.parametrize(("raw", "message"), [
-    (b"# ok\n" + BAEKJOON_2239.encode() + b"\n123\n", r"^tiny: upstream line 3 is not one 9x9"),
-    (BAEKJOON_2239.replace("0", "x", 1).encode(), r"^tiny: upstream line 1 is not one 9x9"),
-    (b"# only comments\n\n", r"^tiny: the upstream file holds no puzzle$"),
-    (b"\xff", r"^tiny: the upstream file is not ASCII"),
-])
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        (b"# ok\n" + BAEKJOON_2239.encode() + b"\n123\n", r"^tiny: upstream line 3 is not one 9x9"),
+        (BAEKJOON_2239.replace("0", "x", 1).encode(), r"^tiny: upstream line 1 is not one 9x9"),
+        (b"# only comments\n\n", r"^tiny: the upstream file holds no puzzle$"),
+        (b"\xff", r"^tiny: the upstream file is not ASCII"),
+    ],
+)
 def test_a_line_that_is_not_a_puzzle_is_refused(raw: bytes, message: str) -> None:
     with pytest.raises(DataSetError, match=message):
         datasets.normalise(TINY, raw)
@@ -170,6 +200,7 @@ def test_a_wrong_header_is_refused() -> None:
 
 
 # -- fetching over HTTP --------------------------------------------------------------------------
+
 
 def test_fetch_downloads_normalises_and_caches(config: DataConfig, mirror: Mirror) -> None:
     path = datasets.fetch(TINY, config=config)
@@ -188,8 +219,9 @@ def test_a_cached_set_is_not_downloaded_again(config: DataConfig, mirror: Mirror
 
 @needs_shared
 @pytest.mark.parametrize("name", ["easy50", "top95", "hardest"])
-def test_a_registered_set_comes_through_pooch_verified(name: str, config: DataConfig,
-                                                       mirror: Mirror) -> None:
+def test_a_registered_set_comes_through_pooch_verified(
+    name: str, config: DataConfig, mirror: Mirror
+) -> None:
     dataset = datasets.get(name)
     assert DATA_FOLDER is not None
     body = rebuilt_upstream(dataset, DATA_FOLDER)
@@ -201,8 +233,7 @@ def test_a_registered_set_comes_through_pooch_verified(name: str, config: DataCo
     assert mirror.requests_for(dataset) == 1
 
 
-def test_a_corrupted_download_is_one_line_and_not_kept(config: DataConfig,
-                                                       mirror: Mirror) -> None:
+def test_a_corrupted_download_is_one_line_and_not_kept(config: DataConfig, mirror: Mirror) -> None:
     mirror.serve(TINY, TINY_UPSTREAM.replace(b"# three", b"# four!"))
     with pytest.raises(DataSetError) as caught:
         datasets.fetch(TINY, config=config)
@@ -215,8 +246,9 @@ def test_a_corrupted_download_is_one_line_and_not_kept(config: DataConfig,
     assert datasets.fetch(TINY, config=config).read_bytes() == TINY_NORMALISED
 
 
-def test_an_interrupted_download_leaves_nothing_taken_for_valid(config: DataConfig,
-                                                                mirror: Mirror) -> None:
+def test_an_interrupted_download_leaves_nothing_taken_for_valid(
+    config: DataConfig, mirror: Mirror
+) -> None:
     mirror.cut(TINY)
     with pytest.raises(DataSetError, match=r"^tiny: cannot download .*: the connection broke"):
         datasets.fetch(TINY, config=config)
@@ -225,8 +257,9 @@ def test_an_interrupted_download_leaves_nothing_taken_for_valid(config: DataConf
     assert mirror.requests_for(TINY) == 2
 
 
-def test_a_broken_download_is_retried(monkeypatch: pytest.MonkeyPatch, config: DataConfig,
-                                      mirror: Mirror) -> None:
+def test_a_broken_download_is_retried(
+    monkeypatch: pytest.MonkeyPatch, config: DataConfig, mirror: Mirror
+) -> None:
     monkeypatch.setattr(datasets, "DOWNLOAD_RETRIES", 1)  # pooch waits 1 s before the retry
     mirror.cut(TINY)
     assert datasets.fetch(TINY, config=config).read_bytes() == TINY_NORMALISED
@@ -245,12 +278,14 @@ def test_offline_refuses_and_says_what_is_missing(config: DataConfig, mirror: Mi
     assert str(caught.value) == (
         "tiny: not downloaded yet and downloads are off (--no-download or "
         "SUDOKU_CP_NO_DOWNLOAD); run `sudoku-cp data fetch tiny` online, or set SUDOKU_CP_DATA "
-        "to a folder holding tiny.txt")
+        "to a folder holding tiny.txt"
+    )
     assert mirror.requests_for(TINY) == 0
 
 
-def test_the_environment_can_forbid_downloads(monkeypatch: pytest.MonkeyPatch,
-                                              mirror: Mirror) -> None:
+def test_the_environment_can_forbid_downloads(
+    monkeypatch: pytest.MonkeyPatch, mirror: Mirror
+) -> None:
     monkeypatch.setenv(datasets.ENV_MIRROR, mirror.url)
     monkeypatch.setenv(datasets.ENV_NO_DOWNLOAD, "1")
     with pytest.raises(DataSetError, match="downloads are off"):
@@ -260,8 +295,7 @@ def test_the_environment_can_forbid_downloads(monkeypatch: pytest.MonkeyPatch,
     assert mirror.requests_for(TINY) == 1
 
 
-def test_the_local_folder_comes_first(tmp_path: Path, config: DataConfig,
-                                      mirror: Mirror) -> None:
+def test_the_local_folder_comes_first(tmp_path: Path, config: DataConfig, mirror: Mirror) -> None:
     local = tmp_path / "local"
     local.mkdir()
     (local / "tiny.txt").write_bytes(TINY_NORMALISED)
@@ -271,26 +305,32 @@ def test_the_local_folder_comes_first(tmp_path: Path, config: DataConfig,
     assert mirror.requests_for(TINY) == 0
 
 
-def test_a_corrupted_local_file_is_refused(tmp_path: Path, config: DataConfig,
-                                           mirror: Mirror) -> None:
+def test_a_corrupted_local_file_is_refused(
+    tmp_path: Path, config: DataConfig, mirror: Mirror
+) -> None:
     local = tmp_path / "local"
     local.mkdir()
     (local / "tiny.txt").write_bytes(TINY_NORMALISED.replace(b"1", b"2", 1))
-    with pytest.raises(DataSetError, match=rf"^{local / 'tiny.txt'}: sha256 \w+ does not match "
-                                           r"the tiny set's \w+ \(.* in SUDOKU_CP_DATA\)$"):
+    with pytest.raises(
+        DataSetError,
+        match=rf"^{local / 'tiny.txt'}: sha256 \w+ does not match "
+        r"the tiny set's \w+ \(.* in SUDOKU_CP_DATA\)$",
+    ):
         datasets.fetch(TINY, config=dataclasses.replace(config, local=local))
     assert mirror.requests_for(TINY) == 0
 
 
-def test_a_local_folder_without_the_set_falls_back(tmp_path: Path, config: DataConfig,
-                                                   mirror: Mirror) -> None:
+def test_a_local_folder_without_the_set_falls_back(
+    tmp_path: Path, config: DataConfig, mirror: Mirror
+) -> None:
     with_local = dataclasses.replace(config, local=tmp_path)
     assert datasets.fetch(TINY, config=with_local) == config.cache_folder() / "tiny.txt"
     assert mirror.requests_for(TINY) == 1
 
 
 def test_a_damaged_cached_file_is_rebuilt_from_the_kept_upstream_file(
-        config: DataConfig, mirror: Mirror) -> None:
+    config: DataConfig, mirror: Mirror
+) -> None:
     path = datasets.fetch(TINY, config=config)
     path.write_bytes(b"damaged\n")
     assert datasets.fetch(TINY, download=False, config=config).read_bytes() == TINY_NORMALISED
@@ -299,14 +339,18 @@ def test_a_damaged_cached_file_is_rebuilt_from_the_kept_upstream_file(
 
 def test_a_normaliser_that_disagrees_with_the_pin_caches_nothing(config: DataConfig) -> None:
     misfiled = dataclasses.replace(TINY, sha256="0" * 64)
-    with pytest.raises(DataSetError, match=r"^tiny: normalising .* gave sha256 \w+, the registry "
-                                           r"pins 0{64}; nothing was cached$"):
+    with pytest.raises(
+        DataSetError,
+        match=r"^tiny: normalising .* gave sha256 \w+, the registry "
+        r"pins 0{64}; nothing was cached$",
+    ):
         datasets.fetch(misfiled, config=config)
     assert not (config.cache_folder() / "tiny.txt").exists()
 
 
-def test_a_failed_write_leaves_no_partial_file(monkeypatch: pytest.MonkeyPatch,
-                                               config: DataConfig) -> None:
+def test_a_failed_write_leaves_no_partial_file(
+    monkeypatch: pytest.MonkeyPatch, config: DataConfig
+) -> None:
     def refuse(source: str, target: str) -> None:
         raise OSError(28, "No space left on device")
 
@@ -317,11 +361,17 @@ def test_a_failed_write_leaves_no_partial_file(monkeypatch: pytest.MonkeyPatch,
 
 
 def test_the_environment_configures_the_folders() -> None:
-    config = DataConfig.from_env({"SUDOKU_CP_DATA": "/data", "SUDOKU_CP_CACHE": "/cache",
-                                  "SUDOKU_CP_DATA_URL": "http://mirror", "SUDOKU_CP_NO_DOWNLOAD":
-                                  "yes"})
-    assert config == DataConfig(local=Path("/data"), cache=Path("/cache"),
-                                mirror="http://mirror", download=False)
+    config = DataConfig.from_env(
+        {
+            "SUDOKU_CP_DATA": "/data",
+            "SUDOKU_CP_CACHE": "/cache",
+            "SUDOKU_CP_DATA_URL": "http://mirror",
+            "SUDOKU_CP_NO_DOWNLOAD": "yes",
+        }
+    )
+    assert config == DataConfig(
+        local=Path("/data"), cache=Path("/cache"), mirror="http://mirror", download=False
+    )
     assert DataConfig.from_env({}).download
     assert DataConfig.from_env({}).cache_folder().name.lower() == "sudoku-cp"
 
@@ -340,6 +390,7 @@ def test_the_progress_bar_counts_bytes_on_a_terminal() -> None:
 
 
 # -- names on the command line -------------------------------------------------------------------
+
 
 @pytest.fixture
 def tiny_registered(monkeypatch: pytest.MonkeyPatch, mirror: Mirror) -> Mirror:
@@ -368,21 +419,26 @@ def test_an_unknown_source_is_one_line() -> None:
     assert str(caught.value) == (
         "missing.txt: no such file, and not a known puzzle set (known: easy50, kaggle_1000, "
         "top95, hardest, top1465, forum_hardest_1106, forum_hardest_1905_11plus, 17clue, "
-        "serg_benchmark, norvig_10k, 16x16_3000)")
+        "serg_benchmark, norvig_10k, 16x16_3000)"
+    )
 
 
 def test_reading_files_loads_neither_pooch_nor_platformdirs(tmp_path: Path) -> None:
     puzzle = tmp_path / "one.txt"
     puzzle.write_text(BAEKJOON_2239)
-    script = ("import sys; import sudoku_cp.cli.data; from sudoku_cp.datasets import "
-              f"resolve_source; resolve_source({str(puzzle)!r}); "
-              "print(sorted({'pooch', 'platformdirs', 'requests'} & set(sys.modules)))")
-    output = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                            check=True).stdout
+    script = (
+        "import sys; import sudoku_cp.cli.data; from sudoku_cp.datasets import "
+        f"resolve_source; resolve_source({str(puzzle)!r}); "
+        "print(sorted({'pooch', 'platformdirs', 'requests'} & set(sys.modules)))"
+    )
+    output = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    ).stdout
     assert output == "[]\n"
 
 
 # -- sudoku-cp data ------------------------------------------------------------------------------
+
 
 def test_data_list_shows_every_set() -> None:
     result = CliRunner().invoke(data, ["list"])
@@ -398,13 +454,16 @@ def test_data_list_says_which_sets_are_here(tiny_registered: Mirror) -> None:
     datasets.fetch("tiny")
     result = CliRunner().invoke(data, ["list"])
     assert [line.split() for line in result.output.splitlines() if line.startswith("tiny")] == [
-        ["tiny", "3", "9x9", "1", "kB", "cached"]]
+        ["tiny", "3", "9x9", "1", "kB", "cached"]
+    ]
 
 
 def test_data_path_prints_the_verified_file(tiny_registered: Mirror) -> None:
     result = CliRunner().invoke(data, ["path", "tiny"])
     assert (result.exit_code, result.output) == (
-        0, os.path.join(os.environ[datasets.ENV_CACHE], "tiny.txt") + "\n")
+        0,
+        os.path.join(os.environ[datasets.ENV_CACHE], "tiny.txt") + "\n",
+    )
     assert CliRunner().invoke(data, ["path"]).output == os.environ[datasets.ENV_CACHE] + "\n"
 
 
@@ -427,8 +486,9 @@ def test_data_fetch_wants_names_or_all() -> None:
     for arguments in (["fetch"], ["fetch", "--all", "easy50"]):
         result = CliRunner().invoke(data, arguments)
         assert (result.exit_code, result.output) == (
-            2, "Error: name the sets to fetch, or give --all (not both)\n")
-
+            2,
+            "Error: name the sets to fetch, or give --all (not both)\n",
+        )
 
 
 def test_sudoku_cp_has_the_data_commands() -> None:
@@ -436,8 +496,9 @@ def test_sudoku_cp_has_the_data_commands() -> None:
 
     result = CliRunner().invoke(main, ["data", "list"])
     assert result.exit_code == 0, result.output
-    assert [line.split()[0] for line in result.output.splitlines()
-            if line and not line.startswith(" ")][1:12] == datasets.names()
+    assert [
+        line.split()[0] for line in result.output.splitlines() if line and not line.startswith(" ")
+    ][1:12] == datasets.names()
 
 
 def test_a_command_reading_puzzles_takes_a_set_name(tiny_registered: Mirror) -> None:
@@ -454,6 +515,7 @@ def test_a_command_reading_puzzles_takes_a_set_name(tiny_registered: Mirror) -> 
 
 # -- what is wrong with the environment's values ---------------------------------------------------
 
+
 def test_a_file_url_mirror_is_read_and_checked(tmp_path: Path) -> None:
     from urllib.parse import unquote
 
@@ -465,27 +527,37 @@ def test_a_file_url_mirror_is_read_and_checked(tmp_path: Path) -> None:
     mirrored.write_bytes(TINY_UPSTREAM + b"\n# changed\n")
     (config.cache_folder() / "tiny.txt").unlink()
     (config.cache_folder() / "upstream" / TINY.repo.replace("/", "+")).mkdir(
-        parents=True, exist_ok=True)
+        parents=True, exist_ok=True
+    )
     for kept in (config.cache_folder() / "upstream").rglob("*"):
         if kept.is_file():
             kept.unlink()
-    with pytest.raises(DataSetError, match=r"^tiny: .* \(from SUDOKU_CP_DATA_URL\) is not the "
-                                           r"pinned upstream file: sha256 \w+, pinned \w+; "
-                                           r"nothing was cached$"):
+    with pytest.raises(
+        DataSetError,
+        match=r"^tiny: .* \(from SUDOKU_CP_DATA_URL\) is not the "
+        r"pinned upstream file: sha256 \w+, pinned \w+; "
+        r"nothing was cached$",
+    ):
         datasets.fetch(TINY, config=config)
 
 
 def test_a_file_url_mirror_without_the_file_says_so(tmp_path: Path) -> None:
     config = DataConfig(cache=tmp_path / "cache", mirror=f"file://{tmp_path / 'nothing'}")
-    with pytest.raises(DataSetError, match=r"^tiny: cannot read .*tiny\+3.txt \(from "
-                                           r"SUDOKU_CP_DATA_URL\): No such file or directory$"):
+    with pytest.raises(
+        DataSetError,
+        match=r"^tiny: cannot read .*tiny\+3.txt \(from "
+        r"SUDOKU_CP_DATA_URL\): No such file or directory$",
+    ):
         datasets.fetch(TINY, config=config)
 
 
 def test_a_mirror_that_is_no_url_is_refused(tmp_path: Path) -> None:
     config = DataConfig(cache=tmp_path / "cache", mirror="ftp.example.org/mirror")
-    with pytest.raises(DataSetError, match=r"^SUDOKU_CP_DATA_URL=ftp.example.org/mirror is not "
-                                           r"an http://, https:// or file:// URL$"):
+    with pytest.raises(
+        DataSetError,
+        match=r"^SUDOKU_CP_DATA_URL=ftp.example.org/mirror is not "
+        r"an http://, https:// or file:// URL$",
+    ):
         datasets.fetch(TINY, config=config)
 
 
@@ -500,8 +572,9 @@ def test_a_local_folder_that_is_none_is_refused(tmp_path: Path, kind: str) -> No
         datasets.fetch(TINY, config=config)
 
 
-def test_a_local_folder_without_the_set_says_so(tmp_path: Path, mirror: Mirror,
-                                                caplog: pytest.LogCaptureFixture) -> None:
+def test_a_local_folder_without_the_set_says_so(
+    tmp_path: Path, mirror: Mirror, caplog: pytest.LogCaptureFixture
+) -> None:
     config = DataConfig(cache=tmp_path / "cache", local=tmp_path, mirror=mirror.url)
     with caplog.at_level("WARNING", logger="sudoku_cp"):
         datasets.fetch(TINY, config=config)

@@ -42,8 +42,9 @@ def command_tree() -> dict[tuple[str, ...], click.Command]:
     return walk(main)
 
 
-def walk(command: click.Command, path: tuple[str, ...] = ()) -> dict[tuple[str, ...],
-                                                                     click.Command]:
+def walk(
+    command: click.Command, path: tuple[str, ...] = ()
+) -> dict[tuple[str, ...], click.Command]:
     found = {path: command}
     if isinstance(command, click.Group):
         context = click.Context(command)
@@ -71,8 +72,9 @@ def mentions(text: str, flag: str) -> bool:
     return re.search(rf"(?<![\w-]){re.escape(flag)}(?![\w-])", text) is not None
 
 
-def undocumented(tree: dict[tuple[str, ...], click.Command],
-                 read: Callable[[Path], str | None]) -> list[str]:
+def undocumented(
+    tree: dict[tuple[str, ...], click.Command], read: Callable[[Path], str | None]
+) -> list[str]:
     """What the command pages leave out: missing pages, subcommand sections and options."""
     problems = []
     for path, command in tree.items():
@@ -84,8 +86,11 @@ def undocumented(tree: dict[tuple[str, ...], click.Command],
             continue
         if len(path) > 1 and f"# {shown}" not in text:
             problems.append(f"{shown}: no section '# {shown}' in {page.relative_to(ROOT)}")
-        problems += [f"{shown}: option {flag} not in {page.relative_to(ROOT)}"
-                     for flag in option_names(command) if not mentions(text, flag)]
+        problems += [
+            f"{shown}: option {flag} not in {page.relative_to(ROOT)}"
+            for flag in option_names(command)
+            if not mentions(text, flag)
+        ]
     return problems
 
 
@@ -95,6 +100,7 @@ def read_page(page: Path) -> str | None:
 
 # -- every command and option is documented -------------------------------------------------------
 
+
 def test_every_command_and_option_is_documented():
     assert undocumented(command_tree(), read_page) == []
 
@@ -103,15 +109,18 @@ def test_the_check_finds_an_undocumented_command_and_option():
     tree = command_tree()
     solve = tree[("solve",)]
     tree[("frobnicate",)] = click.Command("frobnicate", params=[click.Option(["--wibble"])])
-    tree[("solve",)] = click.Command("solve", params=[*solve.params,
-                                                      click.Option(["--not-in-the-docs"])])
+    tree[("solve",)] = click.Command(
+        "solve", params=[*solve.params, click.Option(["--not-in-the-docs"])]
+    )
     tree[("data", "purge")] = click.Command("purge", params=[])
     already = set(undocumented(command_tree(), read_page))
     problems = [problem for problem in undocumented(tree, read_page) if problem not in already]
     assert "sudoku-cp frobnicate: no page docs/commands/frobnicate.md" in problems
     assert "sudoku-cp solve: option --not-in-the-docs not in docs/commands/solve.md" in problems
-    assert ("sudoku-cp data purge: no section '# sudoku-cp data purge' in docs/commands/data.md"
-            in problems)
+    assert (
+        "sudoku-cp data purge: no section '# sudoku-cp data purge' in docs/commands/data.md"
+        in problems
+    )
     assert len(problems) == 3
 
 
@@ -123,8 +132,11 @@ def test_every_command_page_is_a_command():
 
 def test_every_command_is_in_the_site_navigation():
     navigation = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
-    missing = [path[0] for path in command_tree() if len(path) == 1
-               and f"commands/{path[0]}.md" not in navigation]
+    missing = [
+        path[0]
+        for path in command_tree()
+        if len(path) == 1 and f"commands/{path[0]}.md" not in navigation
+    ]
     assert not missing
 
 
@@ -132,9 +144,12 @@ def test_every_backend_option_is_in_the_options_table():
     from sudoku_cp.backends import BUILTIN_BACKENDS, backend_class
 
     text = (DOCS / "backends.md").read_text(encoding="utf-8")
-    missing = [f"{name}[{option.name}]" for name in BUILTIN_BACKENDS
-               for option in backend_class(name).options
-               if f"| `{name}` | `{option.name}` |" not in text]
+    missing = [
+        f"{name}[{option.name}]"
+        for name in BUILTIN_BACKENDS
+        for option in backend_class(name).options
+        if f"| `{name}` | `{option.name}` |" not in text
+    ]
     assert not missing
 
 
@@ -171,8 +186,12 @@ def unknown_words(tree: dict[tuple[str, ...], click.Command], line: str) -> list
         if token in STOP_TOKENS:
             break
         flag = token.split("=", 1)[0]
-        if flag.startswith("-") and flag != "-" and not re.fullmatch(r"-\d.*", flag) \
-                and flag not in known:
+        if (
+            flag.startswith("-")
+            and flag != "-"
+            and not re.fullmatch(r"-\d.*", flag)
+            and flag not in known
+        ):
             words.append(f"{' '.join(('sudoku-cp', *path))} has no option {flag}")
     return words
 
@@ -189,16 +208,17 @@ def test_every_command_line_in_the_docs_is_real(where, line):
 def test_the_command_line_check_finds_unknown_words():
     tree = command_tree()
     assert unknown_words(tree, "sudoku-cp solve x.txt --mode any --frobnicate 3") == [
-        "sudoku-cp solve has no option --frobnicate"]
-    assert unknown_words(tree, "sudoku-cp data purge top95") == [
-        "no command sudoku-cp data purge"]
+        "sudoku-cp solve has no option --frobnicate"
+    ]
+    assert unknown_words(tree, "sudoku-cp data purge top95") == ["no command sudoku-cp data purge"]
     assert unknown_words(tree, "sudoku-cp bench top95 --first=10 -b dfs | head -3 --x") == []
 
 
 # -- every Python example runs as written -------------------------------------------------------
 
-PYTHON_BLOCK = re.compile(r"^(<!-- docs-test: skip[^\n]*-->\n)?```python\n(.*?)^```",
-                          re.MULTILINE | re.DOTALL)
+PYTHON_BLOCK = re.compile(
+    r"^(<!-- docs-test: skip[^\n]*-->\n)?```python\n(.*?)^```", re.MULTILINE | re.DOTALL
+)
 
 
 def python_blocks() -> list[tuple[str, str]]:
@@ -220,9 +240,12 @@ def test_the_docs_and_the_readme_have_python_examples():
 
 
 def test_only_the_cluster_recipes_are_skipped():
-    skipped = [page.relative_to(ROOT) for page in pages()
-               for match in PYTHON_BLOCK.finditer(page.read_text(encoding="utf-8"))
-               if match.group(1)]
+    skipped = [
+        page.relative_to(ROOT)
+        for page in pages()
+        for match in PYTHON_BLOCK.finditer(page.read_text(encoding="utf-8"))
+        if match.group(1)
+    ]
     assert {str(page) for page in skipped} == {"docs/dask-jobqueue.md"}
 
 
@@ -231,15 +254,19 @@ def test_every_python_example_runs_as_written(name, code, tmp_path):
     if "to_pandas" in code:
         pytest.importorskip("pandas")
     shutil.copytree(DATA, tmp_path / "data")
-    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
-                          text=True, timeout=600)
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=600
+    )
     assert done.returncode == 0, f"{name} failed:\n{done.stdout[-2000:]}\n{done.stderr[-4000:]}"
 
 
 def test_every_page_is_in_the_site_navigation():
     navigation = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
-    missing = [str(page.relative_to(DOCS)) for page in sorted(DOCS.rglob("*.md"))
-               if str(page.relative_to(DOCS)) not in navigation]
+    missing = [
+        str(page.relative_to(DOCS))
+        for page in sorted(DOCS.rglob("*.md"))
+        if str(page.relative_to(DOCS)) not in navigation
+    ]
     assert not missing, f"pages mkdocs build --strict would refuse: {missing}"
 
 
@@ -248,8 +275,11 @@ def test_every_reference_directive_names_a_module():
     site build (it did once: sudoku_cp.results became sudoku_cp.results_log)."""
     import importlib
 
-    names = [match.group(1) for page in DOCS.rglob("*.md")
-             for match in re.finditer(r"^::: ([\w.]+)$", page.read_text(encoding="utf-8"), re.M)]
+    names = [
+        match.group(1)
+        for page in DOCS.rglob("*.md")
+        for match in re.finditer(r"^::: ([\w.]+)$", page.read_text(encoding="utf-8"), re.M)
+    ]
     assert names
     for name in names:
         importlib.import_module(name)

@@ -15,28 +15,27 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from sudoku_cp.executors.base import IN_FLIGHT_PER_WORKER, WORKER_RETRIES
 from sudoku_cp.backends import registered
 from sudoku_cp.cli import main
 from sudoku_cp.configurations import Configuration
 from sudoku_cp.engine import WarmBackends, execute
+from sudoku_cp.errors import ExecutorError
 from sudoku_cp.executors import make_executor
+from sudoku_cp.executors.base import IN_FLIGHT_PER_WORKER, WORKER_RETRIES
 from sudoku_cp.executors.inline import InlineExecutor
 from sudoku_cp.executors.pool import PoolExecutor
-from sudoku_cp.runs import CheckedPuzzle, PuzzleRuns, SolveSettings, judge, set_of
-from sudoku_cp.errors import ExecutorError
 from sudoku_cp.formats import PuzzleRecord, read_puzzles
 from sudoku_cp.grid import Grid
 from sudoku_cp.result import Mode, Status
+from sudoku_cp.runs import CheckedPuzzle, PuzzleRuns, SolveSettings, judge, set_of
 
 from .conftest import BAEKJOON_2239, EMPTY_4_LEXMIN, random_multi_solution
-from .wrong_backends import (KillOnceBackend, ProcessKillerBackend,  # noqa: F401 (a fixture)
-                             wrong_backends)
+from .wrong_backends import KillOnceBackend, ProcessKillerBackend, wrong_backends  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.usefixtures("wrong_backends")
 
-DIES = "9" + "0" * 80     # the killer backend ends its worker on a first value of 9
-RAISES = "8" + "0" * 80   # ... and raises on a first value of 8
+DIES = "9" + "0" * 80  # the killer backend ends its worker on a first value of 9
+RAISES = "8" + "0" * 80  # ... and raises on a first value of 8
 
 
 def multi(seed: int) -> str:
@@ -69,8 +68,11 @@ def running(pid: int | None) -> bool:
 def running_children(before: set[int | None]) -> list[int | None]:
     """Child processes started since `before` that still run. (A child reaped by a pool's own
     manager thread can look alive to `multiprocessing.active_children()` for ever after.)"""
-    return [child.pid for child in multiprocessing.active_children()
-            if child.pid not in before and running(child.pid)]
+    return [
+        child.pid
+        for child in multiprocessing.active_children()
+        if child.pid not in before and running(child.pid)
+    ]
 
 
 def children() -> set[int | None]:
@@ -79,12 +81,14 @@ def children() -> set[int | None]:
 
 # -- order, bad input, errors ----------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_results_come_in_input_order_and_bad_input_passes_through(jobs: int) -> None:
     lines = [multi(seed) for seed in range(12)]
     lines.insert(5, "bad line")
-    outcomes = list(execute(records(*lines), [Configuration("dfs")], SolveSettings(),
-                            executor=executor(jobs)))
+    outcomes = list(
+        execute(records(*lines), [Configuration("dfs")], SolveSettings(), executor=executor(jobs))
+    )
     assert [getattr(outcome, "record", outcome).index for outcome in outcomes] == list(range(13))
     bad = outcomes.pop(5)
     assert isinstance(bad, PuzzleRecord) and bad.grid is None and "bad line" in str(bad.error)
@@ -98,8 +102,14 @@ def test_results_come_in_input_order_and_bad_input_passes_through(jobs: int) -> 
 
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_an_exception_is_an_error_for_that_puzzle_and_backend_only(jobs: int) -> None:
-    outcomes = list(execute(records(multi(0), RAISES, multi(1), multi(2)), DFS_AND_KILLER,
-                            SolveSettings(), executor=executor(jobs)))
+    outcomes = list(
+        execute(
+            records(multi(0), RAISES, multi(1), multi(2)),
+            DFS_AND_KILLER,
+            SolveSettings(),
+            executor=executor(jobs),
+        )
+    )
     assert [outcome.verdict for outcome in outcomes] == ["agree", "error", "agree", "agree"]
     failed = outcomes[1].answer("killer")
     assert failed is not None
@@ -113,12 +123,12 @@ def test_an_exception_is_an_error_for_that_puzzle_and_backend_only(jobs: int) ->
 def test_a_backend_that_raised_is_rebuilt_and_one_that_did_not_is_kept() -> None:
     warm = WarmBackends([Configuration("dfs"), Configuration("crasher")], SolveSettings())
     dfs, crasher = warm.backends["dfs"], warm.backends["crasher"]
-    fine, raises = records(BAEKJOON_2239, multi(0))   # the crasher raises on a blank first cell
+    fine, raises = records(BAEKJOON_2239, multi(0))  # the crasher raises on a blank first cell
     run = warm.run(fine)
     assert run.errors == {} and warm.backends["crasher"] is crasher
     run = warm.run(raises)
     assert run.errors == {"crasher": "RuntimeError: boom"}
-    assert warm.backends["crasher"] is not crasher    # a fresh one for the next puzzle
+    assert warm.backends["crasher"] is not crasher  # a fresh one for the next puzzle
     assert warm.backends["dfs"] is dfs
     assert warm.run(fine).results["crasher"][0].status is Status.SOLVED
     warm.close()
@@ -126,20 +136,26 @@ def test_a_backend_that_raised_is_rebuilt_and_one_that_did_not_is_kept() -> None
 
 # -- worker death ----------------------------------------------------------------------------------
 
+
 def test_a_worker_that_keeps_dying_is_isolated_and_the_culprit_named() -> None:
     before = children()
     lines = [multi(0), multi(1), DIES, multi(2), multi(3), multi(4), DIES, multi(5)]
-    outcomes = list(execute(records(*lines), DFS_AND_KILLER, SolveSettings(),
-                            executor=PoolExecutor(2, chunk_size=3)))
+    outcomes = list(
+        execute(
+            records(*lines), DFS_AND_KILLER, SolveSettings(), executor=PoolExecutor(2, chunk_size=3)
+        )
+    )
     assert [outcome.record.index for outcome in outcomes] == list(range(8))
     assert [outcome.verdict for outcome in outcomes] == [
-        "error" if line == DIES else "agree" for line in lines]
+        "error" if line == DIES else "agree" for line in lines
+    ]
     for outcome in (outcomes[2], outcomes[6]):
         killer, dfs = outcome.answer("killer"), outcome.answer("dfs")
         assert killer is not None and dfs is not None
         assert killer.status == "error"
         assert killer.reason is not None and killer.reason.startswith(
-            "worker process died while running killer on this puzzle")
+            "worker process died while running killer on this puzzle"
+        )
         assert dfs.status == "solved"  # the other backend of that puzzle still answers
     assert running_children(before) == []
 
@@ -147,8 +163,14 @@ def test_a_worker_that_keeps_dying_is_isolated_and_the_culprit_named() -> None:
 def test_the_tries_named_for_a_culprit_are_the_tries_made(tmp_path: Path) -> None:
     deaths = tmp_path / "deaths.txt"
     ProcessKillerBackend.deaths = str(deaths)
-    outcome = next(execute(records(DIES), [Configuration("killer")], SolveSettings(),
-                           executor=PoolExecutor(2, chunk_size=1)))
+    outcome = next(
+        execute(
+            records(DIES),
+            [Configuration("killer")],
+            SolveSettings(),
+            executor=PoolExecutor(2, chunk_size=1),
+        )
+    )
     killer = outcome.answer("killer")
     assert killer is not None and killer.reason is not None
     tries = len(deaths.read_text().splitlines())
@@ -159,8 +181,14 @@ def test_the_tries_named_for_a_culprit_are_the_tries_made(tmp_path: Path) -> Non
 def test_a_worker_death_that_a_retry_cures_ends_solved(tmp_path: Path) -> None:
     KillOnceBackend.flag = str(tmp_path / "killed-once")
     lines = [multi(seed) for seed in range(6)]
-    outcomes = list(execute(records(*lines), [Configuration("dfs"), Configuration("killonce")],
-                            SolveSettings(), executor=PoolExecutor(2, chunk_size=2)))
+    outcomes = list(
+        execute(
+            records(*lines),
+            [Configuration("dfs"), Configuration("killonce")],
+            SolveSettings(),
+            executor=PoolExecutor(2, chunk_size=2),
+        )
+    )
     assert (tmp_path / "killed-once").exists()  # a worker did die
     assert [outcome.verdict for outcome in outcomes] == ["agree"] * 6
     assert all(run.status == "solved" for outcome in outcomes for run in outcome.answers)
@@ -170,11 +198,13 @@ def test_killing_backends_refuse_to_end_the_test_process() -> None:
     outcome = next(execute(records(DIES), DFS_AND_KILLER, SolveSettings()))
     killer = outcome.answer("killer")
     assert killer is not None and killer.status == "error"
-    assert killer.reason == ("RuntimeError: refusing to end the test process itself "
-                             "(run me in a worker)")
+    assert killer.reason == (
+        "RuntimeError: refusing to end the test process itself (run me in a worker)"
+    )
 
 
 # -- lazy input ------------------------------------------------------------------------------------
+
 
 class Counted:
     """An endless-looking input that records how many records were pulled from it."""
@@ -187,16 +217,21 @@ class Counted:
     def __iter__(self) -> Iterator[PuzzleRecord]:
         for index in range(self.total):
             self.pulled += 1
-            yield PuzzleRecord(index, "gen", index + 1, self.template.text, self.template.grid,
-                               number=index)
+            yield PuzzleRecord(
+                index, "gen", index + 1, self.template.text, self.template.grid, number=index
+            )
 
 
 @pytest.mark.parametrize("jobs, chunk_size", [(1, 1), (2, 3)])
 def test_the_pool_reads_its_input_lazily_and_stops_on_close(jobs: int, chunk_size: int) -> None:
     before = children()
     source = Counted(10_000)
-    outcomes = execute(source, [Configuration("dfs")], SolveSettings(),
-                       executor=PoolExecutor(jobs, chunk_size=chunk_size))
+    outcomes = execute(
+        source,
+        [Configuration("dfs")],
+        SolveSettings(),
+        executor=PoolExecutor(jobs, chunk_size=chunk_size),
+    )
     first = next(outcomes)
     assert first.record.index == 0 and first.verdict == "agree"
     in_flight = jobs * IN_FLIGHT_PER_WORKER * chunk_size
@@ -221,12 +256,16 @@ def test_the_inline_executor_reads_one_record_per_answer() -> None:
 
 # -- repeats, judging, records ---------------------------------------------------------------------
 
+
 def test_warmup_and_repeats_are_each_judged_and_numbered() -> None:
     settings = SolveSettings(mode=Mode.ANY, warmup=1, repeat=3)
     outcomes = list(execute(records(multi(0), multi(1)), [Configuration("dfs")], settings))
     for outcome in outcomes:
         assert [(run.label, run.repeat, run.status) for run in outcome.answers] == [
-            ("dfs", 0, "solved"), ("dfs", 1, "solved"), ("dfs", 2, "solved")]
+            ("dfs", 0, "solved"),
+            ("dfs", 1, "solved"),
+            ("dfs", 2, "solved"),
+        ]
         assert all(run.cpu_seconds is not None for run in outcome.answers)
 
 
@@ -237,8 +276,9 @@ def test_the_log_sees_every_puzzle_before_it_is_yielded_but_not_bad_input() -> N
         logged.append(outcome.record.index)
 
     seen = []
-    for outcome in execute(records(multi(0), "bad", multi(1)), [Configuration("dfs")],
-                           SolveSettings(), log=log):
+    for outcome in execute(
+        records(multi(0), "bad", multi(1)), [Configuration("dfs")], SolveSettings(), log=log
+    ):
         seen.append((getattr(outcome, "record", outcome).index, list(logged)))
     assert seen == [(0, [0]), (1, [0]), (2, [0, 2])]
 
@@ -248,31 +288,63 @@ def test_judge_turns_wrong_answers_into_wrong_runs() -> None:
     outcome = next(execute(records(multi(0)), specs, SolveSettings()))
     assert outcome.verdict == "wrong"
     assert [(run.label, run.status) for run in outcome.answers] == [
-        ("dfs", "solved"), ("givenchanger", "wrong"), ("notlexmin", "wrong")]
-    assert [finding.split(":")[0] for finding in outcome.findings] == ["givenchanger",
-                                                                        "notlexmin"]
+        ("dfs", "solved"),
+        ("givenchanger", "wrong"),
+        ("notlexmin", "wrong"),
+    ]
+    assert [finding.split(":")[0] for finding in outcome.findings] == ["givenchanger", "notlexmin"]
 
 
 def test_to_record_holds_what_a_results_log_needs() -> None:
     settings = SolveSettings(Mode.COUNT, limit=2)
     six = "0" * 36
-    outcome = next(execute(read_puzzles(six + "\n", source="data/six.txt", box=(3, 2))[1],
-                           [Configuration("dfs"), Configuration("crasher")], settings))
+    outcome = next(
+        execute(
+            read_puzzles(six + "\n", source="data/six.txt", box=(3, 2))[1],
+            [Configuration("dfs"), Configuration("crasher")],
+            settings,
+        )
+    )
     record = json.loads(json.dumps(outcome.to_record()))
     runs = record.pop("runs")
-    assert record == {"kind": "puzzle", "index": 0, "set": "six", "number": 0,
-                      "source": "data/six.txt", "line": 1, "puzzle": six, "box": "3x2",
-                      "size": 6, "givens": 0, "mode": "count", "verdict": "error",
-                      "findings": ["crasher: error: RuntimeError: boom"]}
-    assert [(run["backend"], run["status"], run["count"], run["limit_reached"])
-            for run in runs[:1]] == [("dfs", "solved", 2, True)]
+    assert record == {
+        "kind": "puzzle",
+        "index": 0,
+        "set": "six",
+        "number": 0,
+        "source": "data/six.txt",
+        "line": 1,
+        "puzzle": six,
+        "box": "3x2",
+        "size": 6,
+        "givens": 0,
+        "mode": "count",
+        "verdict": "error",
+        "findings": ["crasher: error: RuntimeError: boom"],
+    }
+    assert [
+        (run["backend"], run["status"], run["count"], run["limit_reached"]) for run in runs[:1]
+    ] == [("dfs", "solved", 2, True)]
     assert Grid.parse(runs[0]["solution"], box=(3, 2)).is_solution_of(Grid.empty(6, box=(3, 2)))
-    failed = {"backend": "crasher", "repeat": 0, "status": "error", "seconds": None,
-              "cpu_seconds": None, "build_seconds": None, "solve_seconds": None,
-              "solution": None, "reason": "RuntimeError: boom", "stats": {}}
+    failed = {
+        "backend": "crasher",
+        "repeat": 0,
+        "status": "error",
+        "seconds": None,
+        "cpu_seconds": None,
+        "build_seconds": None,
+        "solve_seconds": None,
+        "solution": None,
+        "reason": "RuntimeError: boom",
+        "stats": {},
+    }
     assert {key: runs[1].get(key) for key in failed} == failed
-    assert "box" not in next(execute(records(EMPTY_4_LEXMIN), [Configuration("dfs")],
-                                     SolveSettings())).to_record()
+    assert (
+        "box"
+        not in next(
+            execute(records(EMPTY_4_LEXMIN), [Configuration("dfs")], SolveSettings())
+        ).to_record()
+    )
 
 
 def test_input_that_is_not_a_puzzle_is_never_judged() -> None:
@@ -281,9 +353,16 @@ def test_input_that_is_not_a_puzzle_is_never_judged() -> None:
         judge(PuzzleRuns(bad), [Configuration("dfs")], Mode.LEXMIN)
 
 
-@pytest.mark.parametrize("source, name", [("../shared/data/top95.txt", "top95"),
-                                          ("<stdin>", "stdin"), ("dir/puzzles", "puzzles"),
-                                          (".hidden", ".hidden"), ("a.b.txt", "a.b")])
+@pytest.mark.parametrize(
+    "source, name",
+    [
+        ("../shared/data/top95.txt", "top95"),
+        ("<stdin>", "stdin"),
+        ("dir/puzzles", "puzzles"),
+        (".hidden", ".hidden"),
+        ("a.b.txt", "a.b"),
+    ],
+)
 def test_set_of_a_source(source: str, name: str) -> None:
     assert set_of(source) == name
 
@@ -300,27 +379,47 @@ def test_make_executor_by_name() -> None:
 
 # -- resume runs the errors again ------------------------------------------------------------------
 
+
 def test_resume_runs_again_the_puzzles_that_ended_in_an_error(tmp_path: Path) -> None:
     """The first session's 'flaky' backend raises on blank first cells; on resume the same
     label is a working backend: only the error puzzles run again, and then agree."""
     puzzles = tmp_path / "p.txt"
     puzzles.write_text("\n".join([BAEKJOON_2239, multi(0), BAEKJOON_2239, multi(1)]) + "\n")
     log = tmp_path / "r.jsonl"
-    args = ["crosscheck", str(puzzles), "-b", "dfs,flaky", "--jobs", "1", "--results", str(log),
-            "--format", "jsonl"]
+    args = [
+        "crosscheck",
+        str(puzzles),
+        "-b",
+        "dfs,flaky",
+        "--jobs",
+        "1",
+        "--results",
+        str(log),
+        "--format",
+        "jsonl",
+    ]
     with registered("flaky", "tests.wrong_backends", "CrashingBackend"):
         first = CliRunner().invoke(main, args)
     assert first.exit_code == 1
     assert [json.loads(line)["verdict"] for line in first.stdout.splitlines()] == [
-        "agree", "error", "agree", "error"]
+        "agree",
+        "error",
+        "agree",
+        "error",
+    ]
     with registered("flaky", "sudoku_cp.backends.dfs", "DfsBackend"):
         again = CliRunner().invoke(main, [*args, "--resume"])
     assert again.exit_code == 0, again.output
     shown = [json.loads(line) for line in again.stdout.splitlines()]
     assert [(record["number"], record["verdict"]) for record in shown] == [
-        (0, "agree"), (2, "agree"), (1, "agree"), (3, "agree")]  # the resumed ones first
+        (0, "agree"),
+        (2, "agree"),
+        (1, "agree"),
+        (3, "agree"),
+    ]  # the resumed ones first
     assert "resumed: 2 puzzles from the results log" in again.stderr
     lines = [json.loads(line) for line in log.read_text().splitlines()]
-    assert [line["kind"] for line in lines] == ["header"] + ["puzzle"] * 4 + ["header"] + \
-        ["puzzle"] * 2
+    assert [line["kind"] for line in lines] == ["header"] + ["puzzle"] * 4 + ["header"] + [
+        "puzzle"
+    ] * 2
     assert [line["number"] for line in lines[6:]] == [1, 3]

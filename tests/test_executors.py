@@ -24,16 +24,20 @@ def test_every_executor_is_found_by_name() -> None:
     assert isinstance(make_executor("isolated"), IsolatedExecutor)
     assert isinstance(make_executor("local", jobs=1), InlineExecutor)
     assert isinstance(make_executor("local", jobs=2), PoolExecutor)
-    with pytest.raises(ExecutorError, match=r"unknown executor 'cloud' \(choose from local, "
-                                            r"inline, isolated, dask\)"):
+    with pytest.raises(
+        ExecutorError,
+        match=r"unknown executor 'cloud' \(choose from local, "
+        r"inline, isolated, dask\)",
+    ):
         make_executor("cloud")
 
 
 def test_the_command_line_offers_the_registry() -> None:
     result = CliRunner().invoke(main, ["solve", "--help"])
     assert "local: worker processes" in result.stdout and "isolated:" in result.stdout
-    solved = CliRunner().invoke(main, ["solve", "--executor", "isolated", "--format", "line"],
-                                input=BAEKJOON_2239 + "\n")
+    solved = CliRunner().invoke(
+        main, ["solve", "--executor", "isolated", "--format", "line"], input=BAEKJOON_2239 + "\n"
+    )
     assert (solved.exit_code, solved.stdout) == (0, BAEKJOON_2239_ANSWER + "\n")
 
 
@@ -44,13 +48,20 @@ def test_too_many_jobs_are_capped_with_one_line(caplog: pytest.LogCaptureFixture
         assert usable_jobs(2) == 2
         executor = make_executor("local", jobs=1000)
     assert isinstance(executor, PoolExecutor) and executor.jobs == most
-    assert caplog.messages == [f"-j 1000 is more worker processes than this machine can use: "
-                               f"running {most} (4 per core)"] * 2
+    assert (
+        caplog.messages
+        == [
+            f"-j 1000 is more worker processes than this machine can use: "
+            f"running {most} (4 per core)"
+        ]
+        * 2
+    )
 
 
 def test_the_cli_says_so_and_solves(tmp_path) -> None:
-    result = CliRunner().invoke(main, ["solve", "-j", "1000", "--format", "line"],
-                                input=BAEKJOON_2239 + "\n")
+    result = CliRunner().invoke(
+        main, ["solve", "-j", "1000", "--format", "line"], input=BAEKJOON_2239 + "\n"
+    )
     assert result.exit_code == 0 and result.stdout == BAEKJOON_2239_ANSWER + "\n"
     assert result.stderr.startswith("warning: -j 1000 is more worker processes than")
 

@@ -12,15 +12,26 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from sudoku_cp.cli import main
 from sudoku_cp.errors import GridParseError
-from sudoku_cp.formats import (Layout, PuzzleRecord, PuzzleStream, decode_input, detect_layout,
-                               format_grid, load_puzzles, read_puzzles, read_records)
+from sudoku_cp.formats import (
+    Layout,
+    PuzzleRecord,
+    PuzzleStream,
+    decode_input,
+    detect_layout,
+    format_grid,
+    load_puzzles,
+    read_puzzles,
+    read_records,
+)
 from sudoku_cp.grid import Grid
 
 from .conftest import BAEKJOON_2239, BAEKJOON_2239_ANSWER, DATA, EMPTY_4_LEXMIN
+
 
 def grid(record: PuzzleRecord) -> Grid:
     assert record.grid is not None, record.error
@@ -32,7 +43,7 @@ def error(record: PuzzleRecord) -> str:
     return record.error
 
 
-BAEKJOON_2239_ROWS = "\n".join(BAEKJOON_2239[r * 9:(r + 1) * 9] for r in range(9)) + "\n"
+BAEKJOON_2239_ROWS = "\n".join(BAEKJOON_2239[r * 9 : (r + 1) * 9] for r in range(9)) + "\n"
 BAEKJOON_2580_TEXT = (DATA / "examples" / "baekjoon2580.txt").read_text()
 
 
@@ -91,10 +102,12 @@ def test_rectangular_boxes_with_box_option() -> None:
 
 # -- one test per kind of bad input -------------------------------------------------------------
 
+
 def test_wrong_row_count() -> None:
     text = "\n".join(BAEKJOON_2239_ROWS.splitlines()[:8])
-    with pytest.raises(GridParseError,
-                       match=r"^<stdin>:1: expected 9 rows for a 9x9 puzzle, got 8"):
+    with pytest.raises(
+        GridParseError, match=r"^<stdin>:1: expected 9 rows for a 9x9 puzzle, got 8"
+    ):
         read_puzzles(text)
 
 
@@ -162,6 +175,7 @@ def test_unreadable_file_is_reported_and_others_go_on(tmp_path: Path) -> None:
 
 # -- writing ------------------------------------------------------------------------------------
 
+
 def test_format_grid_layouts() -> None:
     grid = Grid.parse("1234341221434321")
     assert format_grid(grid, "grid") == "1234\n3412\n2143\n4321"
@@ -173,8 +187,9 @@ SHAPES = [(4, (2, 2)), (6, (2, 3)), (9, (3, 3)), (16, (4, 4)), (25, (5, 5))]
 
 
 @given(st.sampled_from(SHAPES), st.sampled_from(list(Layout)), st.data())
-def test_write_then_read_round_trip(shape: tuple[int, tuple[int, int]], layout: Layout,
-                                    data: st.DataObject) -> None:
+def test_write_then_read_round_trip(
+    shape: tuple[int, tuple[int, int]], layout: Layout, data: st.DataObject
+) -> None:
     size, box = shape
     values = data.draw(st.lists(st.integers(0, size), min_size=size * size, max_size=size * size))
     grid = Grid.from_values(values, box=box)
@@ -185,11 +200,14 @@ def test_write_then_read_round_trip(shape: tuple[int, tuple[int, int]], layout: 
 
 
 def test_read_records_ignores_a_torn_last_line() -> None:
-    assert read_records(['{"index": 0}', '', '{"index": 1}', '{"ind']) == [{"index": 0},
-                                                                           {"index": 1}]
+    assert read_records(['{"index": 0}', "", '{"index": 1}', '{"ind']) == [
+        {"index": 0},
+        {"index": 1},
+    ]
 
 
 # -- detection never splits one square block -------------------------------------------------------
+
 
 def test_36_lines_of_36_zeros_are_one_36x36_grid_never_36_puzzles() -> None:
     layout, records = read_puzzles(("0" * 36 + "\n") * 36)
@@ -199,8 +217,10 @@ def test_36_lines_of_36_zeros_are_one_36x36_grid_never_36_puzzles() -> None:
 
 def test_81_lines_of_81_zeros_are_refused_in_one_line_never_81_puzzles() -> None:
     text = ("0" * 81 + "\n") * 81
-    message = ("<stdin>:1: no Sudoku has rows of 81 values (81 is above the largest size, 64): "
-               "sizes are 4, 6, 8, 9, 10, 12, 16, 25, ... up to 64")
+    message = (
+        "<stdin>:1: no Sudoku has rows of 81 values (81 is above the largest size, 64): "
+        "sizes are 4, 6, 8, 9, 10, 12, 16, 25, ... up to 64"
+    )
     with pytest.raises(GridParseError) as caught:
         read_puzzles(text)
     assert str(caught.value) == message
@@ -223,11 +243,15 @@ def test_a_square_block_with_a_row_that_repeats_a_value_is_many_puzzles() -> Non
 
 # -- one line per bad input ------------------------------------------------------------------------
 
-@pytest.mark.parametrize("text, where, token", [
-    ("1 \u00b2 3 4\n3 4 1 2\n2 1 4 3\n4 3 2 1\n", "1:3", "\u00b2"),   # superscript two
-    ("1 2 3 4\n3 4 1 2\n2 1 4 3\n4 3 2 \u2081\n", "4:7", "\u2081"),   # subscript one
-    ("1 2 3 4\n3 4 1 2\n2 1 4 3\n4 3 2 \uff11\n", "4:7", "\uff11"),   # full-width one
-])
+
+@pytest.mark.parametrize(
+    "text, where, token",
+    [
+        ("1 \u00b2 3 4\n3 4 1 2\n2 1 4 3\n4 3 2 1\n", "1:3", "\u00b2"),  # superscript two
+        ("1 2 3 4\n3 4 1 2\n2 1 4 3\n4 3 2 \u2081\n", "4:7", "\u2081"),  # subscript one
+        ("1 2 3 4\n3 4 1 2\n2 1 4 3\n4 3 2 \uff11\n", "4:7", "\uff11"),  # full-width one
+    ],
+)
 def test_digits_that_are_not_ascii_are_one_error_line(text: str, where: str, token: str) -> None:
     message = f"<stdin>:{where}: expected a number, got {token!r}"
     with pytest.raises(GridParseError) as caught:
@@ -239,6 +263,7 @@ def test_digits_that_are_not_ascii_are_one_error_line(text: str, where: str, tok
 
 
 # -- PuzzleStream ----------------------------------------------------------------------------------
+
 
 class Pipe:
     """A binary standard input that hands out its lines one at a time and counts them."""
@@ -263,8 +288,7 @@ def test_the_stream_reads_one_line_per_puzzle_in_the_line_layout() -> None:
     assert pipe.read == 2
 
 
-def test_a_detected_line_layout_needs_no_lookahead_when_the_first_line_rules_out_a_grid(
-        ) -> None:
+def test_a_detected_line_layout_needs_no_lookahead_when_the_first_line_rules_out_a_grid() -> None:
     pipe = Pipe([BAEKJOON_2239] * 100)
     stream = PuzzleStream(["-"], stdin=pipe)
     assert next(iter(stream)).grid == Grid.parse(BAEKJOON_2239)
@@ -275,13 +299,12 @@ def test_a_detected_line_layout_needs_no_lookahead_when_the_first_line_rules_out
 def test_puzzles_of_several_sources_are_numbered_across_all(tmp_path: Path) -> None:
     first, second = tmp_path / "a.txt", tmp_path / "b.txt"
     first.write_text(f"# a\n{BAEKJOON_2239}\n{'0' * 16}\n")
-    second.write_text("\n".join(BAEKJOON_2239[r * 9:(r + 1) * 9] for r in range(9)) + "\n")
+    second.write_text("\n".join(BAEKJOON_2239[r * 9 : (r + 1) * 9] for r in range(9)) + "\n")
     stream = PuzzleStream([str(first), str(tmp_path / "missing.txt"), str(second)])
     found = [(r.index, r.number, Path(r.source).name, r.line) for r in stream]
     assert found == [(0, 0, "a.txt", 2), (1, 1, "a.txt", 3), (2, 0, "b.txt", 1)]
     assert stream.layouts == {str(first): Layout.LINE, str(second): Layout.GRID}
-    assert stream.errors == [f"{tmp_path / 'missing.txt'}: cannot read: No such file or "
-                             f"directory"]
+    assert stream.errors == [f"{tmp_path / 'missing.txt'}: cannot read: No such file or directory"]
     assert (stream.read, stream.bad, stream.nothing_read) == (3, 0, False)
 
 
@@ -293,7 +316,7 @@ def test_first_takes_the_first_puzzles_of_each_source(tmp_path: Path) -> None:
 
 
 def test_a_block_that_breaks_off_keeps_the_puzzles_before_it(tmp_path: Path) -> None:
-    rows = [BAEKJOON_2239[r * 9:(r + 1) * 9] for r in range(9)]
+    rows = [BAEKJOON_2239[r * 9 : (r + 1) * 9] for r in range(9)]
     path = tmp_path / "grids.txt"
     path.write_text("\n".join(rows + rows[:4] + ["12345678"]) + "\n")
     stream = PuzzleStream([str(path)])
@@ -307,8 +330,9 @@ def test_binary_data_met_midway_is_located(tmp_path: Path) -> None:
     path.write_bytes(f"{BAEKJOON_2239}\n".encode() + b"12\xff\n")
     stream = PuzzleStream([str(path)])
     assert len(list(stream)) == 1
-    assert stream.errors == [f"{path}:2: binary data, not a puzzle (byte 0xff at offset 84 is "
-                             f"not UTF-8 text)"]
+    assert stream.errors == [
+        f"{path}:2: binary data, not a puzzle (byte 0xff at offset 84 is not UTF-8 text)"
+    ]
 
 
 def test_nothing_read_when_every_source_fails(tmp_path: Path) -> None:
@@ -329,12 +353,17 @@ def ask(process: subprocess.Popen[str], puzzle: str) -> str:
     return process.stdout.readline().strip()
 
 
-@pytest.mark.parametrize("layout", [pytest.param(["--input-format", "line"], id="line"),
-                                    pytest.param([], id="detected")])
+@pytest.mark.parametrize(
+    "layout", [pytest.param(["--input-format", "line"], id="line"), pytest.param([], id="detected")]
+)
 def test_solve_answers_a_pipe_puzzle_by_puzzle(layout: list[str]) -> None:
-    process = subprocess.Popen([sys.executable, "-m", "sudoku_cp", "solve", *layout],
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "sudoku_cp", "solve", *layout],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert ask(process, BAEKJOON_2239) == BAEKJOON_2239_ANSWER
         assert ask(process, "0" * 16) == EMPTY_4_LEXMIN

@@ -15,10 +15,21 @@ from sudoku_cp import __version__
 from sudoku_cp.backends import backend_class, get_backend
 from sudoku_cp.cli import main
 from sudoku_cp.errors import GridShapeError
-from sudoku_cp.generate import (GenerateError, GivensRange, Kind, Request, command_line,
-                                counting_backend_name, generate, is_forced, make_request,
-                                parse_givens_range, random_completed_grid, shuffle_grid,
-                                swap_cycles)
+from sudoku_cp.generate import (
+    GenerateError,
+    GivensRange,
+    Kind,
+    Request,
+    command_line,
+    counting_backend_name,
+    generate,
+    is_forced,
+    make_request,
+    parse_givens_range,
+    random_completed_grid,
+    shuffle_grid,
+    swap_cycles,
+)
 from sudoku_cp.grid import Grid
 from sudoku_cp.naive import naive_solve
 from sudoku_cp.progress import Progress
@@ -67,14 +78,18 @@ def count(backend, puzzle: Grid, limit: int) -> int:
 
 
 def made(kind: str, size: int, givens: str, *, seed: int = 7, count: int = 4, box=None):
-    return list(generate(make_request(kind, size=size, box=box, givens=givens, seed=seed,
-                                      count=count)))
+    return list(
+        generate(make_request(kind, size=size, box=box, givens=givens, seed=seed, count=count))
+    )
 
 
 # -- the kinds ----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("size, givens, box", [(4, "4..8", None), (6, "9..16", None),
-                                               (6, "9..16", (3, 2)), (9, "22..32", None)])
+
+@pytest.mark.parametrize(
+    "size, givens, box",
+    [(4, "4..8", None), (6, "9..16", None), (6, "9..16", (3, 2)), (9, "22..32", None)],
+)
 def test_unique_puzzles_have_one_completion(dfs, size, givens, box):
     for generated in made("unique", size, givens, box=box):
         assert count(dfs, generated.puzzle, 2) == 1
@@ -96,8 +111,10 @@ def test_multi_puzzles_have_at_least_two_completions(dfs, size, givens):
     for generated in made("multi", size, givens, count=6):
         completions = count(dfs, generated.puzzle, 1000)
         assert completions >= 2
-        assert (generated.completions, generated.completions_capped) == (completions,
-                                                                       completions >= 1000)
+        assert (generated.completions, generated.completions_capped) == (
+            completions,
+            completions >= 1000,
+        )
         assert generated.givens in parse_givens_range(givens, size=size)
 
 
@@ -140,6 +157,7 @@ def test_adversarial_beats_the_plain_unique_puzzle():
 
 # -- determinism ----------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("kind", [str(kind) for kind in Kind])
 def test_same_seed_same_puzzles_other_seed_other_puzzles(kind):
     def lines(seed: int) -> list[str]:
@@ -167,8 +185,9 @@ def test_the_counting_backend_changes_nothing_but_speed():
     if not usable("sat"):
         pytest.skip("need python-sat")
     request = make_request("unique", size=9, givens="22..28", seed=2, count=3)
-    assert list(generate(request, counter_name="dfs")) == list(generate(request,
-                                                                        counter_name="sat"))
+    assert list(generate(request, counter_name="dfs")) == list(
+        generate(request, counter_name="sat")
+    )
 
 
 def test_counting_backend_per_size():
@@ -184,8 +203,10 @@ def test_counting_falls_back_to_dfs_without_sat(monkeypatch, caplog):
 
 # -- building blocks ------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("size, box", [(4, None), (6, (2, 3)), (6, (3, 2)), (9, None),
-                                       (16, None), (25, None)])
+
+@pytest.mark.parametrize(
+    "size, box", [(4, None), (6, (2, 3)), (6, (3, 2)), (9, None), (16, None), (25, None)]
+)
 def test_random_completed_grids_are_full_and_valid(size, box):
     rng = random.Random(size)
     grids = {random_completed_grid(rng, size, box=box) for _ in range(3)}
@@ -208,10 +229,10 @@ def test_swapping_a_cycle_gives_another_completed_grid():
     for first, second in [(1, 2), (3, 7), (5, 9)]:
         cycles = swap_cycles(full, first, second)
         assert sorted(cell for cycle in cycles for cell in cycle) == sorted(
-            cell for cell, value in enumerate(full.values) if value in (first, second))
+            cell for cell, value in enumerate(full.values) if value in (first, second)
+        )
         for cycle in cycles:
-            swapped = full.with_values({cell: first + second - full.values[cell]
-                                        for cell in cycle})
+            swapped = full.with_values({cell: first + second - full.values[cell] for cell in cycle})
             assert swapped != full and swapped.conflicts() == []
 
 
@@ -222,19 +243,23 @@ def test_a_forced_given_is_recognised():
     assert not is_forced([0] * 16, 0, geometry.peers[0], 4)
 
 
-@pytest.mark.parametrize("text, low, high", [("24..30", 24, 30), ("25", 25, 25),
-                                             (" 0..81 ", 0, 81)])
+@pytest.mark.parametrize(
+    "text, low, high", [("24..30", 24, 30), ("25", 25, 25), (" 0..81 ", 0, 81)]
+)
 def test_parse_givens_range(text, low, high):
     assert parse_givens_range(text, size=9) == GivensRange(low, high)
 
 
-@pytest.mark.parametrize("text, message", [
-    ("30..20", "the low end 30 is above the high end 20"),
-    ("10..82", "a 9x9 grid has only 81 cells"),
-    ("a..b", "expected givens as A..B"),
-    ("-1..5", "expected givens as A..B"),
-    ("", "expected givens as A..B"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("30..20", "the low end 30 is above the high end 20"),
+        ("10..82", "a 9x9 grid has only 81 cells"),
+        ("a..b", "expected givens as A..B"),
+        ("-1..5", "expected givens as A..B"),
+        ("", "expected givens as A..B"),
+    ],
+)
 def test_bad_givens_range(text, message):
     with pytest.raises(GenerateError, match=re.escape(message)):
         parse_givens_range(text, size=9)
@@ -253,33 +278,40 @@ def test_make_request_checks_kind_size_and_count():
 
 def test_command_line_names_a_non_default_box_only():
     assert command_line(Request(Kind.UNSAT, 6, (3, 2), GivensRange(9, 16), 3, 2)) == (
-        "sudoku-cp generate --kind unsat --size 6 --box 3x2 --count 2 --givens 9..16 --seed 3")
+        "sudoku-cp generate --kind unsat --size 6 --box 3x2 --count 2 --givens 9..16 --seed 3"
+    )
     assert "--box" not in command_line(Request(Kind.UNSAT, 6, (2, 3), GivensRange(9, 16), 3))
 
 
 # -- the command line -----------------------------------------------------------------------------
+
 
 def invoke(*args: str):
     return CliRunner().invoke(main, ["generate", *args])
 
 
 def test_cli_line_format_exact_output():
-    result = invoke("--size", "4", "--count", "2", "--givens", "5..6", "--kind", "unique",
-                    "--seed", "9")
+    result = invoke(
+        "--size", "4", "--count", "2", "--givens", "5..6", "--kind", "unique", "--seed", "9"
+    )
     assert result.exit_code == 0, result.output
     puzzles = made("unique", 4, "5..6", seed=9, count=2)
-    assert result.stdout == "\n".join([
-        "# sudoku-cp generate --kind unique --size 4 --count 2 --givens 5..6 --seed 9",
-        f"# sudoku-cp {__version__}: the same command and version give the same puzzles",
-        "# unique: exactly one completion; givens removed at random while it stays unique",
-        "# each puzzle line (N*N symbols, 0 blank) follows a comment with its facts",
-        f"# 1: givens={puzzles[0].givens} completions=1",
-        puzzles[0].puzzle.to_line(),
-        f"# 2: givens={puzzles[1].givens} completions=1",
-        puzzles[1].puzzle.to_line(),
-        f"# 2 puzzles, givens {min(p.givens for p in puzzles)}..{max(p.givens for p in puzzles)}"
-        f" (mean {sum(p.givens for p in puzzles) / 2:.1f})",
-        ""])
+    assert result.stdout == "\n".join(
+        [
+            "# sudoku-cp generate --kind unique --size 4 --count 2 --givens 5..6 --seed 9",
+            f"# sudoku-cp {__version__}: the same command and version give the same puzzles",
+            "# unique: exactly one completion; givens removed at random while it stays unique",
+            "# each puzzle line (N*N symbols, 0 blank) follows a comment with its facts",
+            f"# 1: givens={puzzles[0].givens} completions=1",
+            puzzles[0].puzzle.to_line(),
+            f"# 2: givens={puzzles[1].givens} completions=1",
+            puzzles[1].puzzle.to_line(),
+            f"# 2 puzzles, givens {min(p.givens for p in puzzles)}.."
+            f"{max(p.givens for p in puzzles)}"
+            f" (mean {sum(p.givens for p in puzzles) / 2:.1f})",
+            "",
+        ]
+    )
     assert result.stderr == ""
 
 
@@ -287,8 +319,9 @@ def test_cli_shows_progress_within_a_puzzle(monkeypatch):
     # On a terminal, the display moves with every completion count, not only per puzzle (a
     # sparse 25x25 puzzle can take minutes).
     screen = io.StringIO()
-    monkeypatch.setattr(cli, "Progress",
-                        functools.partial(Progress, stream=screen, enabled=True, interval=0))
+    monkeypatch.setattr(
+        cli, "Progress", functools.partial(Progress, stream=screen, enabled=True, interval=0)
+    )
     result = invoke("--size", "9", "--givens", "22..28", "--seed", "2")
     assert result.exit_code == 0
     assert "\rgenerate unique 0 " in screen.getvalue()
@@ -298,10 +331,13 @@ def test_cli_shows_progress_within_a_puzzle(monkeypatch):
 
 def test_cli_output_is_readable_by_solve(tmp_path):
     target = tmp_path / "multi.txt"
-    assert invoke("--size", "6", "--count", "3", "--kind", "multi", "--seed", "1",
-                  "-o", str(target)).exit_code == 0
-    result = CliRunner().invoke(main, ["solve", "--mode", "count", "--limit", "1000",
-                                       str(target)])
+    assert (
+        invoke(
+            "--size", "6", "--count", "3", "--kind", "multi", "--seed", "1", "-o", str(target)
+        ).exit_code
+        == 0
+    )
+    result = CliRunner().invoke(main, ["solve", "--mode", "count", "--limit", "1000", str(target)])
     facts = [line for line in target.read_text().splitlines() if re.match(r"# \d+:", line)]
     counts = [re.search(r"completions=(\d+)", line).group(1) for line in facts]
     assert result.exit_code == 0
@@ -309,19 +345,48 @@ def test_cli_output_is_readable_by_solve(tmp_path):
 
 
 def test_cli_jsonl_fields():
-    result = invoke("--size", "9", "--count", "2", "--kind", "adversarial", "--givens",
-                    "22..26", "--seed", "3", "--format", "jsonl")
+    result = invoke(
+        "--size",
+        "9",
+        "--count",
+        "2",
+        "--kind",
+        "adversarial",
+        "--givens",
+        "22..26",
+        "--seed",
+        "3",
+        "--format",
+        "jsonl",
+    )
     assert result.exit_code == 0, result.output
     records = [json.loads(line) for line in result.stdout.splitlines()]
     assert [r["index"] for r in records] == [0, 1]
     first = records[0]
-    assert {"kind", "size", "box", "seed", "puzzle", "solution", "givens", "completions",
-            "naive_nodes", "naive_finished", "version", "command"} <= set(first)
+    assert {
+        "kind",
+        "size",
+        "box",
+        "seed",
+        "puzzle",
+        "solution",
+        "givens",
+        "completions",
+        "naive_nodes",
+        "naive_finished",
+        "version",
+        "command",
+    } <= set(first)
     assert (first["kind"], first["size"], first["box"], first["completions"]) == (
-        "adversarial", 9, "3x3", 1)
+        "adversarial",
+        9,
+        "3x3",
+        1,
+    )
     assert first["solution"].startswith("987654321")
-    assert first["command"] == ("sudoku-cp generate --kind adversarial --size 9 --count 2 "
-                                "--givens 22..26 --seed 3")
+    assert first["command"] == (
+        "sudoku-cp generate --kind adversarial --size 9 --count 2 --givens 22..26 --seed 3"
+    )
     assert Grid.parse(first["solution"]).is_solution_of(Grid.parse(first["puzzle"]))
 
 
@@ -335,21 +400,28 @@ def test_cli_unsat_multi_comments():
 def test_cli_notes_puzzles_outside_the_range():
     result = invoke("--size", "4", "--count", "2", "--givens", "0..1")
     assert result.exit_code == 0
-    assert result.stderr == "Note: 2 of 2 puzzles stopped at a minimal puzzle outside " \
-                            "--givens 0..1.\n"
+    assert (
+        result.stderr == "Note: 2 of 2 puzzles stopped at a minimal puzzle outside --givens 0..1.\n"
+    )
     assert "2 outside 0..1 (stopped at a minimal puzzle)" in result.stdout
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--givens", "30..20"], "Error: givens 30..20: the low end 30 is above the high end 20"),
-    (["--size", "7"], "Error: no box shape fits size 7 (it is prime)"),
-    (["--size", "6", "--box", "2x2"], "Error: a 2x2 box does not fit a 6x6 grid"),
-    (["--box", "3by3"], "Error: expected a box shape like 2x3, got '3by3'"),
-    (["--count", "0"], "Error: Invalid value for '--count': 0 is not in the range x>=1. "
-                       "(see sudoku-cp generate --help)"),
-    (["--givens", "x"], "Error: expected givens as A..B (e.g. 24..30), got 'x'"),
-    (["--size", "4", "--givens", "17"], "Error: givens 17: a 4x4 grid has only 16 cells"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--givens", "30..20"], "Error: givens 30..20: the low end 30 is above the high end 20"),
+        (["--size", "7"], "Error: no box shape fits size 7 (it is prime)"),
+        (["--size", "6", "--box", "2x2"], "Error: a 2x2 box does not fit a 6x6 grid"),
+        (["--box", "3by3"], "Error: expected a box shape like 2x3, got '3by3'"),
+        (
+            ["--count", "0"],
+            "Error: Invalid value for '--count': 0 is not in the range x>=1. "
+            "(see sudoku-cp generate --help)",
+        ),
+        (["--givens", "x"], "Error: expected givens as A..B (e.g. 24..30), got 'x'"),
+        (["--size", "4", "--givens", "17"], "Error: givens 17: a 4x4 grid has only 16 cells"),
+    ],
+)
 def test_cli_bad_options_one_line_exit_2(args, message):
     result = invoke(*args)
     assert result.exit_code == 2
@@ -370,6 +442,7 @@ def test_cli_kind_choices_are_the_library_kinds():
 
 
 # -- the data files -------------------------------------------------------------------------------
+
 
 @dataclass
 class GeneratedFile:
@@ -411,16 +484,16 @@ DATA_FILES = sorted(GENERATED.glob("*.txt"))
 # of the dear ones (seconds per puzzle measured on an idle 2-core VM in brackets). 0: none; the
 # file is still parsed and sampled for its kind's property.
 REGENERATED_PREFIX = {
-    "adversarial-9x9": 2,     # (1.1 s)
-    "unique-16x16": 4,        # (0.23 s)
-    "multi-16x16": 4,         # (0.32 s)
-    "multi-20x20": 2,         # (about 4 s)
-    "unsat-16x16": 4,         # (0.25 s)
-    "adversarial-16x16": 1,   # (1.4 s)
-    "unique-25x25": 0,        # (18 s for the first; unsat-25x25 runs the same unique removal)
-    "multi-25x25": 2,         # (0.25 s)
-    "unsat-25x25": 1,         # (3.7 s)
-    "adversarial-25x25": 1,   # (1.6 s)
+    "adversarial-9x9": 2,  # (1.1 s)
+    "unique-16x16": 4,  # (0.23 s)
+    "multi-16x16": 4,  # (0.32 s)
+    "multi-20x20": 2,  # (about 4 s)
+    "unsat-16x16": 4,  # (0.25 s)
+    "adversarial-16x16": 1,  # (1.4 s)
+    "unique-25x25": 0,  # (18 s for the first; unsat-25x25 runs the same unique removal)
+    "multi-25x25": 2,  # (0.25 s)
+    "unsat-25x25": 1,  # (3.7 s)
+    "adversarial-25x25": 1,  # (1.6 s)
 }
 
 
@@ -494,7 +567,8 @@ def test_data_file_puzzles_have_the_property_of_their_kind(path, dfs, big_counte
             completions = count(counter, puzzle, 1000)
             assert completions >= 2
             assert recorded.fact(index, "completions") == (
-                "1000+" if completions >= 1000 else str(completions))
+                "1000+" if completions >= 1000 else str(completions)
+            )
         if kind == "unsat":
             assert count(counter, puzzle, 1) == 0
         if kind == "adversarial":
@@ -508,9 +582,11 @@ def test_data_file_puzzles_have_the_property_of_their_kind(path, dfs, big_counte
 
 # -- sizes above 25x25: pattern fill, swap walk, the count the construction proves -----------
 
+
 @pytest.mark.parametrize("size", [4, 6, 9, 12, 20, 30, 36])
 def test_pattern_grid_is_complete_and_valid(size):
     from sudoku_cp.generate import pattern_grid
+
     grid = pattern_grid(size)
     assert is_full(grid) and not grid.conflicts()
 
@@ -521,6 +597,7 @@ def is_full(grid):
 
 def test_swap_walk_keeps_the_grid_valid_and_moves_it():
     from sudoku_cp.generate import pattern_grid, swap_walk
+
     start = pattern_grid(12)
     walked = swap_walk(start, random.Random(3), steps=50)
     assert is_full(walked) and not walked.conflicts()
@@ -530,6 +607,7 @@ def test_swap_walk_keeps_the_grid_valid_and_moves_it():
 
 def test_big_multi_is_fast_counts_to_two_by_construction_and_is_reproducible():
     from sudoku_cp.generate import multi_solution_limit
+
     assert multi_solution_limit(25) == 1000 and multi_solution_limit(36) == 2
     request = make_request("multi", size=36, givens="300..320", seed=5, count=2)
     first = list(generate(request, counter_name="dfs"))
@@ -542,11 +620,12 @@ def test_big_multi_is_fast_counts_to_two_by_construction_and_is_reproducible():
 
 def test_swapped_twin_is_a_second_completion():
     from sudoku_cp.generate import smallest_swap_cycle, swapped
+
     solution = random_completed_grid(random.Random(4), 30)
     cycle = smallest_swap_cycle(solution, random.Random(4))
     twin = swapped(solution, cycle)
     assert twin != solution and not twin.conflicts() and 0 not in twin.values
-    assert sum(a != b for a, b in zip(solution.values, twin.values)) == len(cycle)
+    assert sum(a != b for a, b in zip(solution.values, twin.values, strict=True)) == len(cycle)
 
 
 SCALING = GENERATED / "scaling"

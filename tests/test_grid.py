@@ -1,13 +1,21 @@
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sudoku_cp.errors import GridParseError, GridShapeError
 from sudoku_cp.grid import Grid, default_box, geometry, parse_box, symbol_value, value_symbol
 
 from .conftest import BAEKJOON_2239, BAEKJOON_2239_ANSWER
 
-SHAPES = [(4, (2, 2)), (6, (2, 3)), (8, (2, 4)), (9, (3, 3)), (12, (3, 4)), (16, (4, 4)),
-          (25, (5, 5))]
+SHAPES = [
+    (4, (2, 2)),
+    (6, (2, 3)),
+    (8, (2, 4)),
+    (9, (3, 3)),
+    (12, (3, 4)),
+    (16, (4, 4)),
+    (25, (5, 5)),
+]
 
 
 @pytest.mark.parametrize("size, box", SHAPES)
@@ -71,14 +79,17 @@ def test_picture_has_box_separators():
     assert len(picture) == 11
 
 
-@pytest.mark.parametrize("text, message", [
-    ("12", "expected N\\*N symbols"),
-    ("1" * 49, "prime"),
-    ("x" + "0" * 80, "unknown symbol 'x'"),
-    ("5" + "0" * 15, "value 5 is above 4"),
-    ("G" + "0" * 80, "unknown symbol .G."),
-    ("H" + "0" * 255, "value 17 is above 16"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("12", "expected N\\*N symbols"),
+        ("1" * 49, "prime"),
+        ("x" + "0" * 80, "unknown symbol 'x'"),
+        ("5" + "0" * 15, "value 5 is above 4"),
+        ("G" + "0" * 80, "unknown symbol .G."),
+        ("H" + "0" * 255, "value 17 is above 16"),
+    ],
+)
 def test_parse_errors(text, message):
     with pytest.raises(GridParseError, match=message):
         Grid.parse(text)
@@ -127,8 +138,10 @@ def test_line_round_trip_any_shape(shape, data):
     assert Grid.parse(grid.to_line().lower(), box=box) == grid
 
 
-@pytest.mark.parametrize("size, box", [(36, (6, 6)), (42, (6, 7)), (49, (7, 7)), (56, (7, 8)),
-                                       (64, (8, 8)), (30, (5, 6))])
+@pytest.mark.parametrize(
+    "size, box",
+    [(36, (6, 6)), (42, (6, 7)), (49, (7, 7)), (56, (7, 8)), (64, (8, 8)), (30, (5, 6))],
+)
 def test_sizes_up_to_64_have_their_boxes(size, box):
     assert default_box(size) == box
     assert len(geometry(size).units) == 3 * size
@@ -149,19 +162,26 @@ def test_a_bad_number_in_a_comma_line_is_named():
         Grid.parse(",".join(["37"] + ["0"] * (36 * 36 - 1)))
 
 
-
 @settings(max_examples=300, deadline=None)
-@given(st.sampled_from([(4, (2, 2)), (6, (2, 3)), (6, (3, 2)), (9, (3, 3)), (12, (3, 4))]),
-       st.data())
+@given(
+    st.sampled_from([(4, (2, 2)), (6, (2, 3)), (6, (3, 2)), (9, (3, 3)), (12, (3, 4))]), st.data()
+)
 def test_conflicts_match_a_plain_scan_of_every_unit(shape, data):
     size, box = shape
     # Mostly blank grids with a few values, so that grids with and without repeats are common.
-    values = data.draw(st.lists(st.integers(0, size).map(lambda v: v if v % 3 else 0),
-                                min_size=size * size, max_size=size * size))
+    values = data.draw(
+        st.lists(
+            st.integers(0, size).map(lambda v: v if v % 3 else 0),
+            min_size=size * size,
+            max_size=size * size,
+        )
+    )
     grid = Grid.from_values(values, box=box)
     geo = grid.geometry
-    expected = [(geo.name_unit(index), value, tuple(c for c in unit if values[c] == value))
-                for index, unit in enumerate(geo.units) for value in range(1, size + 1)
-                if sum(values[cell] == value for cell in unit) > 1]
+    expected = [
+        (geo.name_unit(index), value, tuple(c for c in unit if values[c] == value))
+        for index, unit in enumerate(geo.units)
+        for value in range(1, size + 1)
+        if sum(values[cell] == value for cell in unit) > 1
+    ]
     assert [(c.unit, c.value, c.cells) for c in grid.conflicts()] == expected
-

@@ -4,9 +4,18 @@ from sudoku_cp.backends import get_backend
 from sudoku_cp.grid import Grid
 from sudoku_cp.naive import naive_solve
 
-from .conftest import (ANTI_BACKTRACK, BAEKJOON_2239, BAEKJOON_2239_ANSWER, DATA,
-                       EMPTY_4_LEXMIN, EMPTY_9_LEXMIN, EMPTY_16_LEXMIN_ROWS_1_2, UNSOLVABLE_4,
-                       naive_lexmin, random_multi_solution)
+from .conftest import (
+    ANTI_BACKTRACK,
+    BAEKJOON_2239,
+    BAEKJOON_2239_ANSWER,
+    DATA,
+    EMPTY_4_LEXMIN,
+    EMPTY_9_LEXMIN,
+    EMPTY_16_LEXMIN_ROWS_1_2,
+    UNSOLVABLE_4,
+    naive_lexmin,
+    random_multi_solution,
+)
 
 
 def test_empty_9x9_is_the_lexmin_in_392_nodes():
@@ -25,8 +34,11 @@ def test_empty_4x4_and_16x16():
 
 
 def test_anti_backtracking_example_file_is_the_known_grid():
-    lines = [line for line in (DATA / "examples" / "anti-backtracking9.txt").read_text()
-             .splitlines() if not line.startswith("#")]
+    lines = [
+        line
+        for line in (DATA / "examples" / "anti-backtracking9.txt").read_text().splitlines()
+        if not line.startswith("#")
+    ]
     assert lines == [ANTI_BACKTRACK]
 
 
@@ -72,8 +84,10 @@ def test_repeated_givens_cost_no_node():
     assert (result.solution, result.nodes, result.finished) == (None, 0, True)
 
 
-@pytest.mark.parametrize("size, givens, box", [(4, 3, None), (6, 8, (2, 3)), (6, 8, (3, 2)),
-                                               (9, 30, None), (9, 36, None)])
+@pytest.mark.parametrize(
+    "size, givens, box",
+    [(4, 3, None), (6, 8, (2, 3)), (6, 8, (3, 2)), (9, 30, None), (9, 36, None)],
+)
 def test_agrees_with_the_conftest_reference_and_dfs(size, givens, box):
     dfs = get_backend("dfs")
     for seed in range(6):

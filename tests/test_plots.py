@@ -8,19 +8,53 @@ from typing import Any
 
 import pytest
 
-from sudoku_cp.plots import (MATPLOTLIB_MISSING, PLOT_KINDS, PlotError, PlotUnavailableError,
-                             cactus_figure, plot_figure, save_figure, scaling_figure,
-                             scatter_figure)
+from sudoku_cp.plots import (
+    MATPLOTLIB_MISSING,
+    PLOT_KINDS,
+    PlotError,
+    PlotUnavailableError,
+    cactus_figure,
+    plot_figure,
+    save_figure,
+    scaling_figure,
+    scatter_figure,
+)
 
 
-def run_record(set_name: str, index: int, backend: str, status: str, seconds: float, *,
-               mode: str = "lexmin", size: int = 9, givens: int = 30) -> dict[str, Any]:
+def run_record(
+    set_name: str,
+    index: int,
+    backend: str,
+    status: str,
+    seconds: float,
+    *,
+    mode: str = "lexmin",
+    size: int = 9,
+    givens: int = 30,
+) -> dict[str, Any]:
     """One run as `Results.runs()` yields it: the puzzle's fields and the run's."""
-    return {"set": set_name, "number": index + 1, "index": index, "source": f"{set_name}.txt",
-            "line": index + 1, "puzzle": f"p{index}", "size": size, "givens": givens,
-            "mode": mode, "verdict": None, "backend": backend, "repeat": 0, "status": status,
-            "seconds": seconds, "cpu_seconds": None, "build_seconds": None,
-            "solve_seconds": None, "count": None, "reason": None, "solution": None}
+    return {
+        "set": set_name,
+        "number": index + 1,
+        "index": index,
+        "source": f"{set_name}.txt",
+        "line": index + 1,
+        "puzzle": f"p{index}",
+        "size": size,
+        "givens": givens,
+        "mode": mode,
+        "verdict": None,
+        "backend": backend,
+        "repeat": 0,
+        "status": status,
+        "seconds": seconds,
+        "cpu_seconds": None,
+        "build_seconds": None,
+        "solve_seconds": None,
+        "count": None,
+        "reason": None,
+        "solution": None,
+    }
 
 
 # Two configurations of one backend, as `--backends "sat[solver=...]"` will label them.
@@ -36,13 +70,24 @@ def matplotlib() -> Any:
 def with_timeouts() -> list[dict[str, Any]]:
     """The records of `sudoku-cp bench data/generated/unique-25x25.txt --mode any --time-limit 1
     --backends dfs,sat`, as measured: both time out on puzzles 0 and 4, only sat solves 1."""
-    runs = [(0, "dfs", "timeout", 1.001), (0, "sat", "timeout", 1.102),
-            (1, "dfs", "timeout", 1.035), (1, "sat", "solved", 0.618),
-            (2, "dfs", "solved", 0.0169), (2, "sat", "solved", 0.0090),
-            (3, "dfs", "solved", 0.682), (3, "sat", "solved", 0.0390),
-            (4, "dfs", "timeout", 1.027), (4, "sat", "timeout", 1.074)]
-    return [run_record("unique-25x25", index, backend, status, seconds, mode="any", size=25,
-                       givens=300 + index) for index, backend, status, seconds in runs]
+    runs = [
+        (0, "dfs", "timeout", 1.001),
+        (0, "sat", "timeout", 1.102),
+        (1, "dfs", "timeout", 1.035),
+        (1, "sat", "solved", 0.618),
+        (2, "dfs", "solved", 0.0169),
+        (2, "sat", "solved", 0.0090),
+        (3, "dfs", "solved", 0.682),
+        (3, "sat", "solved", 0.0390),
+        (4, "dfs", "timeout", 1.027),
+        (4, "sat", "timeout", 1.074),
+    ]
+    return [
+        run_record(
+            "unique-25x25", index, backend, status, seconds, mode="any", size=25, givens=300 + index
+        )
+        for index, backend, status, seconds in runs
+    ]
 
 
 def two_sizes_by_givens() -> list[dict[str, Any]]:
@@ -51,9 +96,17 @@ def two_sizes_by_givens() -> list[dict[str, Any]]:
     for set_name, size, givens in (("nine", 9, (28, 30, 32)), ("sixteen", 16, (30, 32, 90))):
         for index, count in enumerate(givens):
             for number, backend in enumerate(("dfs", "sat")):
-                records.append(run_record(set_name, index, backend, "solved",
-                                          0.001 * (number + 1) * size * (index + 1),
-                                          size=size, givens=count))
+                records.append(
+                    run_record(
+                        set_name,
+                        index,
+                        backend,
+                        "solved",
+                        0.001 * (number + 1) * size * (index + 1),
+                        size=size,
+                        givens=count,
+                    )
+                )
     return records
 
 
@@ -66,10 +119,12 @@ def configurations() -> list[dict[str, Any]]:
 def six_configurations() -> list[dict[str, Any]]:
     """sat's runs of with_timeouts() under six configuration labels, each a little slower."""
     solvers = ("glucose3", "cadical195", "minisat22", "lingeling", "maplechrono", "glucose4")
-    return [{**record, "backend": f"sat[solver={solver}]",
-             "seconds": record["seconds"] * (1 + n / 5)}
-            for n, solver in enumerate(solvers)
-            for record in with_timeouts() if record["backend"] == "sat"]
+    return [
+        {**record, "backend": f"sat[solver={solver}]", "seconds": record["seconds"] * (1 + n / 5)}
+        for n, solver in enumerate(solvers)
+        for record in with_timeouts()
+        if record["backend"] == "sat"
+    ]
 
 
 def drawn_extents(figure: Any) -> list[tuple[str, Any]]:
@@ -106,10 +161,12 @@ def outside(figure: Any) -> list[str]:
     assert len(extents) > 8  # title, axis labels, ticks, legend: the check has work to do
     renderer = figure.canvas.get_renderer()
     width, height = renderer.width, renderer.height
-    return [f"{name!r} at x {box.x0:.0f}..{box.x1:.0f} of {width:.0f}, "
-            f"y {box.y0:.0f}..{box.y1:.0f} of {height:.0f}"
-            for name, box in extents
-            if box.x0 < -1 or box.y0 < -1 or box.x1 > width + 1 or box.y1 > height + 1]
+    return [
+        f"{name!r} at x {box.x0:.0f}..{box.x1:.0f} of {width:.0f}, "
+        f"y {box.y0:.0f}..{box.y1:.0f} of {height:.0f}"
+        for name, box in extents
+        if box.x0 < -1 or box.y0 < -1 or box.x1 > width + 1 or box.y1 > height + 1
+    ]
 
 
 def line_labels(axes: Any) -> list[str]:
@@ -118,9 +175,11 @@ def line_labels(axes: Any) -> list[str]:
 
 # -- every text inside the figure ------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("kind", PLOT_KINDS)
-@pytest.mark.parametrize("records", [with_timeouts, configurations, six_configurations,
-                                     two_sizes_by_givens])
+@pytest.mark.parametrize(
+    "records", [with_timeouts, configurations, six_configurations, two_sizes_by_givens]
+)
 def test_every_text_lies_inside_the_figure(matplotlib, kind, records):
     assert outside(plot_figure(records(), kind, time_limit=1.0)) == []
 
@@ -136,17 +195,27 @@ def test_the_scatter_with_timeouts_keeps_its_labels_and_legend(matplotlib):
     assert [list(point) for point in one_sided[0].get_offsets()] == [[2.0, 0.618]]
     legend = axes.get_legend() or figure.legends[0]
     assert [text.get_text() for text in legend.get_texts()] == [
-        "unique-25x25", "solved by one only (other at penalty)"]
+        "unique-25x25",
+        "solved by one only (other at penalty)",
+    ]
 
 
 # -- scaling by givens: one line per size ----------------------------------------------------------
 
+
 def test_scaling_by_givens_draws_one_line_per_backend_and_size(matplotlib):
     (axes,) = scaling_figure(two_sizes_by_givens(), by="givens").axes
-    lines = {line.get_label(): list(line.get_xdata()) for line in axes.get_lines()
-             if not line.get_label().startswith("_")}
-    assert lines == {"dfs, 9x9": [28, 30, 32], "sat, 9x9": [28, 30, 32],
-                     "dfs, 16x16": [30, 32, 90], "sat, 16x16": [30, 32, 90]}
+    lines = {
+        line.get_label(): list(line.get_xdata())
+        for line in axes.get_lines()
+        if not line.get_label().startswith("_")
+    }
+    assert lines == {
+        "dfs, 9x9": [28, 30, 32],
+        "sat, 9x9": [28, 30, 32],
+        "dfs, 16x16": [30, 32, 90],
+        "sat, 16x16": [30, 32, 90],
+    }
     assert len(axes.collections) == 4  # a p10-p90 band per line
     by_size = {line.get_label(): line for line in axes.get_lines()}
     # One colour per backend, one marker per size: a backend reads the same across sizes.
@@ -174,6 +243,7 @@ def test_scaling_by_size_pools_the_givens(matplotlib):
 
 # -- configuration labels as backend names ---------------------------------------------------------
 
+
 def test_configuration_labels_name_the_series(matplotlib):
     records = configurations()
     cactus = cactus_figure(records, time_limit=1.0)
@@ -183,25 +253,33 @@ def test_configuration_labels_name_the_series(matplotlib):
     assert axes.get_ylabel() == f"{GLUCOSE}: time per puzzle (s)"
     (axes,) = scaling_figure(records).axes
     assert line_labels(axes) == [GLUCOSE, CADICAL]
-    with pytest.raises(PlotError, match=r"no results for backend 'sat' \(the results hold "
-                                        r"sat\[solver=glucose3\], sat\[solver=cadical195\]\)"):
+    with pytest.raises(
+        PlotError,
+        match=r"no results for backend 'sat' \(the results hold "
+        r"sat\[solver=glucose3\], sat\[solver=cadical195\]\)",
+    ):
         scatter_figure(records, x="sat")
 
 
 # -- plot_figure and saving ------------------------------------------------------------------------
 
+
 def test_plot_figure_refuses_an_unknown_kind(matplotlib):
-    with pytest.raises(PlotError, match=r"unknown plot kind 'pie' \(choose from cactus, "
-                                        r"scatter, scaling\)"):
+    with pytest.raises(
+        PlotError,
+        match=r"unknown plot kind 'pie' \(choose from cactus, "
+        r"scatter, scaling\)",
+    ):
         plot_figure(with_timeouts(), "pie")
 
 
-@pytest.mark.parametrize("suffix, magic", [(".png", b"\x89PNG"), (".svg", b"<?xml"),
-                                           (".pdf", b"%PDF")])
+@pytest.mark.parametrize(
+    "suffix, magic", [(".png", b"\x89PNG"), (".svg", b"<?xml"), (".pdf", b"%PDF")]
+)
 def test_save_figure_writes_each_format(matplotlib, tmp_path, suffix, magic):
     path = tmp_path / f"scatter{suffix}"
     save_figure(scatter_figure(with_timeouts(), time_limit=1.0), path)
-    assert path.read_bytes().lstrip()[:len(magic)] == magic
+    assert path.read_bytes().lstrip()[: len(magic)] == magic
 
 
 def test_save_figure_refuses_other_suffixes(matplotlib, tmp_path):
@@ -226,6 +304,7 @@ def test_many_configurations_without_matplotlib_is_one_line(monkeypatch) -> None
 
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib fails
     assert backend_colour(3, 10) == "C3"
-    with pytest.raises(PlotUnavailableError, match=MATPLOTLIB_MISSING.replace("[", r"\[")
-                       .replace("]", r"\]")):
+    with pytest.raises(
+        PlotUnavailableError, match=MATPLOTLIB_MISSING.replace("[", r"\[").replace("]", r"\]")
+    ):
         backend_colour(3, 11)

@@ -21,8 +21,15 @@ import pytest
 from click.testing import CliRunner
 
 import sudoku_cp
-from sudoku_cp.backends import (BUILTIN_BACKENDS, backend_class, backend_names,
-                                backend_problems, plugins, registered, reload_plugins)
+from sudoku_cp.backends import (
+    BUILTIN_BACKENDS,
+    backend_class,
+    backend_names,
+    backend_problems,
+    plugins,
+    registered,
+    reload_plugins,
+)
 from sudoku_cp.backends.dfs import DfsBackend
 from sudoku_cp.cli import main
 from sudoku_cp.errors import BackendUnavailableError
@@ -32,8 +39,10 @@ from .conftest import DATA, ROOT
 
 EXAMPLE = Path(__file__).resolve().parent / "plugin_example"
 PUZZLE_FILE = DATA / "examples" / "baekjoon2239.txt"
-BROKEN_REASON = ("plugin 'naivebroken' (sudoku_cp_example.missing:Nope, from sudoku-cp-example "
-                 "0.1.0): ModuleNotFoundError: No module named 'sudoku_cp_example.missing'")
+BROKEN_REASON = (
+    "plugin 'naivebroken' (sudoku_cp_example.missing:Nope, from sudoku-cp-example "
+    "0.1.0): ModuleNotFoundError: No module named 'sudoku_cp_example.missing'"
+)
 
 
 def _can_build_wheels_here() -> bool:
@@ -42,8 +51,9 @@ def _can_build_wheels_here() -> bool:
     import importlib.util
 
     try:
-        major, minor = (int(part) for part in importlib.metadata.version("setuptools")
-                        .split(".")[:2])
+        major, minor = (
+            int(part) for part in importlib.metadata.version("setuptools").split(".")[:2]
+        )
     except (importlib.metadata.PackageNotFoundError, ValueError):
         return False
     return (major, minor) >= (70, 1) or importlib.util.find_spec("wheel") is not None
@@ -55,10 +65,21 @@ def plugin_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     builds in the source folder, and concurrent runs must not share one)."""
     work = tmp_path_factory.mktemp("plugin")
     source, target = work / "source", work / "site"
-    shutil.copytree(EXAMPLE, source, ignore=shutil.ignore_patterns(
-        "build", "*.egg-info", "__pycache__"))
-    command = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
-               "--disable-pip-version-check", "--target", str(target), str(source)]
+    shutil.copytree(
+        EXAMPLE, source, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__")
+    )
+    command = [
+        sys.executable,
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--no-deps",
+        "--disable-pip-version-check",
+        "--target",
+        str(target),
+        str(source),
+    ]
     if _can_build_wheels_here():
         command.append("--no-build-isolation")  # fast, and offline
     done = subprocess.run(command, capture_output=True, text=True, check=False)
@@ -83,12 +104,19 @@ def plugin(plugin_site: Path) -> Iterator[Path]:
 def sudoku_cp_command(plugin_site: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
     """`sudoku-cp ...` in a new process that sees the installed example plugin."""
     path = os.pathsep.join(p for p in (str(plugin_site), os.environ.get("PYTHONPATH")) if p)
-    return subprocess.run([sys.executable, "-m", "sudoku_cp", *arguments], capture_output=True,
-                          text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": path},
-                          timeout=120, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "sudoku_cp", *arguments],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": path},
+        timeout=120,
+        check=False,
+    )
 
 
 # -- the registry ----------------------------------------------------------------------------------
+
 
 def test_the_plugins_come_after_the_builtins_and_the_broken_one_is_listed():
     names = backend_names()
@@ -111,12 +139,17 @@ def test_a_plugin_that_fails_to_import_is_refused_in_one_line():
 def fake_plugins(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., None]]:
     """`fake_plugins((name, value), ...)`: the registry sees these entry points only (from no
     distribution); afterwards it looks at the real ones again."""
+
     def install(*pairs: tuple[str, str]) -> None:
-        points = [importlib.metadata.EntryPoint(name, value, "sudoku_cp.backends")
-                  for name, value in pairs]
-        monkeypatch.setattr(importlib.metadata, "entry_points",
-                            lambda **selection: points if selection == {
-                                "group": "sudoku_cp.backends"} else [])
+        points = [
+            importlib.metadata.EntryPoint(name, value, "sudoku_cp.backends")
+            for name, value in pairs
+        ]
+        monkeypatch.setattr(
+            importlib.metadata,
+            "entry_points",
+            lambda **selection: points if selection == {"group": "sudoku_cp.backends"} else [],
+        )
         reload_plugins()
 
     yield install
@@ -125,36 +158,51 @@ def fake_plugins(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., None
 
 
 def test_a_plugin_with_a_taken_name_is_ignored_and_reported(fake_plugins):
-    fake_plugins(("dfs", "sudoku_cp_example:NaiveBackend"),
-                 ("notbackend", "sudoku_cp.grid:Grid"),
-                 ("naive", "sudoku_cp_example:NaiveBackend"),
-                 ("naive", "sudoku_cp.backends.dfs:DfsBackend"),
-                 ("bad[name]", "sudoku_cp_example:NaiveBackend"),
-                 ("noclass", "sudoku_cp_example"))
+    fake_plugins(
+        ("dfs", "sudoku_cp_example:NaiveBackend"),
+        ("notbackend", "sudoku_cp.grid:Grid"),
+        ("naive", "sudoku_cp_example:NaiveBackend"),
+        ("naive", "sudoku_cp.backends.dfs:DfsBackend"),
+        ("bad[name]", "sudoku_cp_example:NaiveBackend"),
+        ("noclass", "sudoku_cp_example"),
+    )
     assert backend_class("dfs") is DfsBackend
     assert backend_class("naive") is DfsBackend  # of two plugins, the first by value
     assert backend_names() == [*BUILTIN_BACKENDS, "naive", "notbackend"]
     problems = backend_problems()
     assert problems == {
-        "dfs": ("plugin 'dfs' (sudoku_cp_example:NaiveBackend, from an unknown distribution) is "
-                "ignored: 'dfs' is a built-in backend"),
-        "naive": ("plugin 'naive' (sudoku_cp_example:NaiveBackend, from an unknown "
-                  "distribution) is ignored: plugin 'naive' (sudoku_cp.backends.dfs:DfsBackend, "
-                  "from an unknown distribution) has that name"),
-        "bad[name]": ("plugin 'bad[name]' (sudoku_cp_example:NaiveBackend, from an unknown "
-                      "distribution) is ignored: a backend name cannot hold any of '[]=,|' or "
-                      "spaces"),
-        "noclass": ("plugin 'noclass' (sudoku_cp_example, from an unknown distribution) is "
-                    "ignored: an entry point of sudoku_cp.backends is 'module:Class'"),
-        "notbackend": ("plugin 'notbackend' (sudoku_cp.grid:Grid, from an unknown "
-                       "distribution): Grid is not a subclass of sudoku_cp.backends.Backend")}
+        "dfs": (
+            "plugin 'dfs' (sudoku_cp_example:NaiveBackend, from an unknown distribution) is "
+            "ignored: 'dfs' is a built-in backend"
+        ),
+        "naive": (
+            "plugin 'naive' (sudoku_cp_example:NaiveBackend, from an unknown "
+            "distribution) is ignored: plugin 'naive' (sudoku_cp.backends.dfs:DfsBackend, "
+            "from an unknown distribution) has that name"
+        ),
+        "bad[name]": (
+            "plugin 'bad[name]' (sudoku_cp_example:NaiveBackend, from an unknown "
+            "distribution) is ignored: a backend name cannot hold any of '[]=,|' or "
+            "spaces"
+        ),
+        "noclass": (
+            "plugin 'noclass' (sudoku_cp_example, from an unknown distribution) is "
+            "ignored: an entry point of sudoku_cp.backends is 'module:Class'"
+        ),
+        "notbackend": (
+            "plugin 'notbackend' (sudoku_cp.grid:Grid, from an unknown "
+            "distribution): Grid is not a subclass of sudoku_cp.backends.Backend"
+        ),
+    }
     listed = CliRunner().invoke(main, ["backends"]).output.splitlines()
     cpsat = next(i for i, line in enumerate(listed) if line.startswith("cpsat"))
     assert listed[0] == "dfs        available  " + DfsBackend.description
     assert "           " + problems["dfs"] in listed[1:cpsat]  # under the built-in it lost to
     assert f"notbackend broken     {problems['notbackend']}" in listed
-    assert listed[-2:] == [f"bad[name]  ignored    {problems['bad[name]']}",
-                           f"noclass    ignored    {problems['noclass']}"]
+    assert listed[-2:] == [
+        f"bad[name]  ignored    {problems['bad[name]']}",
+        f"noclass    ignored    {problems['noclass']}",
+    ]
 
 
 def test_a_registration_by_hand_outlives_a_reload():
@@ -173,20 +221,23 @@ test_naive_contract = contract_tests("naive")  # the one line a plugin's test mo
 def test_check_backend_passes_the_plugin_and_refuses_the_broken_one():
     assert check_backend("naive") == []
     assert check_backend("naivebroken") == [
-        f"naivebroken: backend 'naivebroken' cannot be loaded: {BROKEN_REASON}"]
+        f"naivebroken: backend 'naivebroken' cannot be loaded: {BROKEN_REASON}"
+    ]
 
 
 def test_check_backend_catches_a_wrong_backend():
     from .wrong_backends import NotLexminBackend, OverCountBackend
 
     failures = check_backend(NotLexminBackend, sizes=(4, 6))
-    assert failures and all(": lexmin-" in failure or "warm-batch" in failure
-                            for failure in failures), failures
+    assert failures and all(
+        ": lexmin-" in failure or "warm-batch" in failure for failure in failures
+    ), failures
     failures = check_backend(OverCountBackend, sizes=(4,))
     assert any(": count-like-brute-force-4-5-11: count of" in failure for failure in failures)
 
 
 # -- every command, pool workers, the Python API ---------------------------------------------------
+
 
 def test_sudoku_cp_backends_lists_the_plugin_and_the_broken_one(plugin):
     done = sudoku_cp_command(plugin, "backends")
@@ -212,8 +263,10 @@ def test_the_python_api_solves_with_the_plugin():
 
 
 def test_a_command_asking_for_the_broken_plugin_fails_in_one_line_and_dfs_still_works(plugin):
-    for command in (["solve", str(PUZZLE_FILE), "-b", "naivebroken"],
-                    ["crosscheck", str(PUZZLE_FILE), "-b", "dfs,naivebroken"]):
+    for command in (
+        ["solve", str(PUZZLE_FILE), "-b", "naivebroken"],
+        ["crosscheck", str(PUZZLE_FILE), "-b", "dfs,naivebroken"],
+    ):
         done = sudoku_cp_command(plugin, *command)
         assert done.returncode == 2
         assert done.stderr == f"Error: backend 'naivebroken' cannot be loaded: {BROKEN_REASON}\n"

@@ -38,15 +38,22 @@ def puzzle(number: int, text: str) -> PuzzleRecord:
 
 # -- writing ---------------------------------------------------------------------------------------
 
+
 def test_a_log_is_a_header_then_one_record_per_puzzle(tmp_path: Path) -> None:
     path = write_log(tmp_path / "r.jsonl", HEADER, hand_made())
     header, *records = lines_of(path)
     assert header == json.loads(json.dumps(HEADER))
     assert (header["kind"], header["format"], header["command"]) == (
-        "header", RESULTS_FORMAT, "bench")
+        "header",
+        RESULTS_FORMAT,
+        "bench",
+    )
     assert [record["settings"]["backends"] for record in [header]] == [
-        [{"label": "a", "backend": "a", "options": {}},
-         {"label": "b", "backend": "b", "options": {}}]]
+        [
+            {"label": "a", "backend": "a", "options": {}},
+            {"label": "b", "backend": "b", "options": {}},
+        ]
+    ]
     assert records == hand_made()
     assert path.read_bytes().endswith(b"}\n")  # every record is a whole line
     assert not (tmp_path / ".r.jsonl.pid").exists()  # the lock's pid file goes with the lock
@@ -56,8 +63,10 @@ def test_a_log_already_holding_results_needs_resume(tmp_path: Path) -> None:
     path = write_log(tmp_path / "r.jsonl", HEADER, hand_made())
     with pytest.raises(ResultsFileError) as raised:
         ResultsLog.open(path, HEADER)
-    assert one_line(raised) == (f"{path} already holds results: pass --resume to continue that "
-                                f"run, or choose another results file")
+    assert one_line(raised) == (
+        f"{path} already holds results: pass --resume to continue that "
+        f"run, or choose another results file"
+    )
 
 
 def test_resume_skips_finished_puzzles_and_retries_errors(tmp_path: Path) -> None:
@@ -67,10 +76,15 @@ def test_resume_skips_finished_puzzles_and_retries_errors(tmp_path: Path) -> Non
     with ResultsLog.open(path, HEADER, resume=True) as log:
         assert log.resumed and log.previous_count == 2
         assert [log.is_done(puzzle(n, record["puzzle"])) for n, record in enumerate(records)] == [
-            True, False, True]
+            True,
+            False,
+            True,
+        ]
         assert log.is_done(puzzle(3, "0" * 81)) is False  # not in the log yet
         assert [(line, record["number"]) for line, record in log.previous()] == [
-            (2, 0), (4, 2)]  # not the error; with their line numbers
+            (2, 0),
+            (4, 2),
+        ]  # not the error; with their line numbers
         rerun = hand_made()[1]
         log.append(rerun)
     lines = lines_of(path)
@@ -81,28 +95,38 @@ def test_resume_skips_finished_puzzles_and_retries_errors(tmp_path: Path) -> Non
 
 def test_resume_refuses_a_different_input(tmp_path: Path) -> None:
     path = write_log(tmp_path / "r.jsonl", HEADER, hand_made())
-    with ResultsLog.open(path, HEADER, resume=True) as log:
-        with pytest.raises(ResultsFileError) as raised:
-            log.is_done(puzzle(1, BAEKJOON_2239))
-    assert one_line(raised) == (f"{path} comes from a different input: puzzle 2 of top.txt "
-                                f"differs; resume with the same input, or choose another results "
-                                f"file")
+    with (
+        ResultsLog.open(path, HEADER, resume=True) as log,
+        pytest.raises(ResultsFileError) as raised,
+    ):
+        log.is_done(puzzle(1, BAEKJOON_2239))
+    assert one_line(raised) == (
+        f"{path} comes from a different input: puzzle 2 of top.txt "
+        f"differs; resume with the same input, or choose another results "
+        f"file"
+    )
 
 
-@pytest.mark.parametrize("change, difference", [
-    ({"time_limit": 2.0}, "time_limit 10.0 in the file, 2.0 now"),
-    ({"mode": "any"}, "mode lexmin in the file, any now"),
-    ({"repeat": 3, "warmup": 1}, "repeat 1 in the file, 3 now; warmup 0 in the file, 1 now"),
-])
+@pytest.mark.parametrize(
+    "change, difference",
+    [
+        ({"time_limit": 2.0}, "time_limit 10.0 in the file, 2.0 now"),
+        ({"mode": "any"}, "mode lexmin in the file, any now"),
+        ({"repeat": 3, "warmup": 1}, "repeat 1 in the file, 3 now; warmup 0 in the file, 1 now"),
+    ],
+)
 def test_resume_refuses_other_settings_naming_each_difference(
-        tmp_path: Path, change: dict[str, object], difference: str) -> None:
+    tmp_path: Path, change: dict[str, object], difference: str
+) -> None:
     path = write_log(tmp_path / "r.jsonl", HEADER, hand_made())
     before = path.read_bytes()
     other = {**HEADER, "settings": {**HEADER["settings"], **change}}
     with pytest.raises(ResultsFileError) as raised:
         ResultsLog.open(path, other, resume=True)
-    assert one_line(raised) == (f"{path} was written with other settings ({difference}): resume "
-                                f"with the same settings, or choose another results file")
+    assert one_line(raised) == (
+        f"{path} was written with other settings ({difference}): resume "
+        f"with the same settings, or choose another results file"
+    )
     assert path.read_bytes() == before
 
 
@@ -121,11 +145,14 @@ def test_resume_refuses_a_file_that_is_not_a_results_log(tmp_path: Path) -> None
     path.write_text('{"index":0,"source":"x","status":"solved"}\n')
     with pytest.raises(ResultsFileError) as raised:
         ResultsLog.open(path, HEADER, resume=True)
-    assert one_line(raised) == (f"{path} is not a sudoku-cp results log (line 1 is not a "
-                                f"results header): choose another results file")
+    assert one_line(raised) == (
+        f"{path} is not a sudoku-cp results log (line 1 is not a "
+        f"results header): choose another results file"
+    )
 
 
 # -- one writer at a time --------------------------------------------------------------------------
+
 
 def test_a_second_open_while_the_first_holds_the_lock_names_its_pid(tmp_path: Path) -> None:
     path = tmp_path / "r.jsonl"
@@ -133,8 +160,10 @@ def test_a_second_open_while_the_first_holds_the_lock_names_its_pid(tmp_path: Pa
         log.append(hand_made()[0])
         with pytest.raises(ResultsFileError) as raised:
             ResultsLog.open(path, HEADER, resume=True)
-        assert one_line(raised) == (f"{path} is in use by another run (pid {os.getpid()}): wait "
-                                    f"for it to finish, or choose another results file")
+        assert one_line(raised) == (
+            f"{path} is in use by another run (pid {os.getpid()}): wait "
+            f"for it to finish, or choose another results file"
+        )
         log.append(hand_made()[1])  # the refused open left the holder's file alone
     assert [line["kind"] for line in lines_of(path)] == ["header", "puzzle", "puzzle"]
     with ResultsLog.open(path, HEADER, resume=True) as log:  # free again once closed
@@ -145,8 +174,9 @@ def test_a_refused_open_leaves_the_holders_pid_for_the_next_one(tmp_path: Path) 
     path = tmp_path / "r.jsonl"
     with ResultsLog.open(path, HEADER):
         for _ in range(2):
-            with pytest.raises(ResultsFileError, match=f"in use by another run \\(pid "
-                                                       f"{os.getpid()}\\)"):
+            with pytest.raises(
+                ResultsFileError, match=f"in use by another run \\(pid {os.getpid()}\\)"
+            ):
                 ResultsLog.open(path, HEADER, resume=True)
 
 
@@ -162,14 +192,21 @@ HOLDER = textwrap.dedent("""
 
 def test_a_second_process_is_refused_while_another_holds_the_log(tmp_path: Path) -> None:
     path = tmp_path / "r.jsonl"
-    child = subprocess.Popen([sys.executable, "-c", HOLDER, str(path), json.dumps(HEADER)],
-                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    child = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(path), json.dumps(HEADER)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
     try:
         assert child.stdout is not None and child.stdout.readline() == "locked\n"
         with pytest.raises(ResultsFileError) as raised:
             ResultsLog.open(path, HEADER, resume=True)
-        assert one_line(raised) == (f"{path} is in use by another run (pid {child.pid}): wait "
-                                    f"for it to finish, or choose another results file")
+        assert one_line(raised) == (
+            f"{path} is in use by another run (pid {child.pid}): wait "
+            f"for it to finish, or choose another results file"
+        )
     finally:
         child.communicate("", timeout=60)
     assert child.returncode == 0
@@ -179,13 +216,15 @@ def test_a_second_process_is_refused_while_another_holds_the_log(tmp_path: Path)
 
 # -- only regular files that can be written --------------------------------------------------------
 
+
 def test_a_fifo_is_refused_before_anything_is_read(tmp_path: Path) -> None:
     fifo = tmp_path / "r.jsonl"
     os.mkfifo(fifo)
     with pytest.raises(ResultsFileError) as raised:  # opening a FIFO would block: it must not
         ResultsLog.open(fifo, HEADER)
-    assert one_line(raised) == (f"{fifo}: not a regular file (a FIFO, terminal or device): "
-                                f"results logs must be files")
+    assert one_line(raised) == (
+        f"{fifo}: not a regular file (a FIFO, terminal or device): results logs must be files"
+    )
 
 
 def test_a_device_is_refused(tmp_path: Path) -> None:
@@ -193,8 +232,9 @@ def test_a_device_is_refused(tmp_path: Path) -> None:
     full.symlink_to("/dev/full")
     with pytest.raises(ResultsFileError) as raised:
         ResultsLog.open(full, HEADER)
-    assert one_line(raised) == (f"{full}: not a regular file (a FIFO, terminal or device): "
-                                f"results logs must be files")
+    assert one_line(raised) == (
+        f"{full}: not a regular file (a FIFO, terminal or device): results logs must be files"
+    )
     with pytest.raises(ResultsFileError) as raised:
         ResultsLog.open("/dev/full", HEADER)
     assert one_line(raised).startswith("/dev/full: ")
@@ -217,8 +257,7 @@ def test_a_csv_results_file_is_refused_in_one_line(tmp_path: Path) -> None:
     path = tmp_path / "r.csv"
     with pytest.raises(ResultsFileError) as raised:
         ResultsLog.open(path, HEADER)
-    assert one_line(raised).startswith(f"{path}: results logs are JSON Lines: name the file "
-                                       f".jsonl")
+    assert one_line(raised).startswith(f"{path}: results logs are JSON Lines: name the file .jsonl")
     assert not path.exists()
 
 
@@ -226,13 +265,16 @@ def test_a_full_disk_is_one_line_and_keeps_what_was_written(tmp_path: Path) -> N
     path = tmp_path / "r.jsonl"
     log = ResultsLog.open(path, HEADER)
     log.append(hand_made()[0])
-    full = open("/dev/full", "ab", buffering=0)  # every write fails at once: a full disk
+    # every write fails at once: a full disk
+    full = open("/dev/full", "ab", buffering=0)  # noqa: SIM115
     real, log.handle = log.handle, full
     try:
         with pytest.raises(ResultsFileError) as raised:
             log.append(hand_made()[1])
-        assert one_line(raised) == (f"{path}: cannot write: No space left on device; the results "
-                                    f"so far are kept: continue with --resume")
+        assert one_line(raised) == (
+            f"{path}: cannot write: No space left on device; the results "
+            f"so far are kept: continue with --resume"
+        )
     finally:
         log.handle = real
         log.close()
@@ -242,10 +284,11 @@ def test_a_full_disk_is_one_line_and_keeps_what_was_written(tmp_path: Path) -> N
 
 # -- lines that are not records --------------------------------------------------------------------
 
-@pytest.mark.parametrize("bad", [b"null", b"[1, 2]", b'"text"', b'{"kind":"puzzle"\xff}',
-                                 b"\xff\xfe{}"])
-def test_a_line_that_is_not_a_json_object_names_file_and_line(tmp_path: Path,
-                                                              bad: bytes) -> None:
+
+@pytest.mark.parametrize(
+    "bad", [b"null", b"[1, 2]", b'"text"', b'{"kind":"puzzle"\xff}', b"\xff\xfe{}"]
+)
+def test_a_line_that_is_not_a_json_object_names_file_and_line(tmp_path: Path, bad: bytes) -> None:
     path = write_log(tmp_path / "r.jsonl", HEADER, hand_made())
     whole = path.read_bytes().splitlines(keepends=True)
     path.write_bytes(b"".join(whole[:2]) + bad + b"\n" + b"".join(whole[2:]))
@@ -275,8 +318,10 @@ def test_a_puzzle_record_without_its_fields_names_file_and_line(tmp_path: Path) 
     path = write_log(tmp_path / "r.jsonl", HEADER, [hand_made()[0], {"kind": "puzzle"}])
     with pytest.raises(ResultsFileError) as raised:
         ResultsLog.open(path, HEADER, resume=True)
-    assert one_line(raised) == (f"{path}:3: not a whole puzzle record (no source): repair or "
-                                f"remove that line, or choose another results file")
+    assert one_line(raised) == (
+        f"{path}:3: not a whole puzzle record (no source): repair or "
+        f"remove that line, or choose another results file"
+    )
 
 
 def test_a_torn_last_line_is_cut_in_place_on_resume(tmp_path: Path) -> None:
@@ -292,8 +337,9 @@ def test_a_torn_last_line_is_cut_in_place_on_resume(tmp_path: Path) -> None:
         assert path.read_bytes() == whole  # the session header waits for the first record
         log.append(hand_made()[2])
     assert os.stat(path).st_ino == inode
-    assert path.read_bytes().startswith(whole + json.dumps(
-        {**HEADER, "resumed": True}, separators=(",", ":")).encode() + b"\n")
+    assert path.read_bytes().startswith(
+        whole + json.dumps({**HEADER, "resumed": True}, separators=(",", ":")).encode() + b"\n"
+    )
     assert load_results(path).records == hand_made()
 
 
@@ -308,13 +354,16 @@ def test_a_run_killed_while_writing_its_header_starts_afresh(tmp_path: Path) -> 
 
 # -- reading back ----------------------------------------------------------------------------------
 
+
 def test_load_results_reads_headers_and_the_last_record_of_each_puzzle(tmp_path: Path) -> None:
     path = write_log(tmp_path / "r.jsonl", HEADER, hand_made())
     with ResultsLog.open(path, {**HEADER}, resume=True) as log:
         log.append(hand_made()[0])
     loaded = load_results(path)
-    assert loaded.headers == [json.loads(json.dumps(HEADER)),
-                              {**json.loads(json.dumps(HEADER)), "resumed": True}]
+    assert loaded.headers == [
+        json.loads(json.dumps(HEADER)),
+        {**json.loads(json.dumps(HEADER)), "resumed": True},
+    ]
     assert loaded.header_paths == [str(path)] * 2 and loaded.paths == [str(path)]
     assert loaded.records == hand_made()
     assert (loaded.time_limit, loaded.repeat, loaded.labels()) == (10.0, 1, ["a", "b"])
@@ -350,8 +399,9 @@ def test_load_results_of_several_files_refuses_different_time_limits(tmp_path: P
     none = write_log(tmp_path / "c.jsonl", bench_header(time_limit=None), hand_made())
     with pytest.raises(ResultsFileError) as raised:
         load_results(first, second)
-    assert one_line(raised) == (f"{second}: measured with a time limit of 1 s, not 10 s like "
-                                f"{first}")
+    assert one_line(raised) == (
+        f"{second}: measured with a time limit of 1 s, not 10 s like {first}"
+    )
     with pytest.raises(ResultsFileError, match="time limit of none, not 10 s"):
         load_results(first, none)
     modes = write_log(tmp_path / "any.jsonl", bench_header(mode="any"), hand_made("any"))
@@ -377,10 +427,21 @@ def test_bench_logs_keep_solutions_so_a_log_can_be_verified_again(tmp_path: Path
 
 def test_to_pandas_keeps_puzzles_and_solutions_as_strings(tmp_path: Path) -> None:
     import pandas  # needed: the test extra must install it
-    records = [puzzle_record("top", 0, [{"backend": "a", "status": "solved", "seconds": 0.5,
-                                         "solution": "0" * 3 + "1" * 78}], puzzle="0" * 81),
-               puzzle_record("top", 1, [{"backend": "a", "status": "timeout",
-                                         "seconds": 10.0}], puzzle="00" + "1" * 79)]
+
+    records = [
+        puzzle_record(
+            "top",
+            0,
+            [{"backend": "a", "status": "solved", "seconds": 0.5, "solution": "0" * 3 + "1" * 78}],
+            puzzle="0" * 81,
+        ),
+        puzzle_record(
+            "top",
+            1,
+            [{"backend": "a", "status": "timeout", "seconds": 10.0}],
+            puzzle="00" + "1" * 79,
+        ),
+    ]
     path = write_log(tmp_path / "r.jsonl", HEADER, records)
     frame = load_results(path).to_pandas()
     assert len(frame) == 2
@@ -394,10 +455,21 @@ def test_to_pandas_keeps_puzzles_and_solutions_as_strings(tmp_path: Path) -> Non
 
 
 def test_make_header_records_settings_and_configurations() -> None:
-    header = make_header(command="crosscheck", settings={"mode": "any", "time_limit": None},
-                         backends=[{"label": "x", "backend": "dfs", "options": {}}], argv="a b")
+    header = make_header(
+        command="crosscheck",
+        settings={"mode": "any", "time_limit": None},
+        backends=[{"label": "x", "backend": "dfs", "options": {}}],
+        argv="a b",
+    )
     assert (header["kind"], header["format"], header["command"], header["argv"]) == (
-        "header", RESULTS_FORMAT, "crosscheck", "a b")
-    assert header["settings"] == {"mode": "any", "time_limit": None,
-                                  "backends": [{"label": "x", "backend": "dfs", "options": {}}]}
+        "header",
+        RESULTS_FORMAT,
+        "crosscheck",
+        "a b",
+    )
+    assert header["settings"] == {
+        "mode": "any",
+        "time_limit": None,
+        "backends": [{"label": "x", "backend": "dfs", "options": {}}],
+    }
     assert header["sudoku_cp"] == sudoku_cp.__version__ and header["started"]

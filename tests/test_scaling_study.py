@@ -2,7 +2,6 @@
 after its first timeout, --resume skips recorded runs, answers are checked, the report renders."""
 
 import importlib.util
-import json
 import sys
 from pathlib import Path
 
@@ -29,6 +28,7 @@ EMPTY_LEXMIN_4 = "1234341221434321"
 def fake_puzzles(study):
     def puzzles(kind, size):
         return [study.Puzzle(kind, size, index, Grid.empty(4).to_line()) for index in range(2)]
+
     return puzzles
 
 
@@ -45,16 +45,27 @@ class FakeRunner:
         self.calls.append(size)
         if self.timeout_from is not None and size >= self.timeout_from:
             return {"status": "timeout", "solve_seconds": None, "wall_seconds": 1.0}
-        return {"status": "solved", "solve_seconds": 0.01 * size, "wall_seconds": 0.5,
-                "answer": self.answer}
+        return {
+            "status": "solved",
+            "solve_seconds": 0.01 * size,
+            "wall_seconds": 0.5,
+            "answer": self.answer,
+        }
 
 
 def run(study, log, runner, sizes, series=None):
     series = series or study.Series("empty", "lexmin", "dfs")
     for size in sizes:  # the fake runner needs to know N: run one size at a time
         runner.current = size
-        study.run_series(series, [size], log, time_limit=5, runner=runner,
-                         progress=lambda message: None, puzzles=fake_puzzles(study))
+        study.run_series(
+            series,
+            [size],
+            log,
+            time_limit=5,
+            runner=runner,
+            progress=lambda message: None,
+            puzzles=fake_puzzles(study),
+        )
 
 
 def new_log(study, path, resume=False):
@@ -68,8 +79,17 @@ def test_series_stops_after_its_first_timeout(study, tmp_path):
     assert runner.calls == [4, 4, 6, 6, 9]  # the first timeout ends it, even within N=9
     records = [r for r in log.records if r["type"] == "run"]
     assert [(r["size"], r["status"]) for r in records] == [
-        (4, "solved"), (4, "solved"), (6, "solved"), (6, "solved"), (9, "timeout"),
-        (9, "not run"), (12, "not run"), (12, "not run"), (16, "not run"), (16, "not run")]
+        (4, "solved"),
+        (4, "solved"),
+        (6, "solved"),
+        (6, "solved"),
+        (9, "timeout"),
+        (9, "not run"),
+        (12, "not run"),
+        (12, "not run"),
+        (16, "not run"),
+        (16, "not run"),
+    ]
     assert records[-1]["reason"] == "stopped at 9"
     assert all(r["verified"] for r in records if r["status"] == "solved")
 
@@ -136,11 +156,11 @@ def test_report_renders_table_and_plot(study, tmp_path):
 
 
 def test_child_runs_the_library_and_a_stuck_child_is_killed(study):
-    spec = {"puzzle": Grid.empty(4).to_line(), "backend": "dfs", "mode": "lexmin",
-            "time_limit": 10}
+    spec = {"puzzle": Grid.empty(4).to_line(), "backend": "dfs", "mode": "lexmin", "time_limit": 10}
     result = study.run_child(spec, kill_after=60)
     assert result["status"] == "solved" and result["answer"] == EMPTY_LEXMIN_4
     assert result["child_cpu_seconds"] > 0 and result["wall_seconds"] > 0
-    stuck = study.run_child(spec, kill_after=0.5,
-                            command=[sys.executable, "-c", "import time; time.sleep(30)"])
+    stuck = study.run_child(
+        spec, kill_after=0.5, command=[sys.executable, "-c", "import time; time.sleep(30)"]
+    )
     assert stuck["status"] == "killed" and stuck["wall_seconds"] < 10

@@ -17,32 +17,48 @@ from .conftest import ROOT
 
 pytest.importorskip("distributed")
 
-spec = importlib.util.spec_from_file_location("signal_storm",
-                                              ROOT / "benchmarks" / "signal_storm.py")
+spec = importlib.util.spec_from_file_location(
+    "signal_storm", ROOT / "benchmarks" / "signal_storm.py"
+)
 assert spec is not None and spec.loader is not None
 storm = importlib.util.module_from_spec(spec)
 sys.modules[spec.name] = storm  # its dataclasses look their module up
 spec.loader.exec_module(storm)
 
-MOMENTS = [("crosscheck", signal.SIGINT, 0.12), ("crosscheck", signal.SIGTERM, 0.3),
-           ("crosscheck", signal.SIGINT, 0.8), ("bench", signal.SIGTERM, 0.2),
-           ("solve", signal.SIGINT, 0.5), ("dask", signal.SIGINT, 1.2),
-           ("dask", signal.SIGTERM, 2.5)]
+MOMENTS = [
+    ("crosscheck", signal.SIGINT, 0.12),
+    ("crosscheck", signal.SIGTERM, 0.3),
+    ("crosscheck", signal.SIGINT, 0.8),
+    ("bench", signal.SIGTERM, 0.2),
+    ("solve", signal.SIGINT, 0.5),
+    ("dask", signal.SIGINT, 1.2),
+    ("dask", signal.SIGTERM, 2.5),
+]
 
 
 @pytest.fixture(scope="module")
 def puzzles(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    lines = [line for line in (ROOT / "data" / "generated" / "unique-9x9.txt").read_text()
-             .splitlines() if line and not line.startswith("#")]
+    lines = [
+        line
+        for line in (ROOT / "data" / "generated" / "unique-9x9.txt").read_text().splitlines()
+        if line and not line.startswith("#")
+    ]
     path = tmp_path_factory.mktemp("storm") / "puzzles.txt"
     path.write_text("\n".join((lines * 40)[:600]) + "\n")
     return path
 
 
-@pytest.mark.parametrize("command, signum, delay", MOMENTS,
-                         ids=[f"{c}-{signal.Signals(s).name}-{d}s" for c, s, d in MOMENTS])
+@pytest.mark.parametrize(
+    "command, signum, delay",
+    MOMENTS,
+    ids=[f"{c}-{signal.Signals(s).name}-{d}s" for c, s, d in MOMENTS],
+)
 def test_a_signal_at_this_moment_loses_nothing(command, signum, delay, puzzles, tmp_path):
     trial = storm.run_trial(command, signum, delay, puzzles, 600, tmp_path)
     assert trial.problems == [], trial
-    assert trial.kind in ("stopped", "start-up window", "finished first",
-                          "finished before the signal")
+    assert trial.kind in (
+        "stopped",
+        "start-up window",
+        "finished first",
+        "finished before the signal",
+    )

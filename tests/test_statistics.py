@@ -7,10 +7,10 @@ import pytest
 from sudoku_cp.configurations import Configuration
 from sudoku_cp.engine import execute
 from sudoku_cp.executors.pool import IsolatedExecutor
-from sudoku_cp.runs import SolveSettings
 from sudoku_cp.formats import read_puzzles
-from sudoku_cp.timings import bootstrap_interval, summarize, wilcoxon_p
 from sudoku_cp.render import render_summary_text
+from sudoku_cp.runs import SolveSettings
+from sudoku_cp.timings import bootstrap_interval, summarize, wilcoxon_p
 
 from .conftest import BAEKJOON_2239, G17
 
@@ -38,9 +38,24 @@ def test_wilcoxon_tells_a_shifted_configuration_from_noise():
 
 
 def run_rows(label: str, times: list[float]) -> list[dict]:
-    return [{"set": "s", "number": i, "index": i, "puzzle": str(i), "size": 9, "givens": 30,
-             "backend": label, "mode": "lexmin", "repeat": 0, "status": "solved",
-             "seconds": t, "cpu_seconds": t, "max_rss_mb": 40.0} for i, t in enumerate(times)]
+    return [
+        {
+            "set": "s",
+            "number": i,
+            "index": i,
+            "puzzle": str(i),
+            "size": 9,
+            "givens": 30,
+            "backend": label,
+            "mode": "lexmin",
+            "repeat": 0,
+            "status": "solved",
+            "seconds": t,
+            "cpu_seconds": t,
+            "max_rss_mb": 40.0,
+        }
+        for i, t in enumerate(times)
+    ]
 
 
 def test_summary_rows_carry_intervals_and_p_values_only_when_asked():

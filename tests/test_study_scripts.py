@@ -36,8 +36,15 @@ def scaling():
     return load("scaling_study")
 
 
-@pytest.mark.parametrize("path", ["docs/study/encodings.md", "docs/bench/new-report.md",
-                                  "data/generated/new.txt", "pyproject.toml"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "docs/study/encodings.md",
+        "docs/bench/new-report.md",
+        "data/generated/new.txt",
+        "pyproject.toml",
+    ],
+)
 def test_committed_paths_are_refused(outputs, path):
     with pytest.raises(outputs.RefusedPath):
         outputs.refuse_committed(ROOT / path)
@@ -65,21 +72,30 @@ def args_of(study, *argv):
 def test_the_encoding_study_is_the_published_bench_and_report(study, tmp_path):
     lines = study.commands(args_of(study, "encodings"), tmp_path)
     bench, report = lines
-    assert bench[:5] == ["bench", "top95", "17clue", "data/generated/unique-16x16.txt",
-                         "data/generated/unique-25x25.txt"]
+    assert bench[:5] == [
+        "bench",
+        "top95",
+        "17clue",
+        "data/generated/unique-16x16.txt",
+        "data/generated/unique-25x25.txt",
+    ]
     text = " ".join(bench)
     assert "--first 200 --time-limit 5 --repeat 2" in text
     assert f"--baseline {study.ENCODING_BASELINE}" in text
     assert bench[-2:] == ["--results", str(tmp_path / "encodings.jsonl")]
-    assert report == ["report", str(tmp_path / "encodings.jsonl"), "-o",
-                      str(tmp_path / "encodings.md")]
+    assert report == [
+        "report",
+        str(tmp_path / "encodings.jsonl"),
+        "-o",
+        str(tmp_path / "encodings.md"),
+    ]
 
 
 def test_the_comparison_is_two_modes_and_one_report(study, tmp_path):
     lines = study.commands(args_of(study, "comparison", "--first", "5", "--resume"), tmp_path)
     assert [line[0] for line in lines] == ["bench", "bench", "report"]
-    assert lines[0][lines[0].index("--mode"):][:2] == ["--mode", "lexmin"]
-    assert lines[1][lines[1].index("--mode"):][:2] == ["--mode", "any"]
+    assert lines[0][lines[0].index("--mode") :][:2] == ["--mode", "lexmin"]
+    assert lines[1][lines[1].index("--mode") :][:2] == ["--mode", "any"]
     assert all("--resume" in line and "--first" in line for line in lines[:2])
     assert lines[2][1:3] == [str(tmp_path / "lexmin.jsonl"), str(tmp_path / "any.jsonl")]
 
@@ -94,8 +110,20 @@ def test_study_refuses_the_committed_folders_and_an_existing_one(study, tmp_path
 @pytest.mark.slow
 def test_a_tiny_comparison_runs_end_to_end(study, tmp_path, capsys):
     out = tmp_path / "cmp"
-    code = study.main(["comparison", "--sets", str(ROOT / "data/generated/unique-4x4.txt"),
-                       "--first", "2", "--time-limit", "10", "--no-setup", "--out", str(out)])
+    code = study.main(
+        [
+            "comparison",
+            "--sets",
+            str(ROOT / "data/generated/unique-4x4.txt"),
+            "--first",
+            "2",
+            "--time-limit",
+            "10",
+            "--no-setup",
+            "--out",
+            str(out),
+        ]
+    )
     assert code == 0, capsys.readouterr().err
     assert {path.name for path in out.iterdir()} >= {"lexmin.jsonl", "any.jsonl", "comparison.md"}
     assert "| unique-4x4 | lexmin | dfs |" in (out / "comparison.md").read_text()

@@ -56,8 +56,7 @@ class NotLexminBackend(DfsBackend):
                 trial = grid.with_values({**prefix, cell: value})
                 if trial.conflicts():
                     continue
-                successor = super()._solve(trial, mode=Mode.LEXMIN, limit=limit,
-                                           deadline=deadline)
+                successor = super()._solve(trial, mode=Mode.LEXMIN, limit=limit, deadline=deadline)
                 if successor.values is not None:
                     return Outcome(Status.SOLVED, successor.values, stats=outcome.stats)
         return outcome
@@ -76,8 +75,11 @@ class RuleBreakerBackend(DfsBackend):
         values = list(outcome.values)
         size = grid.size
         for row in range(size):
-            blanks = [row * size + column for column in range(size)
-                      if grid.values[row * size + column] == BLANK]
+            blanks = [
+                row * size + column
+                for column in range(size)
+                if grid.values[row * size + column] == BLANK
+            ]
             if len(blanks) >= 2:
                 first, second = blanks[:2]
                 values[first], values[second] = values[second], values[first]
@@ -110,8 +112,9 @@ class UnsatisfiableBackend(DfsBackend):
     option_names: ClassVar[frozenset[str]] = frozenset()
 
     def _solve(self, grid: Grid, *, mode: Mode, limit: int, deadline: Deadline) -> Outcome:
-        return Outcome(Status.UNSATISFIABLE, count=0 if mode is Mode.COUNT else None,
-                       reason="says so")
+        return Outcome(
+            Status.UNSATISFIABLE, count=0 if mode is Mode.COUNT else None, reason="says so"
+        )
 
 
 class OverCountBackend(DfsBackend):
@@ -213,10 +216,22 @@ class FailingBackend(DfsBackend):
         return super()._solve(grid, mode=mode, limit=limit, deadline=deadline)
 
 
-WRONG_BACKENDS = {cls.name: cls.__name__ for cls in (
-    NotLexminBackend, RuleBreakerBackend, GivenChangerBackend, UnsatisfiableBackend,
-    OverCountBackend, CrashingBackend, TimeoutBackend, InterruptingBackend, ProcessKillerBackend,
-    KillOnceBackend, FailingBackend)}
+WRONG_BACKENDS = {
+    cls.name: cls.__name__
+    for cls in (
+        NotLexminBackend,
+        RuleBreakerBackend,
+        GivenChangerBackend,
+        UnsatisfiableBackend,
+        OverCountBackend,
+        CrashingBackend,
+        TimeoutBackend,
+        InterruptingBackend,
+        ProcessKillerBackend,
+        KillOnceBackend,
+        FailingBackend,
+    )
+}
 
 
 @pytest.fixture

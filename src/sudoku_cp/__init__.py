@@ -21,11 +21,23 @@ if TYPE_CHECKING:  # what type checkers and editors see; at run time, __getattr_
 # The API is loaded on first use (PEP 562): `import sudoku_cp` and the command line, which imports
 # only what each command needs, do not pay for the engine, the results log and their imports.
 _EXPORTS = {
-    "CrosscheckReport": "api", "bench": "api", "crosscheck": "api", "solve": "api",
-    "solve_many": "api", "Configuration": "configurations", "SudokuError": "errors",
-    "Grid": "grid", "geometry": "grid", "Mode": "result", "RunStatus": "result",
-    "SolveResult": "result", "Status": "result", "Verdict": "result", "Results": "results_log",
-    "load_results": "results_log", "Answer": "runs",
+    "CrosscheckReport": "api",
+    "bench": "api",
+    "crosscheck": "api",
+    "solve": "api",
+    "solve_many": "api",
+    "Configuration": "configurations",
+    "SudokuError": "errors",
+    "Grid": "grid",
+    "geometry": "grid",
+    "Mode": "result",
+    "RunStatus": "result",
+    "SolveResult": "result",
+    "Status": "result",
+    "Verdict": "result",
+    "Results": "results_log",
+    "load_results": "results_log",
+    "Answer": "runs",
 }
 
 

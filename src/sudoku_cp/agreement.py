@@ -39,12 +39,12 @@ class Summary:
 
     mode: Mode
     backends: list[BackendSummary]
-    verdicts: dict[Verdict, int]   # verdict -> puzzles
+    verdicts: dict[Verdict, int]  # verdict -> puzzles
     puzzles: int
-    resumed: int = 0               # records read back from the results log
+    resumed: int = 0  # records read back from the results log
     wall_seconds: float | None = None  # this session only: older sessions' time is not known
     interrupted: bool = False
-    bad_input: int = 0             # input lines that are not puzzles (reported, not run)
+    bad_input: int = 0  # input lines that are not puzzles (reported, not run)
 
     @property
     def agreements(self) -> int:
@@ -75,19 +75,28 @@ class Summary:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (scripts and benchmarks read it)."""
         return {
-            "mode": str(self.mode), "puzzles": self.puzzles, "resumed": self.resumed,
+            "mode": str(self.mode),
+            "puzzles": self.puzzles,
+            "resumed": self.resumed,
             "verdicts": {str(verdict): count for verdict, count in self.verdicts.items()},
             "agreements": self.agreements,
-            "wall_seconds": self.wall_seconds, "puzzles_per_second": self.puzzles_per_second,
-            "interrupted": self.interrupted, "bad_input": self.bad_input,
-            "backends": [dict(vars(backend), share=self.share(backend.name))
-                         for backend in self.backends],
+            "wall_seconds": self.wall_seconds,
+            "puzzles_per_second": self.puzzles_per_second,
+            "interrupted": self.interrupted,
+            "bad_input": self.bad_input,
+            "backends": [
+                dict(vars(backend), share=self.share(backend.name)) for backend in self.backends
+            ],
         }
 
 
-_STATUS_FIELD = {RunStatus.SOLVED: "solved", RunStatus.UNSATISFIABLE: "unsatisfiable",
-                 RunStatus.TIMEOUT: "timeouts", RunStatus.WRONG: "wrong",
-                 RunStatus.ERROR: "errors"}
+_STATUS_FIELD = {
+    RunStatus.SOLVED: "solved",
+    RunStatus.UNSATISFIABLE: "unsatisfiable",
+    RunStatus.TIMEOUT: "timeouts",
+    RunStatus.WRONG: "wrong",
+    RunStatus.ERROR: "errors",
+}
 
 
 @dataclass
@@ -135,24 +144,41 @@ class Tally:
 
     def note(self) -> str:
         """The progress line's tail: disagreements so far, and other findings once there are."""
-        parts = [f"{self.verdicts.get(verdict, 0)} {verdict}"
-                 for verdict in (Verdict.WRONG, Verdict.DISAGREE, Verdict.ERROR, Verdict.TIMEOUT)
-                 if self.verdicts.get(verdict) or verdict is Verdict.WRONG]
+        parts = [
+            f"{self.verdicts.get(verdict, 0)} {verdict}"
+            for verdict in (Verdict.WRONG, Verdict.DISAGREE, Verdict.ERROR, Verdict.TIMEOUT)
+            if self.verdicts.get(verdict) or verdict is Verdict.WRONG
+        ]
         return ", ".join(parts)
 
-    def summary(self, *, wall_seconds: float | None = None,
-                interrupted: bool = False) -> Summary:
+    def summary(self, *, wall_seconds: float | None = None, interrupted: bool = False) -> Summary:
         for label, tally in self.backends.items():
             tally.total_seconds = sum(self.seconds[label])
-            tally.median_seconds = (statistics.median(self.seconds[label])
-                                    if self.seconds[label] else None)
-        return Summary(self.mode, list(self.backends.values()), dict(self.verdicts),
-                       self.puzzles, self.resumed, wall_seconds, interrupted, self.bad_input)
+            tally.median_seconds = (
+                statistics.median(self.seconds[label]) if self.seconds[label] else None
+            )
+        return Summary(
+            self.mode,
+            list(self.backends.values()),
+            dict(self.verdicts),
+            self.puzzles,
+            self.resumed,
+            wall_seconds,
+            interrupted,
+            self.bad_input,
+        )
 
 
-def summarize(records: Iterable[Mapping[str, Any]], *, backends: Sequence[str], mode: Mode,
-              resumed: int = 0, wall_seconds: float | None = None, interrupted: bool = False,
-              bad_input: int = 0) -> Summary:
+def summarize(
+    records: Iterable[Mapping[str, Any]],
+    *,
+    backends: Sequence[str],
+    mode: Mode,
+    resumed: int = 0,
+    wall_seconds: float | None = None,
+    interrupted: bool = False,
+    bad_input: int = 0,
+) -> Summary:
     """Tally puzzle records per configuration and per verdict."""
     tally = Tally(backends, mode)
     for number, record in enumerate(records):

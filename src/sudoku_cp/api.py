@@ -40,8 +40,9 @@ LOGGER = logging.getLogger(__name__)
 Backends = str | Configuration | Sequence[str | Configuration]
 
 
-def configurations_of(backends: Backends, options: dict[str, Any] | None = None
-                      ) -> list[Configuration]:
+def configurations_of(
+    backends: Backends, options: dict[str, Any] | None = None
+) -> list[Configuration]:
     """Configurations from names, `name[option=value,...]` strings or `Configuration`s, with
     `options` applied to every configuration whose backend declares them.
 
@@ -53,10 +54,19 @@ def configurations_of(backends: Backends, options: dict[str, Any] | None = None
     return parse_configurations(list(backends), options=options or {})
 
 
-def solve(puzzle: str | Grid, *, backend: str | Configuration = "dfs",
-          mode: Mode | str = "lexmin", limit: int = 2, time_limit: float | None = None,
-          layout: str | None = None, box: Shape | str | None = None, certify: bool = False,
-          keep_proofs: str | os.PathLike[str] | None = None, **options: Any) -> Answer:
+def solve(
+    puzzle: str | Grid,
+    *,
+    backend: str | Configuration = "dfs",
+    mode: Mode | str = "lexmin",
+    limit: int = 2,
+    time_limit: float | None = None,
+    layout: str | None = None,
+    box: Shape | str | None = None,
+    certify: bool = False,
+    keep_proofs: str | os.PathLike[str] | None = None,
+    **options: Any,
+) -> Answer:
     """Solve one puzzle, given as a `Grid` or as text in any layout the CLI reads.
 
     With `certify` (or `keep_proofs`, a folder for the CNF and proof files), the answer is
@@ -72,21 +82,30 @@ def solve(puzzle: str | Grid, *, backend: str | Configuration = "dfs",
     if records[0].grid is None:
         raise GridParseError(str(records[0].error))
     configurations = configurations_of(backend, options)
-    settings = SolveSettings.of(mode, limit, time_limit, certify=certify,
-                                keep_proofs=keep_proofs)
+    settings = SolveSettings.of(mode, limit, time_limit, certify=certify, keep_proofs=keep_proofs)
     with contextlib.closing(execute(records, configurations, settings)) as outcomes:
         checked = next(outcomes)
     assert not isinstance(checked, PuzzleRecord)
     return checked.answers[0]
 
 
-def solve_many(source: Sources, *, backend: str | Configuration = "dfs",
-               mode: Mode | str = "lexmin", limit: int = 2, time_limit: float | None = None,
-               jobs: int = 1, executor: str | Executor | None = None, client: Any = None,
-               layout: str | None = None, box: Shape | str | None = None,
-               invalid: str = "raise", certify: bool = False,
-               keep_proofs: str | os.PathLike[str] | None = None,
-               **options: Any) -> Iterator[Answer]:
+def solve_many(
+    source: Sources,
+    *,
+    backend: str | Configuration = "dfs",
+    mode: Mode | str = "lexmin",
+    limit: int = 2,
+    time_limit: float | None = None,
+    jobs: int = 1,
+    executor: str | Executor | None = None,
+    client: Any = None,
+    layout: str | None = None,
+    box: Shape | str | None = None,
+    invalid: str = "raise",
+    certify: bool = False,
+    keep_proofs: str | os.PathLike[str] | None = None,
+    **options: Any,
+) -> Iterator[Answer]:
     """Solve every puzzle of a file, a list of files, a set name or a text, lazily, in order.
 
     `invalid` says what an input line that is not a puzzle does: 'raise' (the default) raises
@@ -101,11 +120,16 @@ def solve_many(source: Sources, *, backend: str | Configuration = "dfs",
         raise ValueError(f"invalid must be 'raise' or 'skip', got {invalid!r}")
     configurations = configurations_of(backend, options)
     runner = make_executor("dask" if client is not None else executor, jobs=jobs, client=client)
-    settings = SolveSettings.of(mode, limit, time_limit, certify=certify,
-                                keep_proofs=keep_proofs)
+    settings = SolveSettings.of(mode, limit, time_limit, certify=certify, keep_proofs=keep_proofs)
     try:
-        with contextlib.closing(execute(puzzles_of(source, layout=layout, box=box),
-                                        configurations, settings, executor=runner)) as outcomes:
+        with contextlib.closing(
+            execute(
+                puzzles_of(source, layout=layout, box=box),
+                configurations,
+                settings,
+                executor=runner,
+            )
+        ) as outcomes:
             for item in outcomes:
                 if isinstance(item, PuzzleRecord):
                     if invalid == "raise":
@@ -139,13 +163,24 @@ class CrosscheckReport:
         return f"{table}\n\n{findings}" if findings else table
 
 
-def crosscheck(source: Sources, *, backends: Backends = ("dfs", "cpsat", "sat"),
-               mode: Mode | str = "lexmin", limit: int = 2, time_limit: float | None = None,
-               jobs: int = 1, executor: str | Executor | None = None, client: Any = None,
-               results: str | os.PathLike[str] | None = None, resume: bool = False,
-               layout: str | None = None, box: Shape | str | None = None,
-               certify: bool = False, keep_proofs: str | os.PathLike[str] | None = None,
-               **options: Any) -> CrosscheckReport:
+def crosscheck(
+    source: Sources,
+    *,
+    backends: Backends = ("dfs", "cpsat", "sat"),
+    mode: Mode | str = "lexmin",
+    limit: int = 2,
+    time_limit: float | None = None,
+    jobs: int = 1,
+    executor: str | Executor | None = None,
+    client: Any = None,
+    results: str | os.PathLike[str] | None = None,
+    resume: bool = False,
+    layout: str | None = None,
+    box: Shape | str | None = None,
+    certify: bool = False,
+    keep_proofs: str | os.PathLike[str] | None = None,
+    **options: Any,
+) -> CrosscheckReport:
     """Run several configurations on the same puzzles, verify every answer and compare them.
 
     With `results`, every puzzle's record is appended to that log as it completes; `resume`
@@ -153,12 +188,16 @@ def crosscheck(source: Sources, *, backends: Backends = ("dfs", "cpsat", "sat"),
     """
     configurations = configurations_of(backends, options)
     runner = make_executor("dask" if client is not None else executor, jobs=jobs, client=client)
-    session = CrosscheckSession(puzzles_of(source, layout=layout, box=box), configurations,
-                                SolveSettings.of(mode, limit, time_limit, certify=certify,
-                                                 keep_proofs=keep_proofs),
-                                inputs=inputs_of(source) if not isinstance(source, Grid) else
-                                ["<grid>"], results=results, resume=resume, executor=runner,
-                                jobs=jobs)
+    session = CrosscheckSession(
+        puzzles_of(source, layout=layout, box=box),
+        configurations,
+        SolveSettings.of(mode, limit, time_limit, certify=certify, keep_proofs=keep_proofs),
+        inputs=inputs_of(source) if not isinstance(source, Grid) else ["<grid>"],
+        results=results,
+        resume=resume,
+        executor=runner,
+        jobs=jobs,
+    )
     invalid: list[str] = []
     with session:
         for _ in session.replay():
@@ -167,18 +206,33 @@ def crosscheck(source: Sources, *, backends: Backends = ("dfs", "cpsat", "sat"),
             if isinstance(item, PuzzleRecord):
                 invalid.append(str(item.error))
     tally = session.tally
-    return CrosscheckReport(session.summary(), [dict(record) for record in tally.shown],
-                            invalid, tally.hidden_timeouts)
+    return CrosscheckReport(
+        session.summary(), [dict(record) for record in tally.shown], invalid, tally.hidden_timeouts
+    )
 
 
-def bench(sources: Sources, *, backends: Backends = ("dfs", "cpsat", "sat"),
-          mode: Mode | str = "lexmin", limit: int = 2, time_limit: float | None = None,
-          repeat: int = 1, warmup: int = 0, first: int | None = None,
-          results: str | os.PathLike[str] | None = None, resume: bool = False,
-          layout: str | None = None, box: Shape | str | None = None, jobs: int = 1,
-          executor: str | Executor | None = None, setup: bool = True,
-          baseline: str | None = None, certify: bool = False,
-          keep_proofs: str | os.PathLike[str] | None = None, **options: Any) -> Results:
+def bench(
+    sources: Sources,
+    *,
+    backends: Backends = ("dfs", "cpsat", "sat"),
+    mode: Mode | str = "lexmin",
+    limit: int = 2,
+    time_limit: float | None = None,
+    repeat: int = 1,
+    warmup: int = 0,
+    first: int | None = None,
+    results: str | os.PathLike[str] | None = None,
+    resume: bool = False,
+    layout: str | None = None,
+    box: Shape | str | None = None,
+    jobs: int = 1,
+    executor: str | Executor | None = None,
+    setup: bool = True,
+    baseline: str | None = None,
+    certify: bool = False,
+    keep_proofs: str | os.PathLike[str] | None = None,
+    **options: Any,
+) -> Results:
     """Time configurations over puzzle sets (one set per file), every answer verified, as
     `sudoku-cp bench` does: by default each configuration in a process of its own (the
     `isolated` executor; `jobs` > 1 or `executor` choose otherwise), one-off set-up measured
@@ -191,14 +245,34 @@ def bench(sources: Sources, *, backends: Backends = ("dfs", "cpsat", "sat"),
     configurations = configurations_of(backends, options)
     labels = [configuration.label for configuration in configurations]
     chosen = executor or ("isolated" if jobs == 1 else "local")
-    session = BenchSession(puzzles_of(sources, layout=layout, box=box, first=first),
-                           configurations,
-                           SolveSettings.of(mode, limit, time_limit, certify=certify,
-                                            keep_proofs=keep_proofs, warmup=warmup,
-                                            repeat=repeat, prime=True),
-                           inputs=inputs_of(sources), results=results, resume=resume,
-                           executor=make_executor(chosen, jobs=jobs), jobs=jobs,
-                           extra_settings={"baseline": baseline or labels[0], "first": first})
+    session = BenchSession(
+        puzzles_of(sources, layout=layout, box=box, first=first),
+        configurations,
+        SolveSettings.of(
+            mode,
+            limit,
+            time_limit,
+            certify=certify,
+            keep_proofs=keep_proofs,
+            warmup=warmup,
+            repeat=repeat,
+            prime=True,
+        ),
+        inputs=inputs_of(sources),
+        results=results,
+        resume=resume,
+        executor=make_executor(chosen, jobs=jobs),
+        jobs=jobs,
+        extra_settings={"baseline": baseline or labels[0], "first": first},
+    )
+    return _bench_results(session, setup, results)
+
+
+def _bench_results(
+    session: BenchSession, setup: bool, results: str | os.PathLike[str] | None
+) -> Results:
+    """Run a bench session (set-up first, when asked and there is work left): its records,
+    old and new, and its header."""
     collected = Results()
     with session:
         collected.records.extend(session.replay())
@@ -208,11 +282,18 @@ def bench(sources: Sources, *, backends: Backends = ("dfs", "cpsat", "sat"),
         for item in session.run():
             assert not isinstance(item, PuzzleRecord)  # a bench's puzzles are checked first
             collected.records.append(item.to_record())
-    collected.headers.append(session.header() | ({"setup": session.setup}
-                                                 if session.setup else {}))
+    collected.headers.append(session.header() | ({"setup": session.setup} if session.setup else {}))
     collected.header_paths.append(os.fspath(results) if results is not None else "")
     return collected
 
 
-__all__ = ["Answer", "CrosscheckReport", "bench", "configurations_of", "crosscheck",
-           "load_results", "solve", "solve_many"]
+__all__ = [
+    "Answer",
+    "CrosscheckReport",
+    "bench",
+    "configurations_of",
+    "crosscheck",
+    "load_results",
+    "solve",
+    "solve_many",
+]

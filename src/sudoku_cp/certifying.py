@@ -40,8 +40,15 @@ class CertifyJob(Job):
     def failed(self, item: Any, part: str, reason: str) -> Certified:
         """A record whose worker died while certifying it: every claim of it is not certified
         (a checker that crashes has not checked anything)."""
-        return [(entry, None if entry.claim is None else Certification(
-            entry.claim, False, f"the certifying worker died: {reason}")) for entry in item]
+        return [
+            (
+                entry,
+                None
+                if entry.claim is None
+                else Certification(entry.claim, False, f"the certifying worker died: {reason}"),
+            )
+            for entry in item
+        ]
 
     def merge(self, item: Any, outputs: Sequence[Any]) -> Certified:
         return list(outputs[0])
@@ -55,8 +62,10 @@ class CertifyWorker(JobWorker):
 
     def run(self, item: Any, part: str | None = None) -> Certified:
         entries: list[Entry] = item
-        return [(entry, None if entry.claim is None else self.certifier.certify(entry.claim))
-                for entry in entries]
+        return [
+            (entry, None if entry.claim is None else self.certifier.certify(entry.claim))
+            for entry in entries
+        ]
 
 
 def records(entries: Iterable[Entry]) -> Iterator[list[Entry]]:
@@ -65,9 +74,9 @@ def records(entries: Iterable[Entry]) -> Iterator[list[Entry]]:
         yield list(group)
 
 
-def certify_paths(paths: Iterable[str], certifier: Certifier, tally: Tally, *,
-                  executor: Executor | None = None
-                  ) -> Iterator[tuple[Entry, Certification | None]]:
+def certify_paths(
+    paths: Iterable[str], certifier: Certifier, tally: Tally, *, executor: Executor | None = None
+) -> Iterator[tuple[Entry, Certification | None]]:
     """Every run of every file with its certification (None for a run without an answer), in
     file order, tallied; the work runs on `executor` (in this process when None).
 
@@ -75,6 +84,7 @@ def certify_paths(paths: Iterable[str], certifier: Certifier, tally: Tally, *,
         ResultsFileError: for input that cannot be read (see `certify.readers.read_entries`)
             and when kept proofs cannot be written.
     """
+
     def entries() -> Iterator[Entry]:
         for path in paths:
             tally.files += 1

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
-from typing import Any
-
 from dataclasses import dataclass, field
+from typing import Any
 
 from .backends import Backend, backend_class, get_backend, is_backend_name
 from .errors import ConfigurationError, SudokuError
@@ -44,6 +43,7 @@ class Configuration:
     def describe(self) -> dict[str, Any]:
         """JSON-ready: label, backend name and options (what a results header records)."""
         return {"label": self.label, "backend": self.backend, "options": dict(self.options)}
+
 
 def split_top_level(text: str) -> list[str]:
     """'dfs,sat[a=1,b=2]' -> ['dfs', 'sat[a=1,b=2]']: commas inside brackets stay."""
@@ -98,7 +98,7 @@ def parse_one(text: str) -> list[Configuration]:
     bracket = text.find("[")
     equals = text.find("=")
     if equals >= 0 and (bracket < 0 or equals < bracket):
-        label, body = text[:equals].strip(), text[equals + 1:].strip()
+        label, body = text[:equals].strip(), text[equals + 1 :].strip()
         if not label:
             raise ConfigurationError(f"an empty label in {text!r}")
     name, _, rest = body.partition("[")
@@ -115,17 +115,20 @@ def parse_one(text: str) -> list[Configuration]:
         option = option.strip()
         if any(existing == option for existing, _ in (alternatives[0] for alternatives in grid)):
             raise ConfigurationError(f"{text!r}: option {option!r} is given twice")
-        grid.append([(option, _checked_option(name, option, value.strip()))
-                     for value in values.split("|")])
+        grid.append(
+            [(option, _checked_option(name, option, value.strip())) for value in values.split("|")]
+        )
     combinations = list(itertools.product(*grid)) if grid else [()]
     configurations = []
     for combination in combinations:
         options = dict(combination)
         if label and len(combinations) > 1:
-            raise ConfigurationError(f"{text!r}: a label names one configuration, not a grid "
-                                     f"of {len(combinations)}")
-        configurations.append(Configuration(name, options, label or _label(
-            name, options, text, len(combinations))))
+            raise ConfigurationError(
+                f"{text!r}: a label names one configuration, not a grid of {len(combinations)}"
+            )
+        configurations.append(
+            Configuration(name, options, label or _label(name, options, text, len(combinations)))
+        )
     return configurations
 
 
@@ -136,9 +139,12 @@ def _label(name: str, options: Mapping[str, Any], text: str, count: int) -> str:
     return f"{name}[{shown}]"
 
 
-def parse_configurations(items: Sequence[str | Configuration], *,
-                         flags: Mapping[str, Any] | None = None,
-                         options: Mapping[str, Any] | None = None) -> list[Configuration]:
+def parse_configurations(
+    items: Sequence[str | Configuration],
+    *,
+    flags: Mapping[str, Any] | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> list[Configuration]:
     """Configurations from strings (each may hold several, comma-separated) or configurations.
 
     `flags` are the command line's shorthand flags (`--sat-solver`, `--workers`, ...: see
@@ -170,8 +176,10 @@ def parse_configurations(items: Sequence[str | Configuration], *,
     labels = [configuration.label for configuration in configurations]
     repeated = sorted({label for label in labels if labels.count(label) > 1})
     if repeated:
-        raise ConfigurationError(f"two configurations are labelled {', '.join(repeated)}: give "
-                                 f"each its own label (label=backend[...])")
+        raise ConfigurationError(
+            f"two configurations are labelled {', '.join(repeated)}: give "
+            f"each its own label (label=backend[...])"
+        )
     return configurations
 
 
@@ -180,18 +188,22 @@ def _apply_flag(chosen: list[Configuration], flag: str, value: Any) -> list[Conf
 
     owner, option = shorthand_flags()[flag]
     if not any(item.backend == owner for item in chosen):
-        raise ConfigurationError(f"{flag} applies to {owner}, not to "
-                                 f"{', '.join(item.label for item in chosen)}")
-    return [_with_option(item, option.name, value) if item.backend == owner else item
-            for item in chosen]
+        raise ConfigurationError(
+            f"{flag} applies to {owner}, not to {', '.join(item.label for item in chosen)}"
+        )
+    return [
+        _with_option(item, option.name, value) if item.backend == owner else item for item in chosen
+    ]
 
 
 def _apply_option(chosen: list[Configuration], key: str, value: Any) -> list[Configuration]:
     takers = [item for item in chosen if _takes(item.backend, key)]
     if not takers:
         offered = sorted({name for item in chosen for name in _declared(item.backend)})
-        raise ConfigurationError(f"no chosen backend has an option {key!r} (their options: "
-                                 f"{', '.join(offered) or 'none'})")
+        raise ConfigurationError(
+            f"no chosen backend has an option {key!r} (their options: "
+            f"{', '.join(offered) or 'none'})"
+        )
     return [_with_option(item, key, value) if item in takers else item for item in chosen]
 
 
@@ -215,5 +227,11 @@ def _takes(name: str, key: str) -> bool:
     return key in _declared(name)
 
 
-__all__ = ["Configuration", "ConfigurationError", "option_names", "parse_configurations",
-           "parse_one", "split_top_level"]
+__all__ = [
+    "Configuration",
+    "ConfigurationError",
+    "option_names",
+    "parse_configurations",
+    "parse_one",
+    "split_top_level",
+]

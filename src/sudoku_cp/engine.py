@@ -57,8 +57,7 @@ class SolveJob(Job):
         return WarmBackends(self.configurations, self.settings)
 
     def only(self, part: str) -> SolveJob:
-        return SolveJob([item for item in self.configurations if item.label == part],
-                        self.settings)
+        return SolveJob([item for item in self.configurations if item.label == part], self.settings)
 
     def failed(self, item: Any, part: str, reason: str) -> PuzzleRuns:
         return PuzzleRuns(item, errors={part: reason})
@@ -119,11 +118,11 @@ class WarmBackends(JobWorker):
 
     def _solve_once(self, backend: Backend, grid: Grid) -> SolveResult:
         settings = self.settings
-        return backend.solve(grid, mode=settings.mode, limit=settings.limit,
-                             time_limit=settings.time_limit)
+        return backend.solve(
+            grid, mode=settings.mode, limit=settings.limit, time_limit=settings.time_limit
+        )
 
-    def _certified(self, grid: Grid, results: Sequence[SolveResult]
-                   ) -> list[Certification | None]:
+    def _certified(self, grid: Grid, results: Sequence[SolveResult]) -> list[Certification | None]:
         from .certify import claim_of_result
 
         certifier = self.settings.certifier
@@ -143,10 +142,14 @@ class WarmBackends(JobWorker):
             backend.close()
 
 
-def execute(records: Iterable[PuzzleRecord], configurations: Sequence[Configuration],
-            settings: SolveSettings, *, executor: Executor | None = None,
-            log: Callable[[CheckedPuzzle], None] | None = None
-            ) -> Generator[CheckedPuzzle | PuzzleRecord, None, None]:
+def execute(
+    records: Iterable[PuzzleRecord],
+    configurations: Sequence[Configuration],
+    settings: SolveSettings,
+    *,
+    executor: Executor | None = None,
+    log: Callable[[CheckedPuzzle], None] | None = None,
+) -> Generator[CheckedPuzzle | PuzzleRecord, None, None]:
     """Run every configuration on every record, in input order, each answer verified.
 
     Yields a `CheckedPuzzle` per puzzle and, in its place, the `PuzzleRecord` of each input line

@@ -20,7 +20,7 @@ import platform
 import subprocess
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from ._version import __version__
@@ -45,12 +45,14 @@ def check_set_names(paths: Sequence[str]) -> None:
     for path in paths:
         name = set_of("<stdin>" if path == "-" else path)
         if name in seen and seen[name] != path:
-            raise BenchError(f"{seen[name]} and {path} would both be set {name!r}: rename one "
-                             f"of them")
+            raise BenchError(
+                f"{seen[name]} and {path} would both be set {name!r}: rename one of them"
+            )
         seen[name] = path
 
 
-# -- what is measured --------------------------------------------------------------------------------
+# -- what is measured ------------------------------------------------------------------------------
+
 
 def import_solvers(configurations: Iterable[Configuration]) -> None:
     """Import the solver packages now: forked workers then start with them loaded."""
@@ -73,8 +75,10 @@ def first_of_each_shape(records: Iterable[PuzzleRecord]) -> list[tuple[str, str,
     found: dict[tuple[int, Shape], tuple[str, str, Shape]] = {}
     for record in records:
         if record.grid is not None:
-            found.setdefault((record.grid.size, record.grid.box),
-                             (set_of(record.source), record.text, record.grid.box))
+            found.setdefault(
+                (record.grid.size, record.grid.box),
+                (set_of(record.source), record.text, record.grid.box),
+            )
     return list(found.values())
 
 
@@ -105,9 +109,13 @@ json.dump({"import_seconds": import_seconds, "create_seconds": create_seconds,
 """
 
 
-def measure_setup(configurations: Sequence[Configuration],
-                  puzzles: Sequence[tuple[str, str, Shape]], settings: SolveSettings, *,
-                  starting: Callable[[Configuration], None] | None = None) -> dict[str, Any]:
+def measure_setup(
+    configurations: Sequence[Configuration],
+    puzzles: Sequence[tuple[str, str, Shape]],
+    settings: SolveSettings,
+    *,
+    starting: Callable[[Configuration], None] | None = None,
+) -> dict[str, Any]:
     """One-off costs per backend, each measured in a fresh interpreter.
 
     `import_seconds`: importing the solver package (None for pure Python); `create_seconds`:
@@ -122,15 +130,26 @@ def measure_setup(configurations: Sequence[Configuration],
         if starting is not None:
             starting(configuration)
         cls = backend_class(configuration.backend)
-        task = {"modules": list(solver_modules(configuration.backend)), "module": cls.__module__,
-                "class": cls.__qualname__, "options": dict(configuration.options),
-                "puzzles": puzzles,
-                "mode": str(settings.mode), "limit": settings.limit,
-                "time_limit": settings.time_limit}
+        task = {
+            "modules": list(solver_modules(configuration.backend)),
+            "module": cls.__module__,
+            "class": cls.__qualname__,
+            "options": dict(configuration.options),
+            "puzzles": puzzles,
+            "mode": str(settings.mode),
+            "limit": settings.limit,
+            "time_limit": settings.time_limit,
+        }
         try:
-            done = subprocess.run([sys.executable, "-c", _SETUP_SCRIPT], input=json.dumps(task),
-                                  capture_output=True, text=True, env=environment_variables,
-                                  timeout=SETUP_TIMEOUT_SECONDS, check=False)
+            done = subprocess.run(
+                [sys.executable, "-c", _SETUP_SCRIPT],
+                input=json.dumps(task),
+                capture_output=True,
+                text=True,
+                env=environment_variables,
+                timeout=SETUP_TIMEOUT_SECONDS,
+                check=False,
+            )
         except subprocess.TimeoutExpired:
             setup[configuration.label] = {"error": f"took over {SETUP_TIMEOUT_SECONDS:g} s"}
             continue
@@ -168,7 +187,7 @@ def environment(*, configurations: Sequence[Configuration], jobs: int, argv: str
     usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
     return {
         "tool": f"sudoku-cp {__version__}",
-        "date": datetime.now(timezone.utc).astimezone().isoformat(timespec="seconds"),
+        "date": datetime.now(UTC).astimezone().isoformat(timespec="seconds"),
         "argv": argv,
         "python": f"{platform.python_version()} ({platform.python_implementation()})",
         "platform": platform.platform(),
@@ -177,10 +196,18 @@ def environment(*, configurations: Sequence[Configuration], jobs: int, argv: str
         "usable_cores": usable,
         "jobs": jobs,
         "load_average": [round(load, 2) for load in os.getloadavg()]
-        if hasattr(os, "getloadavg") else None,
+        if hasattr(os, "getloadavg")
+        else None,
         "versions": package_versions(configuration.backend for configuration in configurations),
     }
 
 
-__all__ = ["check_set_names", "environment", "first_of_each_shape", "import_solvers",
-           "measure_setup", "package_versions", "solver_modules"]
+__all__ = [
+    "check_set_names",
+    "environment",
+    "first_of_each_shape",
+    "import_solvers",
+    "measure_setup",
+    "package_versions",
+    "solver_modules",
+]

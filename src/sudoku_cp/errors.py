@@ -18,8 +18,14 @@ class GridShapeError(SudokuError, ValueError):
 class GridParseError(SudokuError, ValueError):
     """Text that is not a puzzle; carries where the problem is (source, line, column)."""
 
-    def __init__(self, message: str, *, source: str | None = None, line: int | None = None,
-                 column: int | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        source: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+    ) -> None:
         self.message = message
         self.source = source
         self.line = line

@@ -23,12 +23,21 @@ import os
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import Any, BinaryIO
 
-from .errors import GridParseError, GridShapeError, SudokuError
-from .grid import (MAX_SIZE, SYMBOL_SIZE, SYMBOLS, Grid, Shape, default_box, symbol_value,
-                   value_symbol)
+from .errors import GridParseError, GridShapeError
+from .grid import (
+    MAX_SIZE,
+    SYMBOL_SIZE,
+    SYMBOLS,
+    Grid,
+    Shape,
+    default_box,
+    symbol_value,
+    value_symbol,
+)
 from .text import clipped, excerpt
+
 
 class Layout(str, enum.Enum):
     GRID = "grid"
@@ -46,14 +55,13 @@ OUTPUT_FORMATS = ("grid", "spaced", "line", "jsonl")
 class PuzzleRecord:
     """One puzzle read from a source: the grid, or the error that kept it from being one."""
 
-    index: int          # 0-based position in the run
-    source: str         # file name or '<stdin>'
-    line: int           # 1-based line where the puzzle starts
-    text: str           # the puzzle as written in the line layout (or the raw bad line)
+    index: int  # 0-based position in the run
+    source: str  # file name or '<stdin>'
+    line: int  # 1-based line where the puzzle starts
+    text: str  # the puzzle as written in the line layout (or the raw bad line)
     grid: Grid | None
     error: str | None = None
-    number: int = 0     # 0-based position in its source
-
+    number: int = 0  # 0-based position in its source
 
     @property
     def where(self) -> str:
@@ -68,14 +76,17 @@ def decode_input(data: bytes, *, source: str) -> str:
     """
     nul = data.find(b"\0")
     if nul >= 0:
-        raise GridParseError(f"binary data, not a puzzle (a NUL byte at offset {nul})",
-                             source=source)
+        raise GridParseError(
+            f"binary data, not a puzzle (a NUL byte at offset {nul})", source=source
+        )
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise GridParseError(
             f"binary data, not a puzzle (byte 0x{data[error.start]:02x} at offset {error.start} "
-            f"is not UTF-8 text)", source=source) from None
+            f"is not UTF-8 text)",
+            source=source,
+        ) from None
     return text
 
 
@@ -129,8 +140,11 @@ def detect_layout(lines: Sequence[Line]) -> Layout:
     if "," in first:
         return Layout.LINE  # numbers joined by commas: one puzzle per line
     length = len(first)
-    square_block = (len(lines) >= length and 2 <= length
-                    and all(len(line) == length for _, line in lines[:length]))
+    square_block = (
+        len(lines) >= length
+        and length >= 2
+        and all(len(line) == length for _, line in lines[:length])
+    )
     if _is_square_of_size(length):
         plausible = square_block and not any(_has_row_repeat(line) for _, line in lines[:length])
         return Layout.GRID if plausible else Layout.LINE
@@ -141,8 +155,14 @@ def detect_layout(lines: Sequence[Line]) -> Layout:
     return Layout.GRID if square_block else Layout.LINE
 
 
-def read_puzzles(text: str, *, source: str = "<stdin>", layout: Layout | None = None,
-                 box: Shape | None = None, start_index: int = 0) -> tuple[Layout, list[PuzzleRecord]]:
+def read_puzzles(
+    text: str,
+    *,
+    source: str = "<stdin>",
+    layout: Layout | None = None,
+    box: Shape | None = None,
+    start_index: int = 0,
+) -> tuple[Layout, list[PuzzleRecord]]:
     """Parse every puzzle of a text; returns the layout used and the records.
 
     Raises:
@@ -150,13 +170,21 @@ def read_puzzles(text: str, *, source: str = "<stdin>", layout: Layout | None = 
             layouts (a single bad row spoils its whole block). Bad lines of the line layout are
             returned as records with an `error` instead.
     """
-    chosen, records = _records(iter(_content_lines(text)), source=source, layout=layout, box=box,
-                               start_index=start_index)
+    chosen, records = _records(
+        iter(_content_lines(text)), source=source, layout=layout, box=box, start_index=start_index
+    )
     return chosen, list(records)
 
 
-def _records(lines: Iterator[Line], *, source: str, layout: Layout | None, box: Shape | None,
-             start_index: int, first: int | None = None) -> tuple[Layout, Iterator[PuzzleRecord]]:
+def _records(
+    lines: Iterator[Line],
+    *,
+    source: str,
+    layout: Layout | None,
+    box: Shape | None,
+    start_index: int,
+    first: int | None = None,
+) -> tuple[Layout, Iterator[PuzzleRecord]]:
     """The layout of a source and a lazy stream of its records.
 
     Only as many lines are read ahead as layout detection needs (one grid block at most).
@@ -174,8 +202,7 @@ def _records(lines: Iterator[Line], *, source: str, layout: Layout | None, box: 
     if layout is Layout.LINE:
         stream = _read_lines(every, source=source, box=box, start_index=start_index)
     else:
-        stream = _read_blocks(every, layout=layout, source=source, box=box,
-                              start_index=start_index)
+        stream = _read_blocks(every, layout=layout, source=source, box=box, start_index=start_index)
     return layout, itertools.islice(stream, first) if first is not None else stream
 
 
@@ -186,8 +213,12 @@ def _block_lookahead(first: str, lines: Iterator[Line]) -> list[Line]:
     """The lines after `first` that layout detection needs, read one at a time and only while
     they could still be rows of one square block (so a slow pipe is not waited on for long)."""
     length = len(first)
-    if len(first.split()) > 1 or length > MAX_LOOKAHEAD or _has_row_repeat(first) \
-            or not (_is_square_of_size(length) or not _is_size(length)):
+    if (
+        len(first.split()) > 1
+        or length > MAX_LOOKAHEAD
+        or _has_row_repeat(first)
+        or not (_is_square_of_size(length) or not _is_size(length))
+    ):
         return []
     more: list[Line] = []
     for line in lines:
@@ -197,17 +228,23 @@ def _block_lookahead(first: str, lines: Iterator[Line]) -> list[Line]:
     return more
 
 
-def _read_lines(lines: Iterable[Line], *, source: str, box: Shape | None,
-                start_index: int) -> Iterator[PuzzleRecord]:
+def _read_lines(
+    lines: Iterable[Line], *, source: str, box: Shape | None, start_index: int
+) -> Iterator[PuzzleRecord]:
     for offset, (number, line) in enumerate(lines):
         index = start_index + offset
         try:
             grid = Grid.parse(line, box=box)
         except (GridParseError, GridShapeError) as error:
-            located = GridParseError(getattr(error, "message", str(error)), source=source,
-                                     line=number, column=getattr(error, "column", None))
-            yield PuzzleRecord(index, source, number, clipped(line), None, located.located(),
-                               number=offset)
+            located = GridParseError(
+                getattr(error, "message", str(error)),
+                source=source,
+                line=number,
+                column=getattr(error, "column", None),
+            )
+            yield PuzzleRecord(
+                index, source, number, clipped(line), None, located.located(), number=offset
+            )
         else:
             yield PuzzleRecord(index, source, number, grid.to_line(), grid, number=offset)
 
@@ -216,18 +253,27 @@ def _row_values(line: str, number: int, layout: Layout, source: str, size: int) 
     """The values of one grid or spaced row (no check against N yet)."""
     if layout is Layout.GRID:
         if len(line.split()) > 1:
-            raise GridParseError(f"expected a row of symbols with no spaces, got {excerpt(line)}",
-                                 source=source, line=number)
+            raise GridParseError(
+                f"expected a row of symbols with no spaces, got {excerpt(line)}",
+                source=source,
+                line=number,
+            )
         values = []
         for column, symbol in enumerate(line, start=1):
             value = symbol_value(symbol)
             if value is None or value > size:
-                alphabet = SYMBOLS[:min(max(size, 1), SYMBOL_SIZE)]
-                expected = f"0 or . for blank, {alphabet[0]}-{alphabet[-1]}" if size >= 4 \
+                alphabet = SYMBOLS[: min(max(size, 1), SYMBOL_SIZE)]
+                expected = (
+                    f"0 or . for blank, {alphabet[0]}-{alphabet[-1]}"
+                    if size >= 4
                     else "0 or . for blank, 1-9, A-Z"
-                raise GridParseError(f"unknown symbol {symbol!r} for a {size}x{size} grid "
-                                     f"(expected {expected})", source=source, line=number,
-                                     column=column)
+                )
+                raise GridParseError(
+                    f"unknown symbol {symbol!r} for a {size}x{size} grid (expected {expected})",
+                    source=source,
+                    line=number,
+                    column=column,
+                )
             values.append(value)
         return values
     values = []
@@ -239,14 +285,19 @@ def _row_values(line: str, number: int, layout: Layout, source: str, size: int) 
         elif token.isascii() and token.isdigit() and len(token) <= 3:
             values.append(int(token))  # isascii: '²' and '₀' pass isdigit but not int()
         else:
-            raise GridParseError(f"expected a number, got {excerpt(token)}", source=source,
-                                 line=number, column=column)
+            raise GridParseError(
+                f"expected a number, got {excerpt(token)}",
+                source=source,
+                line=number,
+                column=column,
+            )
         column += len(token)
     return values
 
 
-def _read_blocks(lines: Iterable[Line], *, layout: Layout, source: str, box: Shape | None,
-                 start_index: int) -> Iterator[PuzzleRecord]:
+def _read_blocks(
+    lines: Iterable[Line], *, layout: Layout, source: str, box: Shape | None, start_index: int
+) -> Iterator[PuzzleRecord]:
     """Group rows into N-row puzzles; N is the number of values in the first row.
 
     Raises:
@@ -261,26 +312,36 @@ def _read_blocks(lines: Iterable[Line], *, layout: Layout, source: str, box: Sha
             _check_size(size, box, source=source, line=number)
         values = _row_values(line, number, layout, source, size)
         if len(values) != size:
-            raise GridParseError(f"expected {size} values in this row like the first, "
-                                 f"got {len(values)}", source=source, line=number)
+            raise GridParseError(
+                f"expected {size} values in this row like the first, got {len(values)}",
+                source=source,
+                line=number,
+            )
         for column, value in enumerate(values, start=1):
             if value > size:
-                raise GridParseError(f"value {value} is above {size} (a {size}x{size} grid "
-                                     f"holds 1-{size})", source=source, line=number,
-                                     column=column)
+                raise GridParseError(
+                    f"value {value} is above {size} (a {size}x{size} grid holds 1-{size})",
+                    source=source,
+                    line=number,
+                    column=column,
+                )
         block.append((number, values))
         if len(block) == size:
             try:
                 grid = Grid.from_values([v for _, row in block for v in row], box=box)
             except GridShapeError as error:
                 raise GridParseError(str(error), source=source, line=block[0][0]) from None
-            yield PuzzleRecord(start_index + offset, source, block[0][0], grid.to_line(), grid,
-                               number=offset)
+            yield PuzzleRecord(
+                start_index + offset, source, block[0][0], grid.to_line(), grid, number=offset
+            )
             offset += 1
             block = []
     if block:
-        raise GridParseError(f"expected {size} rows for a {size}x{size} puzzle, got "
-                             f"{len(block)} from this line on", source=source, line=block[0][0])
+        raise GridParseError(
+            f"expected {size} rows for a {size}x{size} puzzle, got {len(block)} from this line on",
+            source=source,
+            line=block[0][0],
+        )
 
 
 def _check_size(size: int, box: Shape | None, *, source: str, line: int) -> None:
@@ -288,8 +349,12 @@ def _check_size(size: int, box: Shape | None, *, source: str, line: int) -> None
         return
     hint = " (it is prime)" if size > 3 and all(size % d for d in range(2, size)) else ""
     above = f" ({size} is above the largest size, {MAX_SIZE})" if size > MAX_SIZE else hint
-    raise GridParseError(f"no Sudoku has rows of {size} values{above}: sizes are 4, 6, 8, 9, "
-                         f"10, 12, 16, 25, ... up to {MAX_SIZE}", source=source, line=line)
+    raise GridParseError(
+        f"no Sudoku has rows of {size} values{above}: sizes are 4, 6, 8, 9, "
+        f"10, 12, 16, 25, ... up to {MAX_SIZE}",
+        source=source,
+        line=line,
+    )
 
 
 @dataclass
@@ -298,7 +363,7 @@ class Loaded:
 
     records: list[PuzzleRecord]
     layouts: dict[str, Layout]  # source -> layout it was read in
-    errors: list[str]           # whole-source failures, located ("file:line: ...")
+    errors: list[str]  # whole-source failures, located ("file:line: ...")
 
     @property
     def first_layout(self) -> Layout:
@@ -314,8 +379,15 @@ class PuzzleStream:
     remaining lines are skipped; `layouts` names the layout of each source opened so far.
     """
 
-    def __init__(self, paths: Iterable[str], *, layout: Layout | None = None,
-                 box: Shape | None = None, stdin: Any = None, first: int | None = None) -> None:
+    def __init__(
+        self,
+        paths: Iterable[str],
+        *,
+        layout: Layout | None = None,
+        box: Shape | None = None,
+        stdin: Any = None,
+        first: int | None = None,
+    ) -> None:
         self.paths = list(paths) or ["-"]
         self.layout = layout
         self.box = box
@@ -323,8 +395,8 @@ class PuzzleStream:
         self.first = first
         self.layouts: dict[str, Layout] = {}
         self.errors: list[str] = []
-        self.read = 0          # records yielded so far
-        self.bad = 0           # of which are not puzzles
+        self.read = 0  # records yielded so far
+        self.bad = 0  # of which are not puzzles
 
     def __iter__(self) -> Iterator[PuzzleRecord]:
         for path in self.paths:
@@ -332,9 +404,13 @@ class PuzzleStream:
             try:
                 with _open_source(path, self.stdin) as handle:
                     chosen, records = _records(
-                        _content(_decoded_lines(handle, source)), source=source,
-                        layout=self.layout, box=self.box, start_index=self.read,
-                        first=self.first)
+                        _content(_decoded_lines(handle, source)),
+                        source=source,
+                        layout=self.layout,
+                        box=self.box,
+                        start_index=self.read,
+                        first=self.first,
+                    )
                     self.layouts[source] = chosen
                     for record in records:
                         self.read += 1
@@ -366,8 +442,9 @@ class _open_source:
                 raise IsADirectoryError(errno.EISDIR, "is a directory")
             self.handle = open(self.path, "rb")
         except OSError as error:
-            raise GridParseError(f"cannot read: {error.strerror or error}",
-                                 source=self.path) from None
+            raise GridParseError(
+                f"cannot read: {error.strerror or error}", source=self.path
+            ) from None
         return self.handle
 
     def __exit__(self, *exc_info: object) -> None:
@@ -387,8 +464,7 @@ def _decoded_lines(handle: BinaryIO, source: str) -> Iterator[tuple[int, str]]:
         try:
             raw = handle.readline(MAX_LINE_BYTES)
         except OSError as error:
-            raise GridParseError(f"cannot read: {error.strerror or error}",
-                                 source=source) from None
+            raise GridParseError(f"cannot read: {error.strerror or error}", source=source) from None
         if not raw:
             return
         number += 1
@@ -402,19 +478,30 @@ MAX_LINE_BYTES = 1 << 24  # a longer "line" is cut there (and then fails as a pu
 def _decode_line(raw: bytes, *, source: str, offset: int, number: int) -> str:
     nul = raw.find(b"\0")
     if nul >= 0:
-        raise GridParseError(f"binary data, not a puzzle (a NUL byte at offset {offset + nul})",
-                             source=source, line=number)
+        raise GridParseError(
+            f"binary data, not a puzzle (a NUL byte at offset {offset + nul})",
+            source=source,
+            line=number,
+        )
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
         raise GridParseError(
             f"binary data, not a puzzle (byte 0x{raw[error.start]:02x} at offset "
-            f"{offset + error.start} is not UTF-8 text)", source=source, line=number) from None
+            f"{offset + error.start} is not UTF-8 text)",
+            source=source,
+            line=number,
+        ) from None
     return text.lstrip("\ufeff") if offset == 0 else text
 
 
-def load_puzzles(paths: Iterable[str], *, layout: Layout | None = None, box: Shape | None = None,
-                 stdin: Any = None) -> Loaded:
+def load_puzzles(
+    paths: Iterable[str],
+    *,
+    layout: Layout | None = None,
+    box: Shape | None = None,
+    stdin: Any = None,
+) -> Loaded:
     """Read every puzzle of files ('-' is standard input) into memory (see `PuzzleStream`)."""
     stream = PuzzleStream(paths, layout=layout, box=box, stdin=stdin)
     records = list(stream)
@@ -451,6 +538,7 @@ def count_puzzles(path: str, *, layout: Layout | None = None) -> int | None:
 
 # -- writing -------------------------------------------------------------------------------------
 
+
 def format_grid(grid: Grid, layout: Layout | str) -> str:
     """A grid in one of the text layouts (no trailing newline)."""
     layout = Layout(layout)
@@ -479,6 +567,17 @@ def read_records(lines: Iterable[str]) -> list[dict[str, Any]]:
     return records
 
 
-__all__ = ["Layout", "Loaded", "OUTPUT_FORMATS", "PuzzleRecord", "count_puzzles", "decode_input",
-           "detect_layout",
-           "format_grid", "load_puzzles", "read_puzzles", "read_records", "to_json_line"]
+__all__ = [
+    "Layout",
+    "Loaded",
+    "OUTPUT_FORMATS",
+    "PuzzleRecord",
+    "count_puzzles",
+    "decode_input",
+    "detect_layout",
+    "format_grid",
+    "load_puzzles",
+    "read_puzzles",
+    "read_records",
+    "to_json_line",
+]

@@ -43,7 +43,7 @@ from .result import Mode, Status
 
 log = logging.getLogger(__name__)
 
-SOLUTION_LIMIT = 1000       # multi: completions are counted up to this many (up to 25x25)
+SOLUTION_LIMIT = 1000  # multi: completions are counted up to this many (up to 25x25)
 # Above this size multi puzzles are counted up to 2 only, which the swap cycle already proves.
 # Why: a count is an exact solver question with no time limit, and from 36x36 on it can take
 # minutes: a 36x36 multi puzzle with half of the cells given (near the hardness peak of random
@@ -53,9 +53,9 @@ SOLUTION_LIMIT = 1000       # multi: completions are counted up to this many (up
 # puzzle, never an input to it, so the puzzles are the same with either limit.
 FULL_COUNT_UP_TO_SIZE = 25
 NAIVE_NODE_LIMIT = 2_000_000  # adversarial: naive nodes are counted up to this many
-ADVERSARIAL_VARIANTS = 8    # adversarial: symmetric variants tried per puzzle
-UNIQUE_ATTEMPTS = 3         # unique: completed grids tried when the range is not reached
-UNSAT_ATTEMPTS = 5          # unsat: unique puzzles tried before giving up
+ADVERSARIAL_VARIANTS = 8  # adversarial: symmetric variants tried per puzzle
+UNIQUE_ATTEMPTS = 3  # unique: completed grids tried when the range is not reached
+UNSAT_ATTEMPTS = 5  # unsat: unique puzzles tried before giving up
 # A completed grid is filled by the dfs backend from a random first row and column; it has never
 # needed more than a second (25x25), so this limit only guards against a runaway search. Running
 # out raises instead of falling back, so that the output never depends on the machine's speed.
@@ -145,8 +145,15 @@ class Request:
     variants: int = ADVERSARIAL_VARIANTS
 
 
-def make_request(kind: Kind | str, *, size: int, box: Shape | None = None,
-                 givens: GivensRange | str | None = None, seed: int, count: int = 1) -> Request:
+def make_request(
+    kind: Kind | str,
+    *,
+    size: int,
+    box: Shape | None = None,
+    givens: GivensRange | str | None = None,
+    seed: int,
+    count: int = 1,
+) -> Request:
     """A checked request; `givens` defaults to `default_givens(size)`.
 
     Raises:
@@ -156,8 +163,9 @@ def make_request(kind: Kind | str, *, size: int, box: Shape | None = None,
     try:
         kind = Kind(kind)
     except ValueError:
-        raise GenerateError(f"unknown kind {kind!r} (choose from "
-                            f"{', '.join(str(k) for k in Kind)})") from None
+        raise GenerateError(
+            f"unknown kind {kind!r} (choose from {', '.join(str(k) for k in Kind)})"
+        ) from None
     shape = geometry(size, box).box_shape
     if givens is None:
         givens = default_givens(size)
@@ -165,8 +173,9 @@ def make_request(kind: Kind | str, *, size: int, box: Shape | None = None,
         givens = parse_givens_range(givens, size=size)
     if count < 1:
         raise GenerateError(f"count must be at least 1, got {count}")
-    return Request(kind, size, shape, givens, seed, count,
-                   solution_limit=multi_solution_limit(size))
+    return Request(
+        kind, size, shape, givens, seed, count, solution_limit=multi_solution_limit(size)
+    )
 
 
 def multi_solution_limit(size: int) -> int:
@@ -210,8 +219,10 @@ class GeneratedPuzzle:
 
 # -- completed grids ------------------------------------------------------------------------------
 
-def random_completed_grid(rng: random.Random, size: int, *, box: Shape | None = None,
-                          filler: Backend | None = None) -> Grid:
+
+def random_completed_grid(
+    rng: random.Random, size: int, *, box: Shape | None = None, filler: Backend | None = None
+) -> Grid:
     """A random full grid: a random first row and first column completed by the dfs backend,
     then shuffled by a random symmetry (`shuffle_grid`). Above PATTERN_FILL_ABOVE_SIZE: the
     pattern grid mixed by a walk of swap cycles (`swap_walk`), then shuffled.
@@ -221,16 +232,17 @@ def random_completed_grid(rng: random.Random, size: int, *, box: Shape | None = 
             and columns all fail to complete (neither has happened).
     """
     if size > PATTERN_FILL_ABOVE_SIZE:
-        walked = swap_walk(pattern_grid(size, box=box), rng,
-                           steps=SWAP_WALK_STEPS_PER_VALUE * size)
+        walked = swap_walk(pattern_grid(size, box=box), rng, steps=SWAP_WALK_STEPS_PER_VALUE * size)
         return shuffle_grid(walked, rng)
     solver = filler or get_backend("dfs")
     for _ in range(FILL_ATTEMPTS):
         seed_grid = random_first_row_and_column(rng, size, box=box)
         result = solver.solve(seed_grid, mode=Mode.ANY, time_limit=FILL_TIME_LIMIT)
         if result.status is Status.TIMEOUT:
-            raise GenerateError(f"the dfs backend took over {FILL_TIME_LIMIT:g} s to complete "
-                                f"a random {size}x{size} grid")
+            raise GenerateError(
+                f"the dfs backend took over {FILL_TIME_LIMIT:g} s to complete "
+                f"a random {size}x{size} grid"
+            )
         if result.solution is not None:
             return shuffle_grid(result.solution, rng)
         log.info("a random first row and column of a %dx%d grid had no completion", size, size)
@@ -242,8 +254,14 @@ def pattern_grid(size: int, *, box: Shape | None = None) -> Grid:
     boxes of R rows and C columns (9x9: rows 123456789, 456789123, 789123456, 234567891, ...)."""
     geo = geometry(size, box)
     box_rows, box_cols = geo.box_rows, geo.box_cols
-    return Grid(tuple((box_cols * (row % box_rows) + row // box_rows + column) % size + 1
-                      for row in range(size) for column in range(size)), geo.box_shape)
+    return Grid(
+        tuple(
+            (box_cols * (row % box_rows) + row // box_rows + column) % size + 1
+            for row in range(size)
+            for column in range(size)
+        ),
+        geo.box_shape,
+    )
 
 
 def swap_walk(grid: Grid, rng: random.Random, *, steps: int) -> Grid:
@@ -256,15 +274,14 @@ def swap_walk(grid: Grid, rng: random.Random, *, steps: int) -> Grid:
     return grid
 
 
-def random_first_row_and_column(rng: random.Random, size: int, *,
-                                box: Shape | None = None) -> Grid:
+def random_first_row_and_column(rng: random.Random, size: int, *, box: Shape | None = None) -> Grid:
     """A blank grid but for a random first row and a random first column that fit the boxes."""
     geo = geometry(size, box)
     values = [BLANK] * (size * size)
     first_row = rng.sample(range(1, size + 1), size)
     values[:size] = first_row
     # The column's cells inside the first box must avoid the values of that box's first row.
-    in_first_box = set(first_row[:geo.box_cols])
+    in_first_box = set(first_row[: geo.box_cols])
     rest = [value for value in range(1, size + 1) if value != first_row[0]]
     top = rng.sample([value for value in rest if value not in in_first_box], geo.box_rows - 1)
     below = [value for value in rest if value not in top]
@@ -302,8 +319,10 @@ def _shuffled_lines(rng: random.Random, size: int, band: int) -> list[int]:
 def transpose(grid: Grid) -> Grid:
     """Rows become columns (a symmetry only when the boxes are square)."""
     size = grid.size
-    return Grid(tuple(grid.values[column * size + row] for row in range(size)
-                      for column in range(size)), grid.box[::-1])
+    return Grid(
+        tuple(grid.values[column * size + row] for row in range(size) for column in range(size)),
+        grid.box[::-1],
+    )
 
 
 def relabel_first_row_descending(puzzle: Grid, solution: Grid) -> tuple[Grid, Grid]:
@@ -312,11 +331,14 @@ def relabel_first_row_descending(puzzle: Grid, solution: Grid) -> tuple[Grid, Gr
     rename = [BLANK] * (size + 1)
     for column, value in enumerate(solution.values[:size]):
         rename[value] = size - column
-    return (Grid(tuple(rename[v] for v in puzzle.values), puzzle.box),
-            Grid(tuple(rename[v] for v in solution.values), solution.box))
+    return (
+        Grid(tuple(rename[v] for v in puzzle.values), puzzle.box),
+        Grid(tuple(rename[v] for v in solution.values), solution.box),
+    )
 
 
 # -- counting completions -------------------------------------------------------------------------
+
 
 @functools.cache
 def sat_backend_usable() -> bool:
@@ -333,8 +355,12 @@ def counting_backend_name(size: int) -> str:
     backend is not usable."""
     name = "sat" if size >= SAT_COUNTS_FROM_SIZE else "dfs"
     if name == "sat" and not sat_backend_usable():
-        log.warning("the sat backend is not usable: counting %dx%d completions with dfs, "
-                    "which is slower (the puzzles are the same)", size, size)
+        log.warning(
+            "the sat backend is not usable: counting %dx%d completions with dfs, "
+            "which is slower (the puzzles are the same)",
+            size,
+            size,
+        )
         return "dfs"
     return name
 
@@ -343,8 +369,7 @@ class CompletionCounter:
     """Counts completions exactly (no time limit) with one kept backend; `on_count`, if given,
     is called with the number of counts so far after each one."""
 
-    def __init__(self, backend: Backend,
-                 on_count: Callable[[int], None] | None = None) -> None:
+    def __init__(self, backend: Backend, on_count: Callable[[int], None] | None = None) -> None:
         self.backend = backend
         self.calls = 0
         self.on_count = on_count
@@ -367,6 +392,7 @@ class CompletionCounter:
 
 # -- unique ---------------------------------------------------------------------------------------
 
+
 def is_forced(values: list[int], cell: int, peers: tuple[int, ...], size: int) -> bool:
     """Whether the givens among a cell's peers hold every value but its own: then blanking it
     keeps exactly the same completions, with no count needed."""
@@ -375,8 +401,9 @@ def is_forced(values: list[int], cell: int, peers: tuple[int, ...], size: int) -
     return len(seen) == size - 1 and values[cell] not in seen
 
 
-def remove_givens_while_unique(solution: Grid, rng: random.Random, counter: CompletionCounter,
-                               *, target: int) -> Grid:
+def remove_givens_while_unique(
+    solution: Grid, rng: random.Random, counter: CompletionCounter, *, target: int
+) -> Grid:
     """Blank the cells of a completed grid in random order, each only if the puzzle stays unique,
     until `target` givens are left or no given can go (a minimal puzzle)."""
     geo = solution.geometry
@@ -399,8 +426,9 @@ def remove_givens_while_unique(solution: Grid, rng: random.Random, counter: Comp
     return Grid(tuple(values), solution.box)
 
 
-def unique_puzzle(rng: random.Random, request: Request, counter: CompletionCounter,
-                  filler: Backend) -> tuple[Grid, Grid]:
+def unique_puzzle(
+    rng: random.Random, request: Request, counter: CompletionCounter, filler: Backend
+) -> tuple[Grid, Grid]:
     """(puzzle, solution): a unique puzzle with givens in the range when the removal reaches it;
     otherwise, after UNIQUE_ATTEMPTS grids, the one with the fewest givens."""
     target = request.givens.draw(rng)
@@ -413,12 +441,16 @@ def unique_puzzle(rng: random.Random, request: Request, counter: CompletionCount
         if best is None or len(puzzle.givens()) < len(best[0].givens()):
             best = puzzle, solution
     assert best is not None
-    log.info("unique: stopped at a minimal puzzle of %d givens, above %s",
-             len(best[0].givens()), request.givens)
+    log.info(
+        "unique: stopped at a minimal puzzle of %d givens, above %s",
+        len(best[0].givens()),
+        request.givens,
+    )
     return best
 
 
 # -- multi ----------------------------------------------------------------------------------------
+
 
 def swap_cycles(solution: Grid, first: int, second: int) -> list[list[int]]:
     """The groups of cells holding `first` or `second` whose two values can trade places.
@@ -448,14 +480,19 @@ def swap_cycles(solution: Grid, first: int, second: int) -> list[list[int]]:
 def smallest_swap_cycle(solution: Grid, rng: random.Random) -> list[int]:
     """The cells of a smallest swap cycle over all pairs of values (ties broken at random)."""
     size = solution.size
-    cycles = [cycle for first in range(1, size + 1) for second in range(first + 1, size + 1)
-              for cycle in swap_cycles(solution, first, second)]
+    cycles = [
+        cycle
+        for first in range(1, size + 1)
+        for second in range(first + 1, size + 1)
+        for cycle in swap_cycles(solution, first, second)
+    ]
     smallest = min(len(cycle) for cycle in cycles)
     return rng.choice([cycle for cycle in cycles if len(cycle) == smallest])
 
 
-def multi_puzzle(rng: random.Random, request: Request, counter: CompletionCounter,
-                 filler: Backend) -> tuple[Grid, int]:
+def multi_puzzle(
+    rng: random.Random, request: Request, counter: CompletionCounter, filler: Backend
+) -> tuple[Grid, int]:
     """(puzzle, completions up to the limit): givens drawn from outside a swap cycle, which is
     blank, so the grid and its swapped twin both complete the puzzle.
 
@@ -468,12 +505,15 @@ def multi_puzzle(rng: random.Random, request: Request, counter: CompletionCounte
     in_cycle = set(cycle)
     outside = [cell for cell in solution.geometry.cells if cell not in in_cycle]
     kept = set(rng.sample(outside, min(target, len(outside))))
-    puzzle = Grid(tuple(value if cell in kept else BLANK
-                        for cell, value in enumerate(solution.values)), solution.box)
+    puzzle = Grid(
+        tuple(value if cell in kept else BLANK for cell, value in enumerate(solution.values)),
+        solution.box,
+    )
     if request.solution_limit <= 2:
         twin = swapped(solution, cycle)
-        if not (solution.is_solution_of(puzzle) and twin.is_solution_of(puzzle)
-                and twin != solution):
+        if not (
+            solution.is_solution_of(puzzle) and twin.is_solution_of(puzzle) and twin != solution
+        ):
             raise GenerateError("a swap cycle did not give a second completion (a bug)")
         return puzzle, request.solution_limit
     return puzzle, counter.count(puzzle, request.solution_limit)
@@ -491,16 +531,21 @@ def swapped(solution: Grid, cycle: list[int]) -> Grid:
 
 # -- unsat ----------------------------------------------------------------------------------------
 
-def changed_given_without_completion(puzzle: Grid, rng: random.Random,
-                                     counter: CompletionCounter) -> Grid | None:
+
+def changed_given_without_completion(
+    puzzle: Grid, rng: random.Random, counter: CompletionCounter
+) -> Grid | None:
     """The puzzle with one given changed to a value that none of its peers hold, chosen (in random
     order) so that no completion is left; None when every such change still completes."""
     geo = puzzle.geometry
     changes = []
     for cell, value in puzzle.givens().items():
         held = {puzzle.values[peer] for peer in geo.peers[cell]}
-        changes += [(cell, other) for other in range(1, puzzle.size + 1)
-                    if other != value and other not in held]
+        changes += [
+            (cell, other)
+            for other in range(1, puzzle.size + 1)
+            if other != value and other not in held
+        ]
     rng.shuffle(changes)
     for cell, other in changes:
         candidate = puzzle.with_values({cell: other})
@@ -509,8 +554,9 @@ def changed_given_without_completion(puzzle: Grid, rng: random.Random,
     return None
 
 
-def unsat_puzzle(rng: random.Random, request: Request, counter: CompletionCounter,
-                 filler: Backend) -> Grid:
+def unsat_puzzle(
+    rng: random.Random, request: Request, counter: CompletionCounter, filler: Backend
+) -> Grid:
     """A puzzle with no completion and no repeated given, from a unique puzzle.
 
     Raises:
@@ -521,14 +567,18 @@ def unsat_puzzle(rng: random.Random, request: Request, counter: CompletionCounte
         changed = changed_given_without_completion(puzzle, rng, counter)
         if changed is not None:
             return changed
-    raise GenerateError(f"no unsat puzzle found in {UNSAT_ATTEMPTS} tries "
-                        f"({request.size}x{request.size}, givens {request.givens})")
+    raise GenerateError(
+        f"no unsat puzzle found in {UNSAT_ATTEMPTS} tries "
+        f"({request.size}x{request.size}, givens {request.givens})"
+    )
 
 
 # -- adversarial ----------------------------------------------------------------------------------
 
-def adversarial_puzzle(rng: random.Random, request: Request, counter: CompletionCounter,
-                       filler: Backend) -> tuple[Grid, Grid, int, bool]:
+
+def adversarial_puzzle(
+    rng: random.Random, request: Request, counter: CompletionCounter, filler: Backend
+) -> tuple[Grid, Grid, int, bool]:
     """(puzzle, solution, naive nodes, finished): of `request.variants` symmetric variants of a
     unique puzzle, relabelled so the solution's first row is N..1, the costliest for naive DFS.
 
@@ -538,8 +588,9 @@ def adversarial_puzzle(rng: random.Random, request: Request, counter: Completion
     best: tuple[Grid, Grid, int, bool] | None = None
     for _ in range(request.variants):
         variant_puzzle, variant_solution = symmetric_variant(puzzle, solution, rng)
-        variant_puzzle, variant_solution = relabel_first_row_descending(variant_puzzle,
-                                                                        variant_solution)
+        variant_puzzle, variant_solution = relabel_first_row_descending(
+            variant_puzzle, variant_solution
+        )
         naive = naive_solve(variant_puzzle, node_limit=request.node_limit)
         if best is None or naive.nodes > best[2]:
             best = variant_puzzle, variant_solution, naive.nodes, naive.finished
@@ -560,6 +611,7 @@ def symmetric_variant(puzzle: Grid, solution: Grid, rng: random.Random) -> tuple
 
 # -- runs -----------------------------------------------------------------------------------------
 
+
 def puzzle_rngs(seed: int) -> Iterator[random.Random]:
     """One generator per puzzle, drawn in turn from the seed: puzzle i depends on i alone."""
     master = random.Random(seed)
@@ -567,8 +619,9 @@ def puzzle_rngs(seed: int) -> Iterator[random.Random]:
         yield random.Random(master.getrandbits(64))
 
 
-def generate_one(index: int, rng: random.Random, request: Request, counter: CompletionCounter,
-                 filler: Backend) -> GeneratedPuzzle:
+def generate_one(
+    index: int, rng: random.Random, request: Request, counter: CompletionCounter, filler: Backend
+) -> GeneratedPuzzle:
     """Puzzle `index` of a run, made from its own random generator."""
     kind = request.kind
     if kind is Kind.UNIQUE:
@@ -576,17 +629,28 @@ def generate_one(index: int, rng: random.Random, request: Request, counter: Comp
         return GeneratedPuzzle(index, kind, puzzle, solution, 1)
     if kind is Kind.MULTI:
         puzzle, completions = multi_puzzle(rng, request, counter, filler)
-        return GeneratedPuzzle(index, kind, puzzle, None, completions,
-                               completions_capped=completions >= request.solution_limit)
+        return GeneratedPuzzle(
+            index,
+            kind,
+            puzzle,
+            None,
+            completions,
+            completions_capped=completions >= request.solution_limit,
+        )
     if kind is Kind.UNSAT:
         return GeneratedPuzzle(index, kind, unsat_puzzle(rng, request, counter, filler), None, 0)
     puzzle, solution, nodes, finished = adversarial_puzzle(rng, request, counter, filler)
-    return GeneratedPuzzle(index, kind, puzzle, solution, 1, naive_nodes=nodes,
-                           naive_finished=finished)
+    return GeneratedPuzzle(
+        index, kind, puzzle, solution, 1, naive_nodes=nodes, naive_finished=finished
+    )
 
 
-def generate(request: Request, *, counter_name: str | None = None,
-             on_count: Callable[[int], None] | None = None) -> Iterator[GeneratedPuzzle]:
+def generate(
+    request: Request,
+    *,
+    counter_name: str | None = None,
+    on_count: Callable[[int], None] | None = None,
+) -> Iterator[GeneratedPuzzle]:
     """The puzzles of a request, one at a time, in index order.
 
     `counter_name` overrides the counting backend (the puzzles stay the same, only the speed
@@ -596,9 +660,10 @@ def generate(request: Request, *, counter_name: str | None = None,
     name = counter_name or counting_backend_name(request.size)
     with get_backend(name) as backend, get_backend("dfs") as filler:
         counter = CompletionCounter(backend, on_count)
-        log.info("generate %s %dx%d: counting with %s", request.kind, request.size,
-                 request.size, name)
-        for index, rng in zip(range(request.count), puzzle_rngs(request.seed)):
+        log.info(
+            "generate %s %dx%d: counting with %s", request.kind, request.size, request.size, name
+        )
+        for index, rng in zip(range(request.count), puzzle_rngs(request.seed), strict=False):
             yield generate_one(index, rng, request, counter, filler)
 
 
@@ -608,7 +673,7 @@ KIND_DESCRIPTIONS = {
     Kind.UNIQUE: "exactly one completion; givens removed at random while it stays unique",
     Kind.MULTI: "two or more completions; the cells of a swap cycle are left blank",
     Kind.UNSAT: "no completion and no two equal givens in a unit; a unique puzzle with one given "
-                "changed",
+    "changed",
     Kind.ADVERSARIAL: "one completion, first row N..1: costly for the naive row-major DFS",
 }
 
@@ -631,19 +696,24 @@ def command_line(request: Request) -> str:
 
 def header_lines(request: Request, *, version: str) -> list[str]:
     """The comment lines that open a generated file in the line format."""
-    limits = {Kind.MULTI: f" (counted up to {request.solution_limit})",
-              Kind.ADVERSARIAL: f" (nodes counted up to {request.node_limit}, best of "
-                                f"{request.variants} variants)"}
-    return [f"# {command_line(request)}",
-            f"# sudoku-cp {version}: the same command and version give the same puzzles",
-            f"# {request.kind}: {KIND_DESCRIPTIONS[request.kind]}{limits.get(request.kind, '')}",
-            "# each puzzle line (N*N symbols, 0 blank) follows a comment with its facts"]
+    limits = {
+        Kind.MULTI: f" (counted up to {request.solution_limit})",
+        Kind.ADVERSARIAL: f" (nodes counted up to {request.node_limit}, best of "
+        f"{request.variants} variants)",
+    }
+    return [
+        f"# {command_line(request)}",
+        f"# sudoku-cp {version}: the same command and version give the same puzzles",
+        f"# {request.kind}: {KIND_DESCRIPTIONS[request.kind]}{limits.get(request.kind, '')}",
+        "# each puzzle line (N*N symbols, 0 blank) follows a comment with its facts",
+    ]
 
 
 def fact_comment(generated: GeneratedPuzzle) -> str:
     """'# 3: givens=24 completions=1' (with '1000+' for a capped count, '>=' for capped nodes)."""
-    completions = f"{generated.completions}+" if generated.completions_capped \
-        else str(generated.completions)
+    completions = (
+        f"{generated.completions}+" if generated.completions_capped else str(generated.completions)
+    )
     text = f"# {generated.index + 1}: givens={generated.givens} completions={completions}"
     if generated.naive_nodes is not None:
         relation = "=" if generated.naive_finished else ">="
@@ -655,8 +725,10 @@ def summary_line(puzzles: list[GeneratedPuzzle], request: Request) -> str:
     """The closing comment: how many puzzles, their givens, and how many missed the range."""
     givens = [generated.givens for generated in puzzles]
     noun = "puzzle" if len(puzzles) == 1 else "puzzles"
-    text = (f"# {len(puzzles)} {noun}, givens {min(givens)}..{max(givens)} "
-            f"(mean {sum(givens) / len(givens):.1f})")
+    text = (
+        f"# {len(puzzles)} {noun}, givens {min(givens)}..{max(givens)} "
+        f"(mean {sum(givens) / len(givens):.1f})"
+    )
     outside = sum(1 for count in givens if count not in request.givens)
     if outside:
         text += f", {outside} outside {request.givens} (stopped at a minimal puzzle)"
@@ -665,8 +737,15 @@ def summary_line(puzzles: list[GeneratedPuzzle], request: Request) -> str:
 
 def json_record(generated: GeneratedPuzzle, request: Request, *, version: str) -> dict[str, Any]:
     """The JSON Lines object of one generated puzzle."""
-    return {"index": generated.index, "kind": str(generated.kind), "size": request.size,
-            "box": f"{request.box[0]}x{request.box[1]}", "seed": request.seed,
-            "puzzle": generated.puzzle.to_line(),
-            "solution": generated.solution.to_line() if generated.solution else None,
-            **generated.facts(), "version": version, "command": command_line(request)}
+    return {
+        "index": generated.index,
+        "kind": str(generated.kind),
+        "size": request.size,
+        "box": f"{request.box[0]}x{request.box[1]}",
+        "seed": request.seed,
+        "puzzle": generated.puzzle.to_line(),
+        "solution": generated.solution.to_line() if generated.solution else None,
+        **generated.facts(),
+        "version": version,
+        "command": command_line(request),
+    }

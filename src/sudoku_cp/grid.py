@@ -34,9 +34,12 @@ Shape = tuple[int, int]  # (box_rows, box_cols)
 
 
 _SYMBOL_OF_VALUE = ("0", *SYMBOLS)
-_ALL_SYMBOLS = {**{symbol: value for value, symbol in enumerate(SYMBOLS, start=1)},
-                **{symbol.lower(): value for value, symbol in enumerate(SYMBOLS, start=1)},
-                "0": BLANK, ".": BLANK}
+_ALL_SYMBOLS = {
+    **{symbol: value for value, symbol in enumerate(SYMBOLS, start=1)},
+    **{symbol.lower(): value for value, symbol in enumerate(SYMBOLS, start=1)},
+    "0": BLANK,
+    ".": BLANK,
+}
 _VALUE_OF_SYMBOL: dict[int, dict[str, int]] = {}  # per size: the symbols a puzzle may use
 
 
@@ -166,8 +169,9 @@ def _geometry(size: int, box: Shape) -> Geometry:
     peers = tuple(
         tuple(sorted(set().union(*units_of_cell[cell]) - {cell})) for cell in range(n * n)
     )
-    return Geometry(n, box_rows, box_cols, rows, columns, boxes,
-                    tuple(tuple(u) for u in units_of_cell), peers)
+    return Geometry(
+        n, box_rows, box_cols, rows, columns, boxes, tuple(tuple(u) for u in units_of_cell), peers
+    )
 
 
 @dataclass(frozen=True)
@@ -236,7 +240,8 @@ class Grid:
         if size * size != len(text) or size < 4:
             raise GridParseError(
                 f"expected N*N symbols for a puzzle (16, 36, 64, 81, 144, 256, 625, ...), "
-                f"got {len(text)}: {excerpt(text)}")
+                f"got {len(text)}: {excerpt(text)}"
+            )
         try:
             shape = box if box is not None else default_box(size)
             geometry(size, shape)
@@ -244,8 +249,9 @@ class Grid:
             raise GridParseError(f"{error} ({len(text)} symbols)") from None
         fast = _VALUE_OF_SYMBOL.get(size)
         if fast is None:
-            fast = _VALUE_OF_SYMBOL[size] = {symbol: value for symbol, value in _ALL_SYMBOLS.items()
-                                             if value <= size}
+            fast = _VALUE_OF_SYMBOL[size] = {
+                symbol: value for symbol, value in _ALL_SYMBOLS.items() if value <= size
+            }
         try:  # the common case, a well-formed line, in one C-level pass
             return cls(tuple(map(fast.__getitem__, text)), shape)
         except KeyError:
@@ -259,8 +265,9 @@ class Grid:
                     problem = f"unknown symbol {symbol!r}"
                 else:
                     problem = f"symbol {symbol!r}: value {value} is above {size}"
-                raise GridParseError(f"{problem} (a {size}x{size} puzzle uses {alphabet})",
-                                     column=column)
+                raise GridParseError(
+                    f"{problem} (a {size}x{size} puzzle uses {alphabet})", column=column
+                )
             values.append(value)
         return cls(tuple(values), shape)
 
@@ -269,15 +276,19 @@ class Grid:
         tokens = [token.strip() for token in text.split(",")]
         size = math.isqrt(len(tokens))
         if size * size != len(tokens) or size < 4:
-            raise GridParseError(f"expected N*N comma-separated numbers for a puzzle, got "
-                                 f"{len(tokens)}: {excerpt(text)}")
+            raise GridParseError(
+                f"expected N*N comma-separated numbers for a puzzle, got "
+                f"{len(tokens)}: {excerpt(text)}"
+            )
         values = []
         for column, token in enumerate(tokens, start=1):
             if token == ".":
                 token = "0"
             if not (token.isascii() and token.isdigit()) or int(token) > size:
-                raise GridParseError(f"value {token!r} is not a number from 0 to {size} "
-                                     f"(number {column} of the line)")
+                raise GridParseError(
+                    f"value {token!r} is not a number from 0 to {size} "
+                    f"(number {column} of the line)"
+                )
             values.append(int(token))
         try:
             return cls.from_values(values, box=box)
@@ -297,7 +308,7 @@ class Grid:
     def rows(self) -> list[tuple[int, ...]]:
         """The values row by row."""
         n = self.size
-        return [self.values[r * n:(r + 1) * n] for r in range(n)]
+        return [self.values[r * n : (r + 1) * n] for r in range(n)]
 
     def givens(self) -> dict[int, int]:
         """Filled cells: {cell: value}."""
@@ -337,11 +348,15 @@ class Grid:
         lines = []
         for r, row in enumerate(self.rows()):
             if r and r % geo.box_rows == 0:
-                lines.append("-+-".join("-" * (2 * geo.box_cols - 1)
-                                        for _ in range(self.size // geo.box_cols)))
-            chunks = [" ".join("." if v == BLANK else value_symbol(v)
-                               for v in row[c:c + geo.box_cols])
-                      for c in range(0, self.size, geo.box_cols)]
+                lines.append(
+                    "-+-".join(
+                        "-" * (2 * geo.box_cols - 1) for _ in range(self.size // geo.box_cols)
+                    )
+                )
+            chunks = [
+                " ".join("." if v == BLANK else value_symbol(v) for v in row[c : c + geo.box_cols])
+                for c in range(0, self.size, geo.box_cols)
+            ]
             lines.append(" | ".join(chunks))
         return "\n".join(lines)
 
@@ -359,7 +374,7 @@ class Grid:
         geo = self.geometry
         values = self.values
         found: list[Conflict] = []
-        for index, (unit, values_of) in enumerate(zip(geo.units, geo.unit_getters)):
+        for index, (unit, values_of) in enumerate(zip(geo.units, geo.unit_getters, strict=True)):
             in_unit = values_of(values)
             if len(set(in_unit)) + in_unit.count(BLANK) - (BLANK in in_unit) == len(in_unit):
                 continue  # the common case, checked cheaply: this runs on every puzzle
@@ -375,11 +390,16 @@ class Grid:
     def why_not_solution_of(self, puzzle: Grid) -> str | None:
         """None when this grid is a completion of `puzzle`, else the first reason it is not."""
         if self.size != puzzle.size or self.box != puzzle.box:
-            return f"a {self.size}x{self.size} grid cannot complete a {puzzle.size}x{puzzle.size} puzzle"
+            return (
+                f"a {self.size}x{self.size} grid cannot complete a "
+                f"{puzzle.size}x{puzzle.size} puzzle"
+            )
         for cell, value in enumerate(puzzle.values):
             if value != BLANK and self.values[cell] != value:
-                return (f"changes the given {value_symbol(value)} at row "
-                        f"{cell // self.size + 1}, column {cell % self.size + 1}")
+                return (
+                    f"changes the given {value_symbol(value)} at row "
+                    f"{cell // self.size + 1}, column {cell % self.size + 1}"
+                )
         if BLANK in self.values:
             cell = self.values.index(BLANK)
             return f"leaves row {cell // self.size + 1}, column {cell % self.size + 1} blank"

@@ -14,9 +14,14 @@ Source = str | os.PathLike[str]
 Sources = Source | Sequence[Source]
 
 
-def puzzle_stream(sources: Sequence[Source], *, layout: Layout | str | None = None,
-                  box: Shape | str | None = None, download: bool = True,
-                  first: int | None = None) -> PuzzleStream:
+def puzzle_stream(
+    sources: Sequence[Source],
+    *,
+    layout: Layout | str | None = None,
+    box: Shape | str | None = None,
+    download: bool = True,
+    first: int | None = None,
+) -> PuzzleStream:
     """The puzzles of files and set names, read lazily (standard input when none, or '-').
 
     A name that is not an existing file is looked up as a puzzle set (fetched on first use
@@ -27,8 +32,9 @@ def puzzle_stream(sources: Sequence[Source], *, layout: Layout | str | None = No
         GridShapeError: for a box shape that no Sudoku has.
     """
     paths = [resolve(os.fspath(source), download=download) for source in sources] or ["-"]
-    return PuzzleStream(paths, layout=Layout(layout) if layout else None, box=box_shape(box),
-                        first=first)
+    return PuzzleStream(
+        paths, layout=Layout(layout) if layout else None, box=box_shape(box), first=first
+    )
 
 
 def resolve(path: str, *, download: bool = True) -> str:
@@ -49,9 +55,14 @@ def box_shape(box: Shape | str | None) -> Shape | None:
     return parse_box(box) if isinstance(box, str) else box
 
 
-def puzzles_of(source: Sources | Grid, *, layout: Layout | str | None = None,
-               box: Shape | str | None = None, first: int | None = None,
-               download: bool = True) -> Iterable[PuzzleRecord]:
+def puzzles_of(
+    source: Sources | Grid,
+    *,
+    layout: Layout | str | None = None,
+    box: Shape | str | None = None,
+    first: int | None = None,
+    download: bool = True,
+) -> Iterable[PuzzleRecord]:
     """The puzzles of what a Python caller hands over: a `Grid`, a text holding puzzles in any
     layout, or a file, a set name or a list of them (a bad line comes as a record with its
     error; a source that cannot be read raises at the end).
@@ -65,15 +76,19 @@ def puzzles_of(source: Sources | Grid, *, layout: Layout | str | None = None,
         chosen = Layout(layout) if layout else None
         return read_puzzles(source, source="<text>", layout=chosen, box=box_shape(box))[1]
     paths = [source] if isinstance(source, (str, os.PathLike)) else list(source)
-    return _raising(puzzle_stream(paths, layout=layout, box=box, first=first,
-                                  download=download))
+    return _raising(puzzle_stream(paths, layout=layout, box=box, first=first, download=download))
 
 
 def _looks_like_path(text: str) -> bool:
     from .datasets import names
 
-    return (os.path.exists(text) or "/" in text or text.endswith((".txt", ".sdk", ".csv"))
-            or text == "-" or text in names())
+    return (
+        os.path.exists(text)
+        or "/" in text
+        or text.endswith((".txt", ".sdk", ".csv"))
+        or text == "-"
+        or text in names()
+    )
 
 
 def _raising(stream: PuzzleStream) -> Iterator[PuzzleRecord]:

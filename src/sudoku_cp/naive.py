@@ -47,8 +47,11 @@ class _Layout:
 def _layout(size: int, box: Shape) -> _Layout:
     geo = geometry(size, box)
     cells = geo.cells
-    return _Layout(tuple(geo.row_of(c) for c in cells), tuple(geo.column_of(c) for c in cells),
-                   tuple(geo.box_of(c) for c in cells))
+    return _Layout(
+        tuple(geo.row_of(c) for c in cells),
+        tuple(geo.column_of(c) for c in cells),
+        tuple(geo.box_of(c) for c in cells),
+    )
 
 
 def naive_solve(grid: Grid, *, node_limit: int | None = None) -> NaiveResult:
@@ -111,12 +114,13 @@ class _Search:
             return
         depth_count = len(blanks)
         untried = [0] * depth_count  # values still to try at each depth
-        placed = [0] * depth_count   # the value (as a bit) currently placed at each depth
+        placed = [0] * depth_count  # the value (as a bit) currently placed at each depth
         limit = self.node_limit if self.node_limit is not None else -1
 
         def free_values(cell: int) -> int:
-            return full & ~(row_used[cell_row[cell]] | column_used[cell_column[cell]]
-                            | box_used[cell_box[cell]])
+            return full & ~(
+                row_used[cell_row[cell]] | column_used[cell_column[cell]] | box_used[cell_box[cell]]
+            )
 
         depth = 0
         untried[0] = free_values(blanks[0])
@@ -155,6 +159,6 @@ class _Search:
 def _filled(grid: Grid, blanks: list[int], placed: list[int]) -> Grid:
     """The puzzle with each blank set to the value placed at its depth."""
     values = list(grid.values)
-    for cell, bit in zip(blanks, placed):
+    for cell, bit in zip(blanks, placed, strict=True):
         values[cell] = bit.bit_length()
     return Grid(tuple(values), grid.box)

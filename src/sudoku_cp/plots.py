@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import PlotError, PlotUnavailableError, ResultsFileError, SudokuError
+from .errors import PlotError, PlotUnavailableError, ResultsFileError
 from .timings import PuzzleOutcome, percentile, puzzle_outcomes
 
 if TYPE_CHECKING:  # annotations only: matplotlib is optional and imported when a plot is drawn
@@ -43,11 +43,14 @@ def _series_styles(keys: Iterable[tuple[str, str, str]]) -> dict[tuple[str, str]
     keys = list(keys)
     backends = list(dict.fromkeys(backend for _, _, backend in keys))
     modes = list(dict.fromkeys(mode for _, mode, _ in keys))
-    return {(backend, mode): {
-        "label": f"{backend} ({mode})" if len(modes) > 1 else backend,
-        "color": backend_colour(backends.index(backend), len(backends)),
-        "linestyle": LINE_STYLES[modes.index(mode) % len(LINE_STYLES)],
-    } for _, mode, backend in keys}
+    return {
+        (backend, mode): {
+            "label": f"{backend} ({mode})" if len(modes) > 1 else backend,
+            "color": backend_colour(backends.index(backend), len(backends)),
+            "linestyle": LINE_STYLES[modes.index(mode) % len(LINE_STYLES)],
+        }
+        for _, mode, backend in keys
+    }
 
 
 def backend_colour(number: int, count: int) -> Any:
@@ -80,8 +83,9 @@ def _with_mode(name: str, mode: str, several_modes: bool) -> str:
     return f"{name} ({mode})" if several_modes else name
 
 
-def cactus_figure(records: Iterable[Mapping[str, Any]], *,
-                  time_limit: float | None = None) -> Figure:
+def cactus_figure(
+    records: Iterable[Mapping[str, Any]], *, time_limit: float | None = None
+) -> Figure:
     """One panel per set; in each, one line per backend: puzzles solved within a time (log x).
 
     Per set rather than pooled, because a 16x16 set and a 9x9 set differ by orders of magnitude.
@@ -93,53 +97,85 @@ def cactus_figure(records: Iterable[Mapping[str, Any]], *,
     rows = math.ceil(len(sets) / columns)
     figure = _figure_class()(figsize=(6.4 * columns, 4.4 * rows), layout="constrained")
     axes_list = figure.subplots(rows, columns, squeeze=False).flatten()
-    for axes, name in zip(axes_list, sets):
-        series = {(backend, mode): by_puzzle
-                  for (set_name, mode, backend), by_puzzle in outcomes.items() if set_name == name}
-        puzzles = max(len(by_puzzle) for by_puzzle in series.values())
-        solved_times = {key: sorted(outcome.seconds for outcome in by_puzzle.values()
-                                    if outcome.answered and outcome.seconds is not None)
-                        for key, by_puzzle in series.items()}
-        slowest = max((times[-1] for times in solved_times.values() if times), default=1.0)
-        everything_solved = all(len(times) == puzzles for times in solved_times.values())
-        # Stretch the axis to the time limit only when something missed it: it is the story then.
-        shown_limit = None if everything_solved else time_limit
-        right = shown_limit if shown_limit is not None else slowest * 1.5
-        for key, times in solved_times.items():
-            # Rise from 0 at the first time and run on to the right edge, so that even a
-            # backend with one solved puzzle draws a visible step.
-            xs = times[:1] + times + [max(right, slowest)]
-            counts = [0, *range(1, len(times) + 1), len(times)]
-            axes.plot(xs if times else [], counts if times else [], drawstyle="steps-post",
-                      **styles[key])
-        axes.axhline(puzzles, color="grey", linestyle=":", linewidth=0.8, label="_puzzles")
-        axes.set_ylim(0, puzzles * 1.05)
-        if shown_limit is not None:
-            axes.axvline(shown_limit, color="grey", linestyle="--", linewidth=0.8,
-                         label="_time limit")
-        axes.set_xscale("log")
-        axes.set_xlabel("time per puzzle (s)")
-        axes.set_ylabel("puzzles solved")
-        axes.set_title(f"{name} ({puzzles} puzzle{'s' if puzzles != 1 else ''})")
-        axes.grid(True, which="major", alpha=0.3)
-    for axes in axes_list[len(sets):]:
+    for axes, name in zip(axes_list, sets, strict=False):
+        _cactus_panel(axes, name, outcomes, styles, time_limit)
+    for axes in axes_list[len(sets) :]:
         axes.set_visible(False)
-    # One legend for all panels, above them: inside a panel it hides the steps it explains.
-    legend: dict[str, Any] = {}
-    for axes in axes_list[:len(sets)]:
-        for handle, label in zip(*axes.get_legend_handles_labels()):
-            legend.setdefault(label, handle)
-    figure.legend(list(legend.values()), list(legend), loc="outside upper center",
-                  ncols=_legend_columns(list(legend), figure.get_figwidth()))
+    _shared_legend(figure, axes_list[: len(sets)])
     return figure
+
+
+def _cactus_panel(
+    axes: Any,
+    name: str,
+    outcomes: Mapping[tuple[str, str, str], Mapping[int, PuzzleOutcome]],
+    styles: Mapping[tuple[str, str], Mapping[str, Any]],
+    time_limit: float | None,
+) -> None:
+    """One set's panel of the cactus figure: a step line per configuration."""
+    series = {
+        (backend, mode): by_puzzle
+        for (set_name, mode, backend), by_puzzle in outcomes.items()
+        if set_name == name
+    }
+    puzzles = max(len(by_puzzle) for by_puzzle in series.values())
+    solved_times = {
+        key: sorted(
+            outcome.seconds
+            for outcome in by_puzzle.values()
+            if outcome.answered and outcome.seconds is not None
+        )
+        for key, by_puzzle in series.items()
+    }
+    slowest = max((times[-1] for times in solved_times.values() if times), default=1.0)
+    everything_solved = all(len(times) == puzzles for times in solved_times.values())
+    # Stretch the axis to the time limit only when something missed it: it is the story then.
+    shown_limit = None if everything_solved else time_limit
+    right = shown_limit if shown_limit is not None else slowest * 1.5
+    for key, times in solved_times.items():
+        # Rise from 0 at the first time and run on to the right edge, so that even a
+        # backend with one solved puzzle draws a visible step.
+        xs = times[:1] + times + [max(right, slowest)]
+        counts = [0, *range(1, len(times) + 1), len(times)]
+        axes.plot(
+            xs if times else [], counts if times else [], drawstyle="steps-post", **styles[key]
+        )
+    axes.axhline(puzzles, color="grey", linestyle=":", linewidth=0.8, label="_puzzles")
+    axes.set_ylim(0, puzzles * 1.05)
+    if shown_limit is not None:
+        axes.axvline(shown_limit, color="grey", linestyle="--", linewidth=0.8, label="_time limit")
+    axes.set_xscale("log")
+    axes.set_xlabel("time per puzzle (s)")
+    axes.set_ylabel("puzzles solved")
+    axes.set_title(f"{name} ({puzzles} puzzle{'s' if puzzles != 1 else ''})")
+    axes.grid(True, which="major", alpha=0.3)
+
+
+def _shared_legend(figure: Any, panels: Iterable[Any]) -> None:
+    """One legend for all panels, above them: inside a panel it hides the steps it explains."""
+    legend: dict[str, Any] = {}
+    for axes in panels:
+        for handle, label in zip(*axes.get_legend_handles_labels(), strict=True):
+            legend.setdefault(label, handle)
+    figure.legend(
+        list(legend.values()),
+        list(legend),
+        loc="outside upper center",
+        ncols=_legend_columns(list(legend), figure.get_figwidth()),
+    )
 
 
 def _backends_in(outcomes: Mapping[tuple[str, str, str], Any]) -> list[str]:
     return list(dict.fromkeys(backend for _, _, backend in outcomes))
 
 
-def scatter_figure(records: Iterable[Mapping[str, Any]], *, x: str | None = None,
-                   y: str | None = None, time_limit: float | None = None) -> Figure:
+def scatter_figure(
+    records: Iterable[Mapping[str, Any]],
+    *,
+    x: str | None = None,
+    y: str | None = None,
+    time_limit: float | None = None,
+) -> Figure:
     """Per puzzle, backend `y`'s time against backend `x`'s, log-log, with the diagonal.
 
     One series per set; puzzles that only one of the two solved are drawn at the penalty (twice
@@ -163,20 +199,56 @@ def scatter_figure(records: Iterable[Mapping[str, Any]], *, x: str | None = None
     # label and the legend past the edges of the canvas.
     figure = _figure_class()(figsize=(8.0, 6.0), layout="compressed")
     axes = figure.subplots()
-    for (name, mode), points in pairs.items():
-        # A colour per set, a marker per mode.
-        axes.scatter([p[0] for p in points], [p[1] for p in points], s=12, alpha=0.6,
-                     label=_with_mode(name, mode, len(modes) > 1),
-                     color=f"C{sets.index(name) % 10}", marker=MARKERS[modes.index(mode) % 4])
+    _scatter_points(axes, pairs, one_sided, penalty, sets, modes)
     if one_sided:
-        axes.scatter([penalty if a is None else a for a, _ in one_sided],
-                     [penalty if b is None else b for _, b in one_sided], marker="x",
-                     color="black", s=20, label="solved by one only (other at penalty)")
         every_time.append(penalty)
-    low = min(every_time, default=1e-4) / 1.5
-    high = max(every_time, default=1.0) * 1.5
-    axes.plot([low, high], [low, high], color="black", linewidth=0.8, linestyle="--",
-              label="_diagonal")
+    _scatter_frame(
+        axes, x, y, min(every_time, default=1e-4) / 1.5, max(every_time, default=1.0) * 1.5
+    )
+    if pairs or one_sided:
+        # A figure legend placed "outside": the layout makes room for it, which it did not
+        # for an axes legend anchored past the axes' edge.
+        figure.legend(
+            *axes.get_legend_handles_labels(), loc="outside right upper", fontsize="small"
+        )
+    return figure
+
+
+def _scatter_points(
+    axes: Any,
+    pairs: Mapping[tuple[str, str], list[tuple[float, float]]],
+    one_sided: list[tuple[float | None, float | None]],
+    penalty: float,
+    sets: list[str],
+    modes: list[str],
+) -> None:
+    """The scatter's points: a colour per set, a marker per mode; the one-sided at the penalty."""
+    for (name, mode), points in pairs.items():
+        axes.scatter(
+            [p[0] for p in points],
+            [p[1] for p in points],
+            s=12,
+            alpha=0.6,
+            label=_with_mode(name, mode, len(modes) > 1),
+            color=f"C{sets.index(name) % 10}",
+            marker=MARKERS[modes.index(mode) % 4],
+        )
+    if one_sided:
+        axes.scatter(
+            [penalty if a is None else a for a, _ in one_sided],
+            [penalty if b is None else b for _, b in one_sided],
+            marker="x",
+            color="black",
+            s=20,
+            label="solved by one only (other at penalty)",
+        )
+
+
+def _scatter_frame(axes: Any, x: str, y: str, low: float, high: float) -> None:
+    """Equal log axes from `low` to `high`, the diagonal, the labels and the title."""
+    axes.plot(
+        [low, high], [low, high], color="black", linewidth=0.8, linestyle="--", label="_diagonal"
+    )
     axes.set_xscale("log")
     axes.set_yscale("log")
     axes.set_xlim(low, high)
@@ -187,12 +259,6 @@ def scatter_figure(records: Iterable[Mapping[str, Any]], *, x: str | None = None
     # Two lines: configuration labels such as sat[solver=cadical195] make one line too wide.
     axes.set_title(f"{y} vs {x}\n(below the diagonal: {y} faster)")
     axes.grid(True, which="major", alpha=0.3)
-    if pairs or one_sided:
-        # A figure legend placed "outside": the layout makes room for it, which it did not
-        # for an axes legend anchored past the axes' edge.
-        figure.legend(*axes.get_legend_handles_labels(), loc="outside right upper",
-                      fontsize="small")
-    return figure
 
 
 def _scatter_axes(backends: Sequence[str], x: str | None, y: str | None) -> tuple[str, str]:
@@ -201,17 +267,22 @@ def _scatter_axes(backends: Sequence[str], x: str | None, y: str | None) -> tupl
     y = y or next((name for name in backends if name != x), None)
     for chosen in (x, y):
         if chosen is not None and chosen not in backends:
-            raise PlotError(f"scatter: no results for backend {chosen!r} (the results hold "
-                            f"{', '.join(backends)})")
+            raise PlotError(
+                f"scatter: no results for backend {chosen!r} (the results hold "
+                f"{', '.join(backends)})"
+            )
     if x is None or y is None or x == y:
-        raise PlotError(f"scatter needs two different backends; the results hold "
-                        f"{', '.join(backends)}")
+        raise PlotError(
+            f"scatter needs two different backends; the results hold {', '.join(backends)}"
+        )
     return x, y
 
 
-def _paired_times(outcomes: Mapping[tuple[str, str, str], Mapping[int, PuzzleOutcome]], x: str,
-                  y: str) -> tuple[dict[tuple[str, str], list[tuple[float, float]]],
-                                   list[tuple[float | None, float | None]]]:
+def _paired_times(
+    outcomes: Mapping[tuple[str, str, str], Mapping[int, PuzzleOutcome]], x: str, y: str
+) -> tuple[
+    dict[tuple[str, str], list[tuple[float, float]]], list[tuple[float | None, float | None]]
+]:
     """Per (set, mode), the (x time, y time) of each puzzle both solved; and the puzzles only
     one of them solved (None for the other)."""
     pairs: dict[tuple[str, str], list[tuple[float, float]]] = {}
@@ -247,22 +318,16 @@ def scaling_figure(records: Iterable[Mapping[str, Any]], *, by: str | None = Non
         PlotError: for an axis other than 'size' or 'givens'.
     """
     outcomes = puzzle_outcomes(records)
-    sizes = sorted({outcome.size for by_puzzle in outcomes.values()
-                    for outcome in by_puzzle.values()})
+    sizes = sorted(
+        {outcome.size for by_puzzle in outcomes.values() for outcome in by_puzzle.values()}
+    )
     if by is None:
         by = "size" if len(sizes) > 1 else "givens"
     if by not in SCALING_AXES:
         raise PlotError(f"scaling by {by!r}: choose size or givens")
     styles = _series_styles(outcomes)
     per_size = by == "givens" and len(sizes) > 1
-    # (backend, mode, size or None) -> x -> the times of the puzzles solved at that x
-    series: dict[tuple[str, str, int | None], dict[int, list[float]]] = {}
-    for (_, mode, backend), by_puzzle in outcomes.items():
-        for outcome in by_puzzle.values():
-            if outcome.answered and outcome.seconds is not None:
-                key = (backend, mode, outcome.size if per_size else None)
-                x = outcome.givens if by == "givens" else outcome.size
-                series.setdefault(key, {}).setdefault(x, []).append(outcome.seconds)
+    series = _scaling_series(outcomes, by, per_size)
     figure = _figure_class()(figsize=(7.0, 4.6), layout="constrained")
     axes = figure.subplots()
     order = list(styles)
@@ -276,9 +341,14 @@ def scaling_figure(records: Iterable[Mapping[str, Any]], *, by: str | None = Non
         xs = sorted(points)
         medians = [statistics.median(points[value]) for value in xs]
         axes.plot(xs, medians, **{"marker": "o", "markersize": 3, **style})
-        axes.fill_between(xs, [percentile(points[value], 10) for value in xs],
-                          [percentile(points[value], 90) for value in xs],
-                          color=style["color"], alpha=0.1, linewidth=0)
+        axes.fill_between(
+            xs,
+            [percentile(points[value], 10) for value in xs],
+            [percentile(points[value], 90) for value in xs],
+            color=style["color"],
+            alpha=0.1,
+            linewidth=0,
+        )
     axes.set_yscale("log")
     axes.set_xlabel("grid size N" if by == "size" else "number of givens")
     axes.set_ylabel("time per puzzle (s): median, p10-p90")
@@ -289,14 +359,35 @@ def scaling_figure(records: Iterable[Mapping[str, Any]], *, by: str | None = Non
     if series:
         # Outside the axes, as in the other plots: with a line per backend and size, a legend
         # inside would hide the lines it names.
-        figure.legend(*axes.get_legend_handles_labels(), loc="outside right upper",
-                      fontsize="small")
+        figure.legend(
+            *axes.get_legend_handles_labels(), loc="outside right upper", fontsize="small"
+        )
     return figure
 
 
-def plot_figure(records: Sequence[Mapping[str, Any]], kind: str, *,
-                time_limit: float | None = None, x: str | None = None, y: str | None = None,
-                by: str | None = None) -> Figure:
+def _scaling_series(
+    outcomes: Mapping[tuple[str, str, str], Mapping[int, PuzzleOutcome]], by: str, per_size: bool
+) -> dict[tuple[str, str, int | None], dict[int, list[float]]]:
+    """(backend, mode, size or None) -> x -> the times of the puzzles solved at that x."""
+    series: dict[tuple[str, str, int | None], dict[int, list[float]]] = {}
+    for (_, mode, backend), by_puzzle in outcomes.items():
+        for outcome in by_puzzle.values():
+            if outcome.answered and outcome.seconds is not None:
+                key = (backend, mode, outcome.size if per_size else None)
+                x = outcome.givens if by == "givens" else outcome.size
+                series.setdefault(key, {}).setdefault(x, []).append(outcome.seconds)
+    return series
+
+
+def plot_figure(
+    records: Sequence[Mapping[str, Any]],
+    kind: str,
+    *,
+    time_limit: float | None = None,
+    x: str | None = None,
+    y: str | None = None,
+    by: str | None = None,
+) -> Figure:
     """The figure of one plot kind: cactus, scatter or scaling.
 
     Raises:

@@ -13,8 +13,15 @@ class Progress:
     Quiet when the stream is not a terminal (a pipe, a CI log), so logs stay clean.
     """
 
-    def __init__(self, total: int | None, *, label: str = "", stream: TextIO | None = None,
-                 enabled: bool | None = None, interval: float = 0.2) -> None:
+    def __init__(
+        self,
+        total: int | None,
+        *,
+        label: str = "",
+        stream: TextIO | None = None,
+        enabled: bool | None = None,
+        interval: float = 0.2,
+    ) -> None:
         self.total = total
         self.label = label
         self.stream = stream or sys.stderr
@@ -46,8 +53,10 @@ class Progress:
         rate = self.done / elapsed
         if self.total:
             left = (self.total - self.done) / rate if rate > 0 else 0.0
-            text = (f"{self.label}{self.done}/{self.total} ({100 * self.done / self.total:.0f}%) "
-                    f"{rate:.1f}/s ETA {_clock(left)}")
+            text = (
+                f"{self.label}{self.done}/{self.total} ({100 * self.done / self.total:.0f}%) "
+                f"{rate:.1f}/s ETA {_clock(left)}"
+            )
         else:
             text = f"{self.label}{self.done} {rate:.1f}/s"
         if note:

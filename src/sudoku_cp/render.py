@@ -47,10 +47,14 @@ def answer_record(answer: Answer, *, mode: Mode) -> dict[str, Any]:
     record, result, status = answer.record, answer.result, answer.status
     solution = result.solution.to_line() if result is not None and result.solution else None
     data: dict[str, Any] = {
-        "index": record.index, "source": record.source, "line": record.line,
-        "puzzle": record.text, "status": str(status),
+        "index": record.index,
+        "source": record.source,
+        "line": record.line,
+        "puzzle": record.text,
+        "status": str(status),
         "solution": solution if status is RunStatus.SOLVED else None,
-        "backend": answer.label, "mode": str(mode),
+        "backend": answer.label,
+        "mode": str(mode),
         "seconds": round(result.seconds, 6) if result is not None else None,
         "stats": dict(result.stats) if result is not None else {},
     }
@@ -60,8 +64,9 @@ def answer_record(answer: Answer, *, mode: Mode) -> dict[str, Any]:
     if status is RunStatus.WRONG and solution is not None:
         data["answer"] = solution  # the wrong grid, to audit
     if mode is Mode.COUNT:
-        data["count"] = (result.count if result is not None and status is not RunStatus.WRONG
-                         else None)
+        data["count"] = (
+            result.count if result is not None and status is not RunStatus.WRONG else None
+        )
         data["limit_reached"] = result.limit_reached if result is not None else False
     if answer.reason:
         data["reason"] = answer.reason
@@ -75,41 +80,72 @@ def answer_record(answer: Answer, *, mode: Mode) -> dict[str, Any]:
 def invalid_record(record: PuzzleRecord, *, backend: str, mode: Mode) -> dict[str, Any]:
     """The JSON Lines object of an input line that is not a puzzle (`solve --format jsonl`):
     status 'invalid input' and why."""
-    return {"index": record.index, "source": record.source, "line": record.line,
-            "puzzle": record.text, "status": "invalid input", "solution": None,
-            "backend": backend, "mode": str(mode), "seconds": None, "stats": {},
-            "reason": record.error}
-
-
+    return {
+        "index": record.index,
+        "source": record.source,
+        "line": record.line,
+        "puzzle": record.text,
+        "status": "invalid input",
+        "solution": None,
+        "backend": backend,
+        "mode": str(mode),
+        "seconds": None,
+        "stats": {},
+        "reason": record.error,
+    }
 
 
 # -- crosscheck ------------------------------------------------------------------------------------
 
+
 def render_crosscheck_summary(summary: Summary) -> str:
     """The summary table: per backend tallies and times, then the totals."""
-    header = ("backend", "solved", "unsat", "timeouts", "wrong", "disagree", "errors",
-              "total s", "median ms", "share")
+    header = (
+        "backend",
+        "solved",
+        "unsat",
+        "timeouts",
+        "wrong",
+        "disagree",
+        "errors",
+        "total s",
+        "median ms",
+        "share",
+    )
     rows = [header]
     for backend in summary.backends:
         share = summary.share(backend.name)
-        rows.append((
-            backend.name, str(backend.solved), str(backend.unsatisfiable), str(backend.timeouts),
-            str(backend.wrong), str(backend.disagreements), str(backend.errors),
-            f"{backend.total_seconds:.3f}",
-            "-" if backend.median_seconds is None else f"{1000 * backend.median_seconds:.2f}",
-            "-" if share is None else f"{100 * share:.1f}%"))
+        rows.append(
+            (
+                backend.name,
+                str(backend.solved),
+                str(backend.unsatisfiable),
+                str(backend.timeouts),
+                str(backend.wrong),
+                str(backend.disagreements),
+                str(backend.errors),
+                f"{backend.total_seconds:.3f}",
+                "-" if backend.median_seconds is None else f"{1000 * backend.median_seconds:.2f}",
+                "-" if share is None else f"{100 * share:.1f}%",
+            )
+        )
     widths = [max(len(row[column]) for row in rows) for column in range(len(header))]
-    lines = [f"crosscheck --mode {summary.mode}: {', '.join(b.name for b in summary.backends)}"
-             + (" (interrupted)" if summary.interrupted else "")]
+    lines = [
+        f"crosscheck --mode {summary.mode}: {', '.join(b.name for b in summary.backends)}"
+        + (" (interrupted)" if summary.interrupted else "")
+    ]
     for row in rows:
-        cells = [row[0].ljust(widths[0])] + [cell.rjust(width)
-                                             for cell, width in zip(row[1:], widths[1:])]
+        cells = [row[0].ljust(widths[0])] + [
+            cell.rjust(width) for cell, width in zip(row[1:], widths[1:], strict=True)
+        ]
         lines.append("  ".join(cells).rstrip())
     counts = ", ".join(f"{summary.verdicts.get(verdict, 0)} {verdict}" for verdict in Verdict)
     lines.append(f"{plural(summary.puzzles, 'puzzle')}: {counts}")
     if summary.bad_input:
-        lines.append(f"{plural(summary.bad_input, 'input line')} "
-                     f"{'is' if summary.bad_input == 1 else 'are'} not a puzzle (not run)")
+        lines.append(
+            f"{plural(summary.bad_input, 'input line')} "
+            f"{'is' if summary.bad_input == 1 else 'are'} not a puzzle (not run)"
+        )
     session = plural(summary.session_puzzles, "puzzle")
     if summary.resumed:
         lines.append(f"resumed: {plural(summary.resumed, 'puzzle')} from the results log")
@@ -131,18 +167,28 @@ def render_findings(records: Iterable[Mapping[str, Any]], *, hidden_timeouts: in
     groups: dict[Verdict, list[Mapping[str, Any]]] = {verdict: [] for verdict in Verdict}
     for record in records:
         groups[Verdict(record["verdict"])].append(record)
-    blocks = [render_side_by_side(record) for verdict in (Verdict.WRONG, Verdict.DISAGREE)
-              for record in groups[verdict]]
+    blocks = [
+        render_side_by_side(record)
+        for verdict in (Verdict.WRONG, Verdict.DISAGREE)
+        for record in groups[verdict]
+    ]
     if blocks:
-        blocks.insert(0, "'*' marks a cell that breaks a rule or changes a given, or (lexmin) "
-                         "that differs from the smallest valid completion.")
+        blocks.insert(
+            0,
+            "'*' marks a cell that breaks a rule or changes a given, or (lexmin) "
+            "that differs from the smallest valid completion.",
+        )
     for verdict in (Verdict.ERROR, Verdict.TIMEOUT):
         for record in groups[verdict]:
-            blocks.append(f"{verdict.value.upper()}  {_where(record)}\n"
-                          + "\n".join(f"  {finding}" for finding in record["findings"]))
+            blocks.append(
+                f"{verdict.value.upper()}  {_where(record)}\n"
+                + "\n".join(f"  {finding}" for finding in record["findings"])
+            )
     if hidden_timeouts:
-        blocks.append(f"... and {hidden_timeouts} more timeouts (every verdict is in "
-                      f"--results FILE or --format jsonl)")
+        blocks.append(
+            f"... and {hidden_timeouts} more timeouts (every verdict is in "
+            f"--results FILE or --format jsonl)"
+        )
     return "\n\n".join(blocks)
 
 
@@ -168,16 +214,21 @@ def render_side_by_side(record: Mapping[str, Any]) -> str:
             marked = _broken_cells(grid, puzzle)
             if not marked and reference is not None and "count" not in entry:
                 # A valid completion proven wrong: not the lex-min (or 'unsatisfiable' denied).
-                marked = {cell for cell, (a, b) in enumerate(zip(entry["solution"], reference))
-                          if a != b}
+                marked = {
+                    cell
+                    for cell, (a, b) in enumerate(zip(entry["solution"], reference, strict=True))
+                    if a != b
+                }
         columns.append(_column(name + flag, _entry_text(entry), grid, marked))
     height = max(len(column) for column in columns)
     widths = [max(len(line) for line in column) for column in columns]
     lines = [f"{record['verdict'].upper()}  {_where(record)}"]
     lines += [f"  {finding}" for finding in record["findings"]]
     for row in range(height):
-        cells = [(column[row] if row < len(column) else "").ljust(width)
-                 for column, width in zip(columns, widths)]
+        cells = [
+            (column[row] if row < len(column) else "").ljust(width)
+            for column, width in zip(columns, widths, strict=True)
+        ]
         lines.append(("  " + "   ".join(cells)).rstrip())
     return "\n".join(lines)
 
@@ -201,8 +252,11 @@ def _parse_or_none(line: str | None, box: Shape | None) -> Grid | None:
 
 def _reference_solution(entries: Mapping[str, Mapping[str, Any]]) -> str | None:
     """The smallest valid completion among the answers (the lex-min when anyone found it)."""
-    solved = [entry["solution"] for entry in entries.values()
-              if entry["status"] == RunStatus.SOLVED and entry.get("solution")]
+    solved = [
+        entry["solution"]
+        for entry in entries.values()
+        if entry["status"] == RunStatus.SOLVED and entry.get("solution")
+    ]
     return min(solved, key=_values) if solved else None
 
 
@@ -219,8 +273,11 @@ def _broken_cells(grid: Grid, puzzle: Grid) -> set[int]:
 
 def _entry_text(entry: Mapping[str, Any]) -> str:
     """A backend's status under its name: 'solved 2.1 ms', 'count 2+', 'WRONG', 'error'."""
-    status = "count " + _count_text(entry) if "count" in entry and entry["status"] in (
-        RunStatus.SOLVED, RunStatus.UNSATISFIABLE) else entry["status"]
+    status = (
+        "count " + _count_text(entry)
+        if "count" in entry and entry["status"] in (RunStatus.SOLVED, RunStatus.UNSATISFIABLE)
+        else entry["status"]
+    )
     if status == RunStatus.WRONG:
         status = "WRONG" + (f" (count {_count_text(entry)})" if "count" in entry else "")
     if entry.get("seconds") is not None:
@@ -244,8 +301,9 @@ def _column(title: str, subtitle: str, grid: Grid | None, marked: set[int]) -> l
                 parts.append("| ")
             cell = row * grid.size + column
             value = grid.values[cell]
-            parts.append(("." if value == BLANK else value_symbol(value))
-                         + ("*" if cell in marked else " "))
+            parts.append(
+                ("." if value == BLANK else value_symbol(value)) + ("*" if cell in marked else " ")
+            )
         lines.append("".join(parts))
     return lines
 
@@ -263,6 +321,7 @@ def _count_text(entry: Mapping[str, Any]) -> str:
 
 # -- bench -----------------------------------------------------------------------------------------
 
+
 def format_milliseconds(seconds: float | None) -> str:
     """Seconds as milliseconds with about three significant digits ('-' for none)."""
     if seconds is None:
@@ -278,35 +337,61 @@ def format_ratio(ratio: float | None) -> str:
     return f"{ratio:.2f}" if ratio < 10 else f"{ratio:.1f}" if ratio < 100 else f"{ratio:.0f}"
 
 
-def summary_cells(rows: Sequence[SummaryRow], *, baseline: str | None
-                  ) -> tuple[list[str], list[list[str]]]:
+def summary_cells(
+    rows: Sequence[SummaryRow], *, baseline: str | None
+) -> tuple[list[str], list[list[str]]]:
     """The table's column names and cells; the mode column only when several modes are shown,
     the CPU, memory and interval columns only when the results have them."""
     several_modes = len({row.mode for row in rows}) > 1
     with_cpu = any(row.cpu_median is not None for row in rows)
     with_memory = any(row.max_rss_mb is not None for row in rows)
     with_ci = any(row.median_ci is not None for row in rows)
-    names = ["set"] + (["mode"] if several_modes else []) + [
-        "backend", "puzzles", "solved", "timeout", "wrong", "error", "PAR-2", "mean", "median"] + (
-        ["median 95% CI"] if with_ci else []) + ["p90", "p99", "max"] + (
-        ["cpu median"] if with_cpu else []) + (["peak MB"] if with_memory else []) + (
-        [f"t/{baseline}"] if baseline else []) + (
-        ["ratio 95% CI", "Wilcoxon p"] if with_ci and baseline else [])
+    names = (
+        ["set"]
+        + (["mode"] if several_modes else [])
+        + ["backend", "puzzles", "solved", "timeout", "wrong", "error", "PAR-2", "mean", "median"]
+        + (["median 95% CI"] if with_ci else [])
+        + ["p90", "p99", "max"]
+        + (["cpu median"] if with_cpu else [])
+        + (["peak MB"] if with_memory else [])
+        + ([f"t/{baseline}"] if baseline else [])
+        + (["ratio 95% CI", "Wilcoxon p"] if with_ci and baseline else [])
+    )
     cells = []
     for row in rows:
-        cells.append([row.set] + ([row.mode] if several_modes else []) + [
-            row.backend, str(row.puzzles), str(row.solved), str(row.timeouts), str(row.wrong),
-            str(row.errors), format_milliseconds(row.par2), format_milliseconds(row.mean),
-            format_milliseconds(row.median)]
+        cells.append(
+            [row.set]
+            + ([row.mode] if several_modes else [])
+            + [
+                row.backend,
+                str(row.puzzles),
+                str(row.solved),
+                str(row.timeouts),
+                str(row.wrong),
+                str(row.errors),
+                format_milliseconds(row.par2),
+                format_milliseconds(row.mean),
+                format_milliseconds(row.median),
+            ]
             + ([_interval(row.median_ci, format_milliseconds)] if with_ci else [])
-            + [format_milliseconds(row.p90), format_milliseconds(row.p99),
-               format_milliseconds(row.max)]
+            + [
+                format_milliseconds(row.p90),
+                format_milliseconds(row.p99),
+                format_milliseconds(row.max),
+            ]
             + ([format_milliseconds(row.cpu_median)] if with_cpu else [])
-            + ([f"{row.max_rss_mb:.0f}" if row.max_rss_mb is not None else "-"]
-               if with_memory else [])
+            + (
+                [f"{row.max_rss_mb:.0f}" if row.max_rss_mb is not None else "-"]
+                if with_memory
+                else []
+            )
             + ([format_ratio(row.ratio)] if baseline else [])
-            + ([_interval(row.ratio_ci, format_ratio), _p_value(row.p_value)]
-               if with_ci and baseline else []))
+            + (
+                [_interval(row.ratio_ci, format_ratio), _p_value(row.p_value)]
+                if with_ci and baseline
+                else []
+            )
+        )
     return names, cells
 
 
@@ -325,28 +410,45 @@ def _text_columns(names: Sequence[str]) -> int:
     return 1 + ("mode" in names) + 1
 
 
-def summary_legend(*, baseline: str | None, time_limit: float | None, repeat: int = 1,
-                   intervals: bool | None = None) -> str:
+def summary_legend(
+    *,
+    baseline: str | None,
+    time_limit: float | None,
+    repeat: int = 1,
+    intervals: bool | None = None,
+) -> str:
     """What the columns mean, in one paragraph (`intervals`: whether the table has the 95%
     intervals and the Wilcoxon test; by default, when there are repeats)."""
     intervals = repeat > 1 if intervals is None else intervals
-    repeats = (f"the median of its {repeat} timed repeats" if repeat > 1
-               else "its one timed run")
-    penalty = (f"PAR-2: mean per puzzle, an unsolved puzzle (timeout, wrong, error) counting "
-               f"2 x {time_limit:g} s" if time_limit is not None
-               else "PAR-2: '-', since without --time-limit there is no penalty to give")
-    ratio = (f" t/{baseline}: geometric mean, over the puzzles both solved, of the time divided "
-             f"by {baseline}'s." if baseline else "")
-    ratio += (" cpu median: CPU seconds (all threads), in ms. peak MB: the peak resident "
-              "memory of the process that ran the configuration (its own process unless "
-              "--no-isolate or -j N).")
+    repeats = f"the median of its {repeat} timed repeats" if repeat > 1 else "its one timed run"
+    penalty = (
+        f"PAR-2: mean per puzzle, an unsolved puzzle (timeout, wrong, error) counting "
+        f"2 x {time_limit:g} s"
+        if time_limit is not None
+        else "PAR-2: '-', since without --time-limit there is no penalty to give"
+    )
+    ratio = (
+        f" t/{baseline}: geometric mean, over the puzzles both solved, of the time divided "
+        f"by {baseline}'s."
+        if baseline
+        else ""
+    )
+    ratio += (
+        " cpu median: CPU seconds (all threads), in ms. peak MB: the peak resident "
+        "memory of the process that ran the configuration (its own process unless "
+        "--no-isolate or -j N)."
+    )
     if intervals:
-        ratio += (" 95% percentile-bootstrap intervals (scipy, 2000 resamples, over puzzles) "
-                  "of the median and of the ratio, and the p-value of a paired Wilcoxon "
-                  "signed-rank test against the baseline.")
-    return (f"Times in ms per puzzle (a puzzle's time is {repeats}), over the puzzles solved; "
-            f"solved counts unsatisfiable answers no other run contradicted. Median: the middle "
-            f"value (mean of the two middle ones); p90, p99: nearest rank. {penalty}.{ratio}")
+        ratio += (
+            " 95% percentile-bootstrap intervals (scipy, 2000 resamples, over puzzles) "
+            "of the median and of the ratio, and the p-value of a paired Wilcoxon "
+            "signed-rank test against the baseline."
+        )
+    return (
+        f"Times in ms per puzzle (a puzzle's time is {repeats}), over the puzzles solved; "
+        f"solved counts unsatisfiable answers no other run contradicted. Median: the middle "
+        f"value (mean of the two middle ones); p90, p99: nearest rank. {penalty}.{ratio}"
+    )
 
 
 def render_summary_text(rows: Sequence[SummaryRow], *, baseline: str | None) -> str:
@@ -356,9 +458,12 @@ def render_summary_text(rows: Sequence[SummaryRow], *, baseline: str | None) -> 
     text_columns = _text_columns(names)
     lines = []
     for line in [names, *cells]:
-        lines.append("  ".join(value.ljust(width) if column < text_columns else value.rjust(width)
-                               for column, (value, width) in enumerate(zip(line, widths)))
-                     .rstrip())
+        lines.append(
+            "  ".join(
+                value.ljust(width) if column < text_columns else value.rjust(width)
+                for column, (value, width) in enumerate(zip(line, widths, strict=True))
+            ).rstrip()
+        )
     return "\n".join(lines)
 
 
@@ -381,12 +486,18 @@ def render_setup_text(setup: Mapping[str, Any]) -> str:
             f"{shape['set']} first solve {format_milliseconds(shape['first_seconds'])} ms"
             + (" (timed out)" if shape.get("first_status") == "timeout" else "")
             + f" (warm {format_milliseconds(shape['warm_seconds'])} ms)"
-            for shape in measured.get("shapes", []))
-        imported = (f"import {format_milliseconds(measured['import_seconds'])} ms, "
-                    if measured.get("import_seconds") is not None else "")
-        lines.append(f"{backend}: {imported}create "
-                     f"{format_milliseconds(measured['create_seconds'])} ms"
-                     + (f"; {shapes}" if shapes else ""))
+            for shape in measured.get("shapes", [])
+        )
+        imported = (
+            f"import {format_milliseconds(measured['import_seconds'])} ms, "
+            if measured.get("import_seconds") is not None
+            else ""
+        )
+        lines.append(
+            f"{backend}: {imported}create "
+            f"{format_milliseconds(measured['create_seconds'])} ms"
+            + (f"; {shapes}" if shapes else "")
+        )
     return "\n".join(lines)
 
 
@@ -401,14 +512,24 @@ def render_summary_csv(rows: Sequence[SummaryRow]) -> str:
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(names)
     for row in rows:
-        writer.writerow(["" if getattr(row, name) is None else getattr(row, name)
-                         for name in names])
+        writer.writerow(
+            ["" if getattr(row, name) is None else getattr(row, name) for name in names]
+        )
     return buffer.getvalue()
 
 
-_LATEX_SPECIAL = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{",
-                  "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
-                  "\\": r"\textbackslash{}"}
+_LATEX_SPECIAL = {
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+    "\\": r"\textbackslash{}",
+}
 
 
 def latex_escape(text: str) -> str:
@@ -420,10 +541,14 @@ def render_summary_latex(rows: Sequence[SummaryRow], *, baseline: str | None) ->
     names, cells = summary_cells(rows, baseline=baseline)
     text_columns = _text_columns(names)
     spec = "l" * text_columns + "r" * (len(names) - text_columns)
-    lines = [r"\begin{tabular}{" + spec + "}", r"\toprule",
-             " & ".join(latex_escape(name) for name in names) + r" \\", r"\midrule"]
+    lines = [
+        r"\begin{tabular}{" + spec + "}",
+        r"\toprule",
+        " & ".join(latex_escape(name) for name in names) + r" \\",
+        r"\midrule",
+    ]
     previous_set = None
-    for row, line in zip(rows, cells):
+    for row, line in zip(rows, cells, strict=True):
         if previous_set is not None and row.set != previous_set:
             lines.append(r"\midrule")
         previous_set = row.set

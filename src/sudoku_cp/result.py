@@ -19,8 +19,8 @@ class Mode(str, enum.Enum):
     """What to compute for a puzzle."""
 
     LEXMIN = "lexmin"  # the completion whose row-major values are smallest
-    ANY = "any"        # any completion, found however is fastest
-    COUNT = "count"    # the number of completions, up to a limit
+    ANY = "any"  # any completion, found however is fastest
+    COUNT = "count"  # the number of completions, up to a limit
 
     def __str__(self) -> str:
         return self.value
@@ -60,10 +60,10 @@ class RunStatus(str, enum.Enum):
 class Verdict(str, enum.Enum):
     """A puzzle's verdict over all its runs: the worst finding, worst first."""
 
-    WRONG = "wrong"          # an answer failed a check
-    DISAGREE = "disagree"    # counts that differ, which no check can settle
-    ERROR = "error"          # a backend raised or its worker died
-    TIMEOUT = "timeout"      # reported, never held against anyone
+    WRONG = "wrong"  # an answer failed a check
+    DISAGREE = "disagree"  # counts that differ, which no check can settle
+    ERROR = "error"  # a backend raised or its worker died
+    TIMEOUT = "timeout"  # reported, never held against anyone
     AGREE = "agree"
 
     def __str__(self) -> str:

@@ -19,6 +19,7 @@ log can always be re-verified. Guarantees:
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import json
@@ -27,7 +28,7 @@ import stat
 import zlib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -44,17 +45,37 @@ RESULTS_VERSION = 2
 Record = dict[str, Any]
 
 # Settings whose difference makes a log impossible to continue (the answers or times would mix).
-RESUME_KEYS = ("command", "inputs", "mode", "limit", "time_limit", "repeat", "warmup",
-               "backends", "certify")
+RESUME_KEYS = (
+    "command",
+    "inputs",
+    "mode",
+    "limit",
+    "time_limit",
+    "repeat",
+    "warmup",
+    "backends",
+    "certify",
+)
 
 
-def make_header(*, command: str, settings: Mapping[str, Any], backends: Sequence[Mapping[str, Any]],
-                **extra: Any) -> Record:
+def make_header(
+    *,
+    command: str,
+    settings: Mapping[str, Any],
+    backends: Sequence[Mapping[str, Any]],
+    **extra: Any,
+) -> Record:
     """A session header: what was run, with which settings and configurations."""
-    return {"kind": "header", "format": RESULTS_FORMAT, "version": RESULTS_VERSION,
-            "command": command, "settings": {**settings, "backends": list(backends)},
-            "sudoku_cp": __version__,
-            "started": datetime.now(timezone.utc).isoformat(timespec="seconds"), **extra}
+    return {
+        "kind": "header",
+        "format": RESULTS_FORMAT,
+        "version": RESULTS_VERSION,
+        "command": command,
+        "settings": {**settings, "backends": list(backends)},
+        "sudoku_cp": __version__,
+        "started": datetime.now(UTC).isoformat(timespec="seconds"),
+        **extra,
+    }
 
 
 def puzzle_key(source: str, number: int) -> tuple[str, int]:
@@ -64,19 +85,26 @@ def puzzle_key(source: str, number: int) -> tuple[str, int]:
 class ResultsLog:
     """An open, locked results log. Use `ResultsLog.open`; close it (or use `with`)."""
 
-    def __init__(self, path: Path, handle: IO[bytes], done: dict[tuple[str, int], tuple[int, bool]],
-                 previous_end: int, resumed: bool) -> None:
+    def __init__(
+        self,
+        path: Path,
+        handle: IO[bytes],
+        done: dict[tuple[str, int], tuple[int, bool]],
+        previous_end: int,
+        resumed: bool,
+    ) -> None:
         self.path = path
         self.handle = handle
-        self._done = done               # (source, number) -> (crc of the puzzle, finished)
+        self._done = done  # (source, number) -> (crc of the puzzle, finished)
         self._previous_end = previous_end
         self.resumed = resumed
         self.written = 0
         self._pending: Mapping[str, Any] | None = None  # the session header, not yet written
 
     @classmethod
-    def open(cls, path: str | os.PathLike[str], header: Mapping[str, Any], *,
-             resume: bool = False) -> ResultsLog:
+    def open(
+        cls, path: str | os.PathLike[str], header: Mapping[str, Any], *, resume: bool = False
+    ) -> ResultsLog:
         """Lock and open a log for appending; with `resume`, continue the run it holds.
 
         Raises:
@@ -86,11 +114,13 @@ class ResultsLog:
         """
         path = Path(path)
         if path.suffix.lower() != ".jsonl":
-            raise ResultsFileError(f"{path}: results logs are JSON Lines: name the file .jsonl "
-                                   f"(for CSV, load it with sudoku_cp.load_results)")
+            raise ResultsFileError(
+                f"{path}: results logs are JSON Lines: name the file .jsonl "
+                f"(for CSV, load it with sudoku_cp.load_results)"
+            )
         _refuse_special(path)
         try:
-            handle = open(path, "a+b")
+            handle = open(path, "a+b")  # noqa: SIM115 (held for the log's life)
         except OSError as error:
             raise ResultsFileError(f"{path}: cannot write: {error.strerror or error}") from None
         try:
@@ -104,7 +134,8 @@ class ResultsLog:
             if size and not resume:
                 raise ResultsFileError(
                     f"{path} already holds results: pass --resume to continue that run, or "
-                    f"choose another results file")
+                    f"choose another results file"
+                )
             done, good_end = _scan(path, handle, header) if size else ({}, 0)
             if good_end < size:
                 handle.truncate(good_end)  # a torn last line: cut it, in place, under the lock
@@ -131,7 +162,8 @@ class ResultsLog:
             raise ResultsFileError(
                 f"{self.path} comes from a different input: puzzle {record.number + 1} of "
                 f"{record.source} differs; resume with the same input, or choose another "
-                f"results file")
+                f"results file"
+            )
         return finished
 
     @property
@@ -200,9 +232,10 @@ class ResultsLog:
             self.handle.write(data)
             self.handle.flush()
         except OSError as error:
-            raise ResultsFileError(f"{self.path}: cannot write: {error.strerror or error}; "
-                                   f"the results so far are kept: continue with --resume") \
-                from None
+            raise ResultsFileError(
+                f"{self.path}: cannot write: {error.strerror or error}; "
+                f"the results so far are kept: continue with --resume"
+            ) from None
         self.written += 1
 
     def close(self) -> None:
@@ -218,10 +251,8 @@ class ResultsLog:
         except OSError:
             pass  # a full disk: the records already flushed are what there is
         _unlock(self.path, self.handle)
-        try:
+        with contextlib.suppress(OSError):
             self.handle.close()
-        except OSError:
-            pass
 
     def __enter__(self) -> ResultsLog:
         return self
@@ -242,8 +273,9 @@ def _refuse_special(path: Path) -> None:
     if stat.S_ISDIR(mode):
         raise ResultsFileError(f"{path}: cannot write: it is a directory")
     if not stat.S_ISREG(mode):
-        raise ResultsFileError(f"{path}: not a regular file (a FIFO, terminal or device): "
-                               f"results logs must be files")
+        raise ResultsFileError(
+            f"{path}: not a regular file (a FIFO, terminal or device): results logs must be files"
+        )
 
 
 def _pid_file(path: Path) -> Path:
@@ -260,8 +292,10 @@ def _lock(path: Path, handle: IO[bytes]) -> None:
             holder = _pid_file(path).read_text().strip() or "unknown"
         except OSError:
             holder = "unknown"
-        raise ResultsFileError(f"{path} is in use by another run (pid {holder}): wait for it "
-                               f"to finish, or choose another results file") from None
+        raise ResultsFileError(
+            f"{path} is in use by another run (pid {holder}): wait for it "
+            f"to finish, or choose another results file"
+        ) from None
     try:
         _pid_file(path).write_text(f"{os.getpid()}\n")
     except OSError:
@@ -275,10 +309,8 @@ def _unlock(path: Path, handle: IO[bytes]) -> None:
             pid_file.unlink()
     except OSError:
         pass
-    try:
+    with contextlib.suppress(OSError, ValueError):
         fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
-    except (OSError, ValueError):
-        pass
 
 
 def _crc(text: str) -> int:
@@ -294,8 +326,9 @@ def _parse(raw: bytes) -> Record | None:
     return data if isinstance(data, dict) else None
 
 
-def _scan(path: Path, handle: IO[bytes], header: Mapping[str, Any]
-          ) -> tuple[dict[tuple[str, int], tuple[int, bool]], int]:
+def _scan(
+    path: Path, handle: IO[bytes], header: Mapping[str, Any]
+) -> tuple[dict[tuple[str, int], tuple[int, bool]], int]:
     """Check an existing log against this run's header; returns what it finished and where its
     last whole line ends (a torn last line is tolerated, a bad line before it is not).
 
@@ -314,16 +347,19 @@ def _scan(path: Path, handle: IO[bytes], header: Mapping[str, Any]
         if record is None or last:  # `last`: no newline after it, so it may be torn
             if last or (not raw.strip() and all(not rest.strip() for rest in lines[number:])):
                 break  # a torn last line: dropped
-            raise ResultsFileError(f"{path}:{number}: not a results record (not a JSON "
-                                   f"object): choose another results file")
+            raise ResultsFileError(
+                f"{path}:{number}: not a results record (not a JSON "
+                f"object): choose another results file"
+            )
         if number == 1 or record.get("kind") == "header":
             _check_header(path, number, record, header)
         elif record.get("kind") == "puzzle":
             key, crc, finished = _check_puzzle(path, number, record)
             done[key] = (crc, finished)
         else:
-            raise ResultsFileError(f"{path}:{number}: not a results record (kind "
-                                   f"{record.get('kind')!r})")
+            raise ResultsFileError(
+                f"{path}:{number}: not a results record (kind {record.get('kind')!r})"
+            )
         good_end += len(raw) + 1
     if good_end == 0 and lines and lines[0].strip():
         # Only a torn header: the run died before its first puzzle; start it afresh.
@@ -334,19 +370,29 @@ def _scan(path: Path, handle: IO[bytes], header: Mapping[str, Any]
 _RUN_FIELDS = ("backend", "status")
 
 
-def _check_puzzle(path: Path, number: int, record: Mapping[str, Any]
-                  ) -> tuple[tuple[str, int], int, bool]:
+def _check_puzzle(
+    path: Path, number: int, record: Mapping[str, Any]
+) -> tuple[tuple[str, int], int, bool]:
     """A stored puzzle record's key, the crc of its puzzle, and whether it is finished.
 
     Raises:
         ResultsFileError: naming file and line and the first field that is missing or wrong.
     """
-    def refuse(what: str) -> ResultsFileError:
-        return ResultsFileError(f"{path}:{number}: not a whole puzzle record ({what}): repair "
-                                f"or remove that line, or choose another results file")
 
-    for name, kind in (("source", str), ("number", int), ("puzzle", str), ("mode", str),
-                       ("verdict", str), ("runs", list)):
+    def refuse(what: str) -> ResultsFileError:
+        return ResultsFileError(
+            f"{path}:{number}: not a whole puzzle record ({what}): repair "
+            f"or remove that line, or choose another results file"
+        )
+
+    for name, kind in (
+        ("source", str),
+        ("number", int),
+        ("puzzle", str),
+        ("mode", str),
+        ("verdict", str),
+        ("runs", list),
+    ):
         if not isinstance(record.get(name), kind) or isinstance(record.get(name), bool):
             raise refuse(f"no {name}" if name not in record else f"{name} is not a {kind.__name__}")
     if not _is_member(Mode, record["mode"]):
@@ -356,8 +402,9 @@ def _check_puzzle(path: Path, number: int, record: Mapping[str, Any]
     if not record["runs"]:
         raise refuse("no runs")
     for run in record["runs"]:
-        if not isinstance(run, dict) or any(not isinstance(run.get(key), str)
-                                            for key in _RUN_FIELDS):
+        if not isinstance(run, dict) or any(
+            not isinstance(run.get(key), str) for key in _RUN_FIELDS
+        ):
             raise refuse("a run without its backend or status")
         if not _is_member(RunStatus, run["status"]):
             raise refuse(f"run status {run['status']!r}")
@@ -373,23 +420,31 @@ def _is_member(enum_type: Any, value: Any) -> bool:
     return True
 
 
-def _check_header(path: Path, number: int, found: Mapping[str, Any],
-                  header: Mapping[str, Any]) -> None:
+def _check_header(
+    path: Path, number: int, found: Mapping[str, Any], header: Mapping[str, Any]
+) -> None:
     """A session header of the file against this run's: every setting that decides the answers
     or the times must match (a set-up line compares what it holds)."""
     if found.get("kind") != "header" or found.get("format") != RESULTS_FORMAT:
-        raise ResultsFileError(f"{path} is not a sudoku-cp results log (line {number} is not a "
-                               f"results header): choose another results file")
+        raise ResultsFileError(
+            f"{path} is not a sudoku-cp results log (line {number} is not a "
+            f"results header): choose another results file"
+        )
     now = _resume_settings(header)
     then = _resume_settings(found)
     keys = [key for key in RESUME_KEYS if "setup_of" not in found or key in then]
-    different = [f"{key} {_show(key, then.get(key))} in the file, {_show(key, now.get(key))} now"
-                 for key in keys if then.get(key) != now.get(key)]
+    different = [
+        f"{key} {_show(key, then.get(key))} in the file, {_show(key, now.get(key))} now"
+        for key in keys
+        if then.get(key) != now.get(key)
+    ]
     if different:
         where = "" if number == 1 else f" (the session header at line {number})"
-        raise ResultsFileError(f"{path} was written with other settings{where} "
-                               f"({'; '.join(different)}): resume with the same settings, or "
-                               f"choose another results file")
+        raise ResultsFileError(
+            f"{path} was written with other settings{where} "
+            f"({'; '.join(different)}): resume with the same settings, or "
+            f"choose another results file"
+        )
 
 
 def _resume_settings(header: Mapping[str, Any]) -> dict[str, Any]:
@@ -404,8 +459,12 @@ def _resume_settings(header: Mapping[str, Any]) -> dict[str, Any]:
 
 # Option names written by versions before options were declared once (the keyword then differed
 # from the configuration name): read as today's names, so those logs resume.
-LEGACY_OPTION_NAMES = {"sat_solver": "solver", "cpsat_strategy": "strategy",
-                       "cpsat_model": "model", "cpsat_counts": "counts"}
+LEGACY_OPTION_NAMES = {
+    "sat_solver": "solver",
+    "cpsat_strategy": "strategy",
+    "cpsat_model": "model",
+    "cpsat_counts": "counts",
+}
 
 
 def _current_options(item: Any) -> Any:
@@ -423,17 +482,37 @@ def _show(key: str, value: Any) -> str:
     if value is None:
         return "none"
     if isinstance(value, list):
-        return ",".join(item.get("label", str(item)) if isinstance(item, dict) else str(item)
-                        for item in value)
+        return ",".join(
+            item.get("label", str(item)) if isinstance(item, dict) else str(item) for item in value
+        )
     text = str(value)
     return text if len(text) <= 60 else text[:60] + "..."
 
 
 # -- reading logs back -----------------------------------------------------------------------------
 
-RUN_COLUMNS = ("set", "number", "index", "source", "line", "puzzle", "size", "givens", "mode",
-               "verdict", "backend", "repeat", "status", "seconds", "cpu_seconds",
-               "build_seconds", "solve_seconds", "count", "reason", "solution")
+RUN_COLUMNS = (
+    "set",
+    "number",
+    "index",
+    "source",
+    "line",
+    "puzzle",
+    "size",
+    "givens",
+    "mode",
+    "verdict",
+    "backend",
+    "repeat",
+    "status",
+    "seconds",
+    "cpu_seconds",
+    "build_seconds",
+    "solve_seconds",
+    "count",
+    "reason",
+    "solution",
+)
 
 
 @dataclass
@@ -467,18 +546,34 @@ class Results:
 
     def labels(self) -> list[str]:
         """The configurations, in the order of the first header (then as met)."""
-        named = [str(item["label"]) for header in self.headers
-                 for item in header.get("settings", {}).get("backends", [])
-                 if isinstance(item, dict) and "label" in item]
+        named = [
+            str(item["label"])
+            for header in self.headers
+            for item in header.get("settings", {}).get("backends", [])
+            if isinstance(item, dict) and "label" in item
+        ]
         met = [run["backend"] for record in self.records for run in record["runs"]]
         return list(dict.fromkeys(named + met))
 
     def runs(self) -> Iterator[Record]:
         """One flat row per run: the puzzle's fields and the run's (stats left nested)."""
         for record in self.records:
-            base = {key: record.get(key) for key in ("set", "number", "index", "source", "line",
-                                                     "puzzle", "box", "size", "givens", "mode",
-                                                     "verdict")}
+            base = {
+                key: record.get(key)
+                for key in (
+                    "set",
+                    "number",
+                    "index",
+                    "source",
+                    "line",
+                    "puzzle",
+                    "box",
+                    "size",
+                    "givens",
+                    "mode",
+                    "verdict",
+                )
+            }
             for run in record["runs"]:
                 yield {**base, **run}
 
@@ -491,8 +586,18 @@ class Results:
         import pandas
 
         frame = pandas.DataFrame.from_records(list(self.runs()))
-        for column in ("puzzle", "solution", "set", "source", "backend", "status", "verdict",
-                       "reason", "box", "mode"):
+        for column in (
+            "puzzle",
+            "solution",
+            "set",
+            "source",
+            "backend",
+            "status",
+            "verdict",
+            "reason",
+            "box",
+            "mode",
+        ):
             if column in frame:
                 frame[column] = frame[column].astype("string")
         frame.attrs["headers"] = self.headers
@@ -510,9 +615,11 @@ def load_results(*paths: str | os.PathLike[str]) -> Results:
     for path in paths:
         results = _load_one(Path(path))
         if merged.headers and results.time_limit != merged.time_limit:
-            raise ResultsFileError(f"{path}: measured with a time limit of "
-                                   f"{_limit_text(results.time_limit)}, not "
-                                   f"{_limit_text(merged.time_limit)} like {paths[0]}")
+            raise ResultsFileError(
+                f"{path}: measured with a time limit of "
+                f"{_limit_text(results.time_limit)}, not "
+                f"{_limit_text(merged.time_limit)} like {paths[0]}"
+            )
         merged.headers += results.headers
         merged.header_paths += results.header_paths
         merged.records += results.records
@@ -545,16 +652,21 @@ def _load_one(path: Path) -> Results:
             raise ResultsFileError(f"{path}:{number}: not a results record (not a JSON object)")
         if record.get("kind") == "header":
             if record.get("format") != RESULTS_FORMAT:
-                raise ResultsFileError(f"{path}: not a sudoku-cp results log (written by another "
-                                       f"version?): run it again with this version")
+                raise ResultsFileError(
+                    f"{path}: not a sudoku-cp results log (written by another "
+                    f"version?): run it again with this version"
+                )
             results.headers.append(record)
             results.header_paths.append(str(path))
         elif record.get("kind") == "puzzle" and isinstance(record.get("runs"), list):
-            latest[(str(record.get("source")), int(record.get("number") or 0),
-                    str(record.get("mode")))] = record
+            latest[
+                (str(record.get("source")), int(record.get("number") or 0), str(record.get("mode")))
+            ] = record
         else:
-            raise ResultsFileError(f"{path}:{number}: not a results record; write one with "
-                                   f"sudoku-cp crosscheck or bench --results")
+            raise ResultsFileError(
+                f"{path}:{number}: not a results record; write one with "
+                f"sudoku-cp crosscheck or bench --results"
+            )
     if not results.headers:
         raise ResultsFileError(f"{path}: not a sudoku-cp results log (no header line)")
     if not latest:
@@ -563,5 +675,4 @@ def _load_one(path: Path) -> Results:
     return results
 
 
-__all__ = ["RESULTS_FORMAT", "RUN_COLUMNS", "Results", "ResultsLog", "load_results",
-           "make_header"]
+__all__ = ["RESULTS_FORMAT", "RUN_COLUMNS", "Results", "ResultsLog", "load_results", "make_header"]

@@ -32,15 +32,22 @@ class SolveSettings:
     mode: Mode = Mode.LEXMIN
     limit: int = 2
     time_limit: float | None = None
-    warmup: int = 0       # untimed solves of each puzzle before its measured ones (bench)
-    repeat: int = 1       # measured solves per (puzzle, configuration)
-    prime: bool = False   # solve the first puzzle of each shape once, untimed, in each worker
+    warmup: int = 0  # untimed solves of each puzzle before its measured ones (bench)
+    repeat: int = 1  # measured solves per (puzzle, configuration)
+    prime: bool = False  # solve the first puzzle of each shape once, untimed, in each worker
     certifier: Certifier | None = None  # --certify: each answer certified in its worker
 
     @classmethod
-    def of(cls, mode: Mode | str = Mode.LEXMIN, limit: int = 2, time_limit: float | None = None,
-           *, certify: bool = False, keep_proofs: str | os.PathLike[str] | None = None,
-           **more: Any) -> SolveSettings:
+    def of(
+        cls,
+        mode: Mode | str = Mode.LEXMIN,
+        limit: int = 2,
+        time_limit: float | None = None,
+        *,
+        certify: bool = False,
+        keep_proofs: str | os.PathLike[str] | None = None,
+        **more: Any,
+    ) -> SolveSettings:
         """The settings both faces ask for: `certify` (implied by `keep_proofs`, a folder for
         every CNF and proof) certifies each answer with the default proof solver and checker.
 
@@ -51,13 +58,19 @@ class SolveSettings:
         if certify or keep_proofs is not None:
             from .certify import Certifier
 
-            certifier = Certifier(keep_proofs=None if keep_proofs is None else os.fspath(keep_proofs))
+            certifier = Certifier(
+                keep_proofs=None if keep_proofs is None else os.fspath(keep_proofs)
+            )
         return cls(Mode(mode), limit, time_limit, certifier=certifier, **more)
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
-            "mode": str(self.mode), "limit": self.limit if self.mode is Mode.COUNT else None,
-            "time_limit": self.time_limit, "repeat": self.repeat, "warmup": self.warmup}
+            "mode": str(self.mode),
+            "limit": self.limit if self.mode is Mode.COUNT else None,
+            "time_limit": self.time_limit,
+            "repeat": self.repeat,
+            "warmup": self.warmup,
+        }
         if self.certifier is not None:  # only then: logs written without it resume as before
             data["certify"] = {"solver": self.certifier.solver, "engine": self.certifier.engine}
         return data
@@ -69,8 +82,8 @@ class PuzzleRuns:
 
     record: PuzzleRecord
     results: dict[str, list[SolveResult]] = field(default_factory=dict)  # label -> repeats
-    cpu: dict[str, list[float]] = field(default_factory=dict)             # label -> CPU seconds
-    errors: dict[str, str] = field(default_factory=dict)                  # label -> what failed
+    cpu: dict[str, list[float]] = field(default_factory=dict)  # label -> CPU seconds
+    errors: dict[str, str] = field(default_factory=dict)  # label -> what failed
     max_rss: dict[str, float] = field(default_factory=dict)  # label -> MB, the process's peak
     # label -> each repeat's certification (None: nothing claimed, a timeout); --certify only
     certifications: dict[str, list[Certification | None]] = field(default_factory=dict)
@@ -104,9 +117,9 @@ class Answer:
     result: SolveResult | None
     reason: str | None = None
     repeat: int = 0
-    disagrees: bool = False           # count mode: its count differs from the reference
+    disagrees: bool = False  # count mode: its count differs from the reference
     cpu_seconds: float | None = None
-    max_rss_mb: float | None = None   # peak memory of the process that ran it, so far
+    max_rss_mb: float | None = None  # peak memory of the process that ran it, so far
     certification: Certification | None = None  # --certify: the proof checker's outcome
 
     @property
@@ -137,14 +150,19 @@ class Answer:
         result = self.result
         stats = dict(result.stats) if result is not None else {}
         data: dict[str, Any] = {
-            "backend": self.label, "repeat": self.repeat, "status": str(self.status),
+            "backend": self.label,
+            "repeat": self.repeat,
+            "status": str(self.status),
             "seconds": _round(result.seconds) if result is not None else None,
             "cpu_seconds": _round(self.cpu_seconds),
             "max_rss_mb": None if self.max_rss_mb is None else round(self.max_rss_mb, 1),
             "build_seconds": _round(stats.pop("build_seconds", None)),
             "solve_seconds": _round(stats.pop("solve_seconds", None)),
-            "solution": (result.solution.to_line()
-                         if result is not None and result.solution is not None else None),
+            "solution": (
+                result.solution.to_line()
+                if result is not None and result.solution is not None
+                else None
+            ),
         }
         if result is not None and result.mode is Mode.COUNT:
             data.update(count=result.count, limit_reached=result.limit_reached)
@@ -155,8 +173,9 @@ class Answer:
         certification = self.certification
         if certification is not None:
             data["certified"] = certification.certified
-            data["certificate"] = (None if certification.certificate is None
-                                   else certification.certificate.to_dict())
+            data["certificate"] = (
+                None if certification.certificate is None else certification.certificate.to_dict()
+            )
         data["stats"] = stats
         return data
 
@@ -181,14 +200,24 @@ class CheckedPuzzle:
         grid = record.grid
         assert grid is not None, "only puzzles are checked"
         data: dict[str, Any] = {
-            "kind": "puzzle", "index": record.index, "set": set_name or set_of(record.source),
-            "number": record.number, "source": record.source, "line": record.line,
-            "puzzle": record.text}
+            "kind": "puzzle",
+            "index": record.index,
+            "set": set_name or set_of(record.source),
+            "number": record.number,
+            "source": record.source,
+            "line": record.line,
+            "puzzle": record.text,
+        }
         if grid.box != default_box(grid.size):
             data["box"] = f"{grid.box[0]}x{grid.box[1]}"  # needed to read the grids back
-        data.update(size=grid.size, givens=len(grid.values) - grid.values.count(0),
-                    mode=str(self.mode), verdict=str(self.verdict), findings=self.findings,
-                    runs=[answer.to_dict() for answer in self.answers])
+        data.update(
+            size=grid.size,
+            givens=len(grid.values) - grid.values.count(0),
+            mode=str(self.mode),
+            verdict=str(self.verdict),
+            findings=self.findings,
+            runs=[answer.to_dict() for answer in self.answers],
+        )
         return data
 
 
@@ -217,29 +246,51 @@ def judge(runs: PuzzleRuns, configurations: Sequence[Configuration], mode: Mode)
         label = configuration.label
         repeats = runs.results.get(label, [])
         if label in runs.errors or not repeats:
-            results[label], errors[label], names[label] = None, runs.errors.get(
-                label, "no result"), (label, 0)
+            results[label], errors[label], names[label] = (
+                None,
+                runs.errors.get(label, "no result"),
+                (label, 0),
+            )
             continue
         certified = runs.certifications.get(label, [])
         for repeat, result in enumerate(repeats):
             name = label if repeat == 0 else f"{label}#{repeat}"
             results[name], names[name] = result, (label, repeat)
             certifications[name] = certified[repeat] if repeat < len(certified) else None
-    found = compare(results, puzzle, mode, errors, uncertified={
-        name: f"not certified: {item.reason}" for name, item in certifications.items()
-        if item is not None and not item.certified})
+    found = compare(
+        results,
+        puzzle,
+        mode,
+        errors,
+        uncertified={
+            name: f"not certified: {item.reason}"
+            for name, item in certifications.items()
+            if item is not None and not item.certified
+        },
+    )
     checked = CheckedPuzzle(record, mode, verdict=found.verdict, findings=found.findings)
     for name, status in found.statuses.items():
         label, repeat = names[name]
         cpu = runs.cpu.get(label, [])
-        checked.answers.append(Answer(
-            record, label, status, results[name], found.reasons[name], repeat,
-            name in found.disagreeing, cpu[repeat] if repeat < len(cpu) else None,
-            runs.max_rss.get(label), certifications.get(name)))
+        checked.answers.append(
+            Answer(
+                record,
+                label,
+                status,
+                results[name],
+                found.reasons[name],
+                repeat,
+                name in found.disagreeing,
+                cpu[repeat] if repeat < len(cpu) else None,
+                runs.max_rss.get(label),
+                certifications.get(name),
+            )
+        )
     return checked
 
 
 # -- stored records read back ----------------------------------------------------------------------
+
 
 def record_box(record: Mapping[str, Any]) -> Shape | None:
     """The box shape a results-log record names (None: the size's default)."""
@@ -259,8 +310,9 @@ def uncertified_of_record(record: Mapping[str, Any]) -> dict[str, str]:
     return found
 
 
-def answers_of_record(record: Mapping[str, Any], *, limit: int | None = None
-                      ) -> tuple[Grid, dict[str, SolveResult | None], dict[str, str]]:
+def answers_of_record(
+    record: Mapping[str, Any], *, limit: int | None = None
+) -> tuple[Grid, dict[str, SolveResult | None], dict[str, str]]:
     """A stored puzzle record as the verifier sees it: the puzzle, each run's result by name
     (`label`, or `label#repeat` for repeats; None for an error) and the errors' reasons.
     `limit` is the session's count limit (count mode); without it, each run's own count says
@@ -286,25 +338,41 @@ def answers_of_record(record: Mapping[str, Any], *, limit: int | None = None
     return puzzle, results, errors
 
 
-def _stored_result(run: Mapping[str, Any], label: str, mode: Mode, stored: RunStatus,
-                   box: Shape, limit: int | None) -> SolveResult:
+def _stored_result(
+    run: Mapping[str, Any], label: str, mode: Mode, stored: RunStatus, box: Shape, limit: int | None
+) -> SolveResult:
     """A stored run as the backend's result. A run stored as wrong is taken as what the backend
     said: solved with its grid (or its count), so that checking it again finds the fault."""
     solution = Grid.parse(str(run["solution"]), box=box) if run.get("solution") else None
     count = run.get("count")
     if stored is RunStatus.WRONG:
-        status = (Status.SOLVED if solution is not None or (count or 0) > 0
-                  else Status.UNSATISFIABLE)
+        status = Status.SOLVED if solution is not None or (count or 0) > 0 else Status.UNSATISFIABLE
     else:
         status = Status(stored.value)
     if mode is not Mode.COUNT:
         limit = None
     elif limit is None and count is not None:
         limit = int(count) if run.get("limit_reached") else int(count) + 1
-    return SolveResult(backend=label, mode=mode, status=status, solution=solution,
-                       count=None if count is None else int(count), limit=limit,
-                       seconds=float(run.get("seconds") or 0.0), reason=run.get("reason"))
+    return SolveResult(
+        backend=label,
+        mode=mode,
+        status=status,
+        solution=solution,
+        count=None if count is None else int(count),
+        limit=limit,
+        seconds=float(run.get("seconds") or 0.0),
+        reason=run.get("reason"),
+    )
 
 
-__all__ = ["Answer", "CheckedPuzzle", "PuzzleRuns", "SolveSettings", "answers_of_record",
-           "judge", "record_box", "set_of", "uncertified_of_record"]
+__all__ = [
+    "Answer",
+    "CheckedPuzzle",
+    "PuzzleRuns",
+    "SolveSettings",
+    "answers_of_record",
+    "judge",
+    "record_box",
+    "set_of",
+    "uncertified_of_record",
+]

@@ -32,8 +32,13 @@ from typing import Any, ClassVar
 from .agreement import Summary, Tally
 from .configurations import Configuration
 from .engine import execute
-from .environment import (check_set_names, environment, first_of_each_shape, import_solvers,
-                          measure_setup)
+from .environment import (
+    check_set_names,
+    environment,
+    first_of_each_shape,
+    import_solvers,
+    measure_setup,
+)
 from .errors import BenchError, GridParseError, ResultsFileError
 from .executors import Executor, default_jobs
 from .executors.inline import InlineExecutor
@@ -61,18 +66,28 @@ class Session:
 
     command: ClassVar[str]
 
-    def __init__(self, puzzles: Iterable[PuzzleRecord], configurations: Sequence[Configuration],
-                 settings: SolveSettings, *, inputs: Sequence[str],
-                 results: str | os.PathLike[str] | None = None, resume: bool = False,
-                 executor: Executor | None = None, jobs: int | None = None,
-                 argv: str | None = None, extra_settings: Mapping[str, Any] | None = None
-                 ) -> None:
+    def __init__(
+        self,
+        puzzles: Iterable[PuzzleRecord],
+        configurations: Sequence[Configuration],
+        settings: SolveSettings,
+        *,
+        inputs: Sequence[str],
+        results: str | os.PathLike[str] | None = None,
+        resume: bool = False,
+        executor: Executor | None = None,
+        jobs: int | None = None,
+        argv: str | None = None,
+        extra_settings: Mapping[str, Any] | None = None,
+    ) -> None:
         """Raises:
-            ResultsFileError: for `resume` without `results`.
+        ResultsFileError: for `resume` without `results`.
         """
         if resume and results is None:
-            raise ResultsFileError("resuming needs the results log of the run to continue "
-                                   "(--results FILE; results= in Python)")
+            raise ResultsFileError(
+                "resuming needs the results log of the run to continue "
+                "(--results FILE; results= in Python)"
+            )
         self.puzzles = puzzles
         self.configurations = list(configurations)
         self.settings = settings
@@ -84,9 +99,9 @@ class Session:
         self.argv = argv or command_line()
         self.extra_settings = dict(extra_settings or {})
         self.log: ResultsLog | None = None
-        self.resumed = 0        # records replayed from the log
-        self.invalid = 0        # input lines that are not puzzles
-        self.new = 0            # puzzles checked in this session
+        self.resumed = 0  # records replayed from the log
+        self.invalid = 0  # input lines that are not puzzles
+        self.new = 0  # puzzles checked in this session
         self.interrupted = False
         self.started = time.perf_counter()
         self.finished: float | None = None
@@ -104,11 +119,14 @@ class Session:
 
     def _make_header(self) -> Record:
         return make_header(
-            command=self.command, settings={**self.settings.to_dict(), **self.extra_settings},
+            command=self.command,
+            settings={**self.settings.to_dict(), **self.extra_settings},
             backends=[configuration.describe() for configuration in self.configurations],
-            environment=environment(configurations=self.configurations, jobs=self.jobs,
-                                    argv=self.argv),
-            inputs=self.inputs)
+            environment=environment(
+                configurations=self.configurations, jobs=self.jobs, argv=self.argv
+            ),
+            inputs=self.inputs,
+        )
 
     def __enter__(self) -> Session:
         if self.results is not None:
@@ -116,8 +134,12 @@ class Session:
         self.started = time.perf_counter()
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                 trace: TracebackType | None) -> None:
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
         self.interrupted = kind is not None and issubclass(kind, KeyboardInterrupt)
         self.close()
 
@@ -168,20 +190,30 @@ class Session:
         try:
             puzzle, results, errors = answers_of_record(record, limit=self.settings.limit)
         except (GridParseError, KeyError, TypeError, ValueError) as error:
-            raise ResultsFileError(f"{self.log.path}:{line}: not a whole puzzle record ({error})"
-                                   f": repair or remove that line, or choose another results "
-                                   f"file") from None
-        found = compare(results, puzzle, self.settings.mode, errors,
-                        uncertified=uncertified_of_record(record))
+            raise ResultsFileError(
+                f"{self.log.path}:{line}: not a whole puzzle record ({error})"
+                f": repair or remove that line, or choose another results "
+                f"file"
+            ) from None
+        found = compare(
+            results, puzzle, self.settings.mode, errors, uncertified=uncertified_of_record(record)
+        )
         stored = [RunStatus(run["status"]) for run in record["runs"]]
         if found.verdict == Verdict(record["verdict"]) and stored == list(found.statuses.values()):
             return record
-        changed = dict(record, verdict=str(found.verdict), findings=[
-            f"line {line} of {self.log.path} says {record['verdict']}; checked again: "
-            f"{found.verdict}", *found.findings])
-        changed["runs"] = [dict(run, status=str(status), reason=found.reasons[name])
-                           for run, (name, status) in zip(record["runs"],
-                                                          found.statuses.items())]
+        changed = dict(
+            record,
+            verdict=str(found.verdict),
+            findings=[
+                f"line {line} of {self.log.path} says {record['verdict']}; checked again: "
+                f"{found.verdict}",
+                *found.findings,
+            ],
+        )
+        changed["runs"] = [
+            dict(run, status=str(status), reason=found.reasons[name])
+            for run, (name, status) in zip(record["runs"], found.statuses.items(), strict=True)
+        ]
         return changed
 
     # -- this session -----------------------------------------------------------------------------
@@ -203,8 +235,9 @@ class Session:
                 log.append(checked.to_record())
             self.new += 1
 
-        outcomes = execute(self.todo(), self.configurations, self.settings,
-                           executor=self.executor, log=keep)
+        outcomes = execute(
+            self.todo(), self.configurations, self.settings, executor=self.executor, log=keep
+        )
         try:
             for item in outcomes:
                 if isinstance(item, PuzzleRecord):
@@ -250,8 +283,8 @@ class BenchSession(Session):
 
     def __init__(self, puzzles: Iterable[PuzzleRecord], *args: Any, **kwargs: Any) -> None:
         """Raises:
-            BenchError: for an input line that is not a puzzle, or two inputs that would be one
-                set.
+        BenchError: for an input line that is not a puzzle, or two inputs that would be one
+            set.
         """
         records = list(puzzles)
         bad = next((record for record in records if record.grid is None), None)
@@ -260,7 +293,7 @@ class BenchSession(Session):
         super().__init__(records, *args, **kwargs)
         check_set_names(self.inputs or ["-"])
         self.records = records
-        self.runs: list[Record] = []   # one flat row per run, for the statistics
+        self.runs: list[Record] = []  # one flat row per run, for the statistics
         self.setup: dict[str, Any] = {}
 
     def take(self, record: Record, *, resumed: bool) -> None:
@@ -270,18 +303,27 @@ class BenchSession(Session):
         """The puzzles still to measure (all of them, unless resuming)."""
         return list(self.todo())
 
-    def measure_setup(self, puzzles: Sequence[PuzzleRecord], *,
-                      starting: Callable[[Configuration], None] | None = None) -> dict[str, Any]:
+    def measure_setup(
+        self,
+        puzzles: Sequence[PuzzleRecord],
+        *,
+        starting: Callable[[Configuration], None] | None = None,
+    ) -> dict[str, Any]:
         """One-off set-up of each configuration, in fresh interpreters, on the first puzzle of
         each shape; written to the log as a set-up line of this session."""
-        self.setup = measure_setup(self.configurations, first_of_each_shape(puzzles),
-                                   self.settings, starting=starting)
+        self.setup = measure_setup(
+            self.configurations, first_of_each_shape(puzzles), self.settings, starting=starting
+        )
         if self.log is not None and self.setup:
             header = self.header()
             self.log.append_header()
-            self.log.append({key: header[key] for key in ("kind", "format", "version", "command",
-                                                          "settings", "inputs")}
-                            | {"setup": self.setup, "setup_of": "session"})
+            self.log.append(
+                {
+                    key: header[key]
+                    for key in ("kind", "format", "version", "command", "settings", "inputs")
+                }
+                | {"setup": self.setup, "setup_of": "session"}
+            )
         return self.setup
 
     def run(self) -> Iterator[CheckedPuzzle | PuzzleRecord]:
@@ -290,8 +332,12 @@ class BenchSession(Session):
 
     def summary(self, baseline: str | None) -> list[SummaryRow]:
         """The statistics of old and new runs together, against `baseline`."""
-        return summarize(self.runs, time_limit=self.settings.time_limit, baseline=baseline,
-                         intervals=self.settings.repeat > 1)
+        return summarize(
+            self.runs,
+            time_limit=self.settings.time_limit,
+            baseline=baseline,
+            intervals=self.settings.repeat > 1,
+        )
 
     @property
     def failed(self) -> bool:
@@ -301,8 +347,10 @@ class BenchSession(Session):
 
 def flat_runs(record: Mapping[str, Any]) -> list[Record]:
     """One row per run of a puzzle record: the puzzle's fields and the run's."""
-    base = {key: record.get(key) for key in ("set", "number", "index", "puzzle", "size",
-                                             "givens", "mode")}
+    base = {
+        key: record.get(key)
+        for key in ("set", "number", "index", "puzzle", "size", "givens", "mode")
+    }
     return [{**base, **run} for run in record["runs"]]
 
 
@@ -313,5 +361,4 @@ def inputs_of(sources: str | os.PathLike[str] | Sequence[str | os.PathLike[str]]
     return [os.fspath(source) for source in sources]
 
 
-__all__ = ["BenchSession", "CrosscheckSession", "Session", "command_line", "flat_runs",
-           "inputs_of"]
+__all__ = ["BenchSession", "CrosscheckSession", "Session", "command_line", "flat_runs", "inputs_of"]

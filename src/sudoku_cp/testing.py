@@ -36,28 +36,46 @@ from .grid import Grid, Shape
 from .naive import naive_count, naive_solve
 from .result import Mode, SolveResult, Status
 
-__all__ = ["ANTI_BACKTRACK", "BAEKJOON_2239", "BAEKJOON_2239_ANSWER", "COUNT_LIMIT",
-           "ContractCase", "EMPTY_16_LEXMIN_ROWS_1_2", "EMPTY_4_LEXMIN", "EMPTY_6_LEXMIN",
-           "EMPTY_9_LEXMIN", "G17", "KNOWN_COUNTS", "UNSOLVABLE_4", "assert_backend",
-           "brute_force_count", "check_backend", "contract_cases", "contract_tests",
-           "count_batch", "full_grid", "naive_lexmin", "random_multi_solution"]
+__all__ = [
+    "ANTI_BACKTRACK",
+    "BAEKJOON_2239",
+    "BAEKJOON_2239_ANSWER",
+    "COUNT_LIMIT",
+    "ContractCase",
+    "EMPTY_16_LEXMIN_ROWS_1_2",
+    "EMPTY_4_LEXMIN",
+    "EMPTY_6_LEXMIN",
+    "EMPTY_9_LEXMIN",
+    "G17",
+    "KNOWN_COUNTS",
+    "UNSOLVABLE_4",
+    "assert_backend",
+    "brute_force_count",
+    "check_backend",
+    "contract_cases",
+    "contract_tests",
+    "count_batch",
+    "full_grid",
+    "naive_lexmin",
+    "random_multi_solution",
+]
 
 # -- known puzzles and answers -------------------------------------------------------------------
 
 BAEKJOON_2239 = "103000509002109400000704000300502006060000050700803004000401000009205800804000107"
-BAEKJOON_2239_ANSWER = ("143628579572139468986754231391542786468917352"
-                        "725863914237481695619275843854396127")
+BAEKJOON_2239_ANSWER = (
+    "143628579572139468986754231391542786468917352725863914237481695619275843854396127"
+)
 EMPTY_4_LEXMIN = "1234341221434321"
 EMPTY_6_LEXMIN = "123456456123214365365214531642642531"
-EMPTY_9_LEXMIN = ("123456789456789123789123456214365897365897214"
-                  "897214365531642978642978531978531642")
+EMPTY_9_LEXMIN = "123456789456789123789123456214365897365897214897214365531642978642978531978531642"
 # Row 1 of the lex-min of the empty 16x16 is 1..16, row 2 is 5 6 7 8 1 2 3 4 13 14 15 16 9 10 11 12.
-EMPTY_16_LEXMIN_ROWS_1_2 = "123456789ABCDEFG" "56781234DEFG9ABC"
+EMPTY_16_LEXMIN_ROWS_1_2 = "123456789ABCDEFG56781234DEFG9ABC"
 # Built to defeat naive row-major backtracking (69 M nodes); unique; starts 987654321.
 ANTI_BACKTRACK = "000000000000003085001020000000507000004000100090000000500000073002010000000040009"
 G17 = "000000010400000000020000000000050407008000300001090000300400200050100000000806000"
 # No repeated given, yet no completion: cell (1,1) sees 1, 2 in its row and 3, 4 in its column.
-UNSOLVABLE_4 = "0120" "3000" "4000" "0000"
+UNSOLVABLE_4 = "0120300040000000"
 SOLVED_GRIDS = {4: EMPTY_4_LEXMIN, 6: EMPTY_6_LEXMIN, 9: BAEKJOON_2239_ANSWER}
 
 # A batch of random 9x9 puzzles, (givens, seed) -> completions counted up to COUNT_LIMIT by
@@ -66,13 +84,23 @@ SOLVED_GRIDS = {4: EMPTY_4_LEXMIN, 6: EMPTY_6_LEXMIN, 9: BAEKJOON_2239_ANSWER}
 # naive count of (28, 25) takes seconds.
 COUNT_LIMIT = 10
 KNOWN_COUNTS: Mapping[tuple[int, int], int] = {
-    (28, 20): 10, (28, 21): 10, (28, 22): 10, (28, 23): 10, (28, 24): 10, (28, 25): 10,
-    (36, 56): 1, (38, 53): 3, (34, 44): 6, (34, 48): 8}
+    (28, 20): 10,
+    (28, 21): 10,
+    (28, 22): 10,
+    (28, 23): 10,
+    (28, 24): 10,
+    (28, 25): 10,
+    (36, 56): 1,
+    (38, 53): 3,
+    (34, 44): 6,
+    (34, 48): 8,
+}
 # The quick suite's batch: the puzzles a naive search counts in well under a second.
 QUICK_BATCH = ((28, 20), (28, 24), (36, 56), (38, 53), (34, 44), (34, 48))
 
 
 # -- reference helpers ---------------------------------------------------------------------------
+
 
 def random_multi_solution(size: int, givens: int, seed: int, *, box: Shape | None = None) -> Grid:
     """A random puzzle with `givens` clues taken from a random full grid (often many solutions);
@@ -93,8 +121,9 @@ def full_grid(size: int, rng: random.Random, *, box: Shape | None = None) -> Gri
     stacks = rng.sample(range(size // box_cols), size // box_cols)
     cols = [s * box_cols + c for s in stacks for c in rng.sample(range(box_cols), box_cols)]
     values = rng.sample(range(1, size + 1), size)
-    return Grid.from_values([values[pattern[r * size + c] - 1] for r in rows for c in cols],
-                            box=box)
+    return Grid.from_values(
+        [values[pattern[r * size + c] - 1] for r in rows for c in cols], box=box
+    )
 
 
 def count_batch(keys: Sequence[tuple[int, int]] = tuple(KNOWN_COUNTS)) -> list[Grid]:
@@ -135,23 +164,31 @@ def _expect(condition: bool, message: str) -> None:
 
 
 def _solved(result: SolveResult, puzzle: Grid) -> Grid:
-    _expect(result.status is Status.SOLVED,
-            f"expected solved, got {result.status} ({result.reason or 'no reason'}) on "
-            f"{puzzle.to_line()}")
-    _expect(result.solution is not None and result.solution.is_solution_of(puzzle),
-            f"{result.solution.to_line() if result.solution else None} is not a completion of "
-            f"{puzzle.to_line()}")
+    _expect(
+        result.status is Status.SOLVED,
+        f"expected solved, got {result.status} ({result.reason or 'no reason'}) on "
+        f"{puzzle.to_line()}",
+    )
+    _expect(
+        result.solution is not None and result.solution.is_solution_of(puzzle),
+        f"{result.solution.to_line() if result.solution else None} is not a completion of "
+        f"{puzzle.to_line()}",
+    )
     assert result.solution is not None
     return result.solution
 
 
-def _known_answer(line: str, answer: str, *, time_limit: float | None = 60,
-                  prefix: bool = False) -> Callable[[Backend, Factory], None]:
+def _known_answer(
+    line: str, answer: str, *, time_limit: float | None = 60, prefix: bool = False
+) -> Callable[[Backend, Factory], None]:
     def check(backend: Backend, fresh: Factory) -> None:
         puzzle = Grid.parse(line)
         got = _solved(backend.solve(puzzle, time_limit=time_limit), puzzle).to_line()
-        _expect(got.startswith(answer) if prefix else got == answer,
-                f"lexmin of {line}: expected {answer}{'...' if prefix else ''}, got {got}")
+        _expect(
+            got.startswith(answer) if prefix else got == answer,
+            f"lexmin of {line}: expected {answer}{'...' if prefix else ''}, got {got}",
+        )
+
     return check
 
 
@@ -160,9 +197,12 @@ def _matches_naive(size: int, givens: int, seed: int) -> Callable[[Backend, Fact
         puzzle = random_multi_solution(size, givens, seed)
         got = _solved(backend.solve(puzzle, time_limit=60), puzzle)
         expected = naive_lexmin(puzzle)
-        _expect(expected is not None and got == expected,
-                f"lexmin of {puzzle.to_line()}: expected "
-                f"{expected.to_line() if expected else None}, got {got.to_line()}")
+        _expect(
+            expected is not None and got == expected,
+            f"lexmin of {puzzle.to_line()}: expected "
+            f"{expected.to_line() if expected else None}, got {got.to_line()}",
+        )
+
     return check
 
 
@@ -171,41 +211,56 @@ def _keeps_givens(line: str, mode: Mode, count: int) -> Callable[[Backend, Facto
         puzzle = Grid.parse(line)
         result = backend.solve(puzzle, mode=mode, limit=3, time_limit=60)
         _solved(result, puzzle)
-        _expect(result.backend == backend.name,
-                f"result.backend is {result.backend!r}, not {backend.name!r}")
-        _expect(result.mode is mode and result.seconds >= 0,
-                f"mode {result.mode}, seconds {result.seconds}")
+        _expect(
+            result.backend == backend.name,
+            f"result.backend is {result.backend!r}, not {backend.name!r}",
+        )
+        _expect(
+            result.mode is mode and result.seconds >= 0,
+            f"mode {result.mode}, seconds {result.seconds}",
+        )
         if mode is Mode.COUNT:
-            _expect(result.count == count, f"count of {line} (limit 3): expected {count}, "
-                                           f"got {result.count}")
+            _expect(
+                result.count == count,
+                f"count of {line} (limit 3): expected {count}, got {result.count}",
+            )
+
     return check
 
 
-def _count_like_brute_force(size: int, givens: int,
-                            seed: int) -> Callable[[Backend, Factory], None]:
+def _count_like_brute_force(
+    size: int, givens: int, seed: int
+) -> Callable[[Backend, Factory], None]:
     def check(backend: Backend, fresh: Factory) -> None:
         puzzle = random_multi_solution(size, givens, seed)
         result = backend.solve(puzzle, mode=Mode.COUNT, limit=50, time_limit=60)
         expected = brute_force_count(puzzle, 50)
-        _expect(result.count == expected,
-                f"count of {puzzle.to_line()} (limit 50): expected {expected}, "
-                f"got {result.count} ({result.status})")
-        _expect(result.limit_reached == (expected == 50),
-                f"limit_reached is {result.limit_reached} for a count of {expected} of 50")
+        _expect(
+            result.count == expected,
+            f"count of {puzzle.to_line()} (limit 50): expected {expected}, "
+            f"got {result.count} ({result.status})",
+        )
+        _expect(
+            result.limit_reached == (expected == 50),
+            f"limit_reached is {result.limit_reached} for a count of {expected} of 50",
+        )
+
     return check
 
 
-def _unsatisfiable(line: str, mode: Mode,
-                   reason: str | None) -> Callable[[Backend, Factory], None]:
+def _unsatisfiable(line: str, mode: Mode, reason: str | None) -> Callable[[Backend, Factory], None]:
     def check(backend: Backend, fresh: Factory) -> None:
         result = backend.solve(Grid.parse(line), mode=mode, time_limit=60)
-        _expect(result.status is Status.UNSATISFIABLE and result.solution is None,
-                f"{mode} of the contradiction {line}: expected unsatisfiable and no solution, "
-                f"got {result.status}")
+        _expect(
+            result.status is Status.UNSATISFIABLE and result.solution is None,
+            f"{mode} of the contradiction {line}: expected unsatisfiable and no solution, "
+            f"got {result.status}",
+        )
         if reason:
             _expect(result.reason == reason, f"reason {result.reason!r}, expected {reason!r}")
         if mode is Mode.COUNT:
             _expect(result.count == 0, f"count {result.count}, expected 0")
+
     return check
 
 
@@ -214,21 +269,27 @@ def _returns_itself(line: str) -> Callable[[Backend, Factory], None]:
         answer = Grid.parse(line)
         got = backend.solve(answer, time_limit=60).solution
         _expect(got == answer, f"a solved grid gave {got.to_line() if got else None}")
+
     return check
 
 
 def _honours_time_limit(puzzle: Grid, seconds: float) -> Callable[[Backend, Factory], None]:
     def check(backend: Backend, fresh: Factory) -> None:
         result = backend.solve(puzzle, time_limit=seconds)
-        _expect(result.status in (Status.TIMEOUT, Status.SOLVED),
-                f"time limit {seconds} s: expected timeout or solved, got {result.status}")
+        _expect(
+            result.status in (Status.TIMEOUT, Status.SOLVED),
+            f"time limit {seconds} s: expected timeout or solved, got {result.status}",
+        )
         if result.status is Status.SOLVED:
-            _expect(result.solution is not None and result.solution.is_solution_of(puzzle),
-                    "solved within the time limit, but not a completion")
+            _expect(
+                result.solution is not None and result.solution.is_solution_of(puzzle),
+                "solved within the time limit, but not a completion",
+            )
         else:
             _expect(result.solution is None, "a timeout with a solution")
         # Generous: the limit is 0.3 s; a backend that ignores it runs for minutes.
         _expect(result.seconds < 10, f"time limit {seconds} s, took {result.seconds:.1f} s")
+
     return check
 
 
@@ -239,8 +300,11 @@ def _stats_are_json(line: str) -> Callable[[Backend, Factory], None]:
             json.dumps(dict(result.stats))
         except (TypeError, ValueError) as error:
             raise AssertionError(f"stats are not plain JSON values: {error}") from None
-        _expect(bool(result.stats), "no stats (record at least what the search did: nodes, "
-                                    "conflicts, ...)")
+        _expect(
+            bool(result.stats),
+            "no stats (record at least what the search did: nodes, conflicts, ...)",
+        )
+
     return check
 
 
@@ -248,18 +312,25 @@ def _declares_itself(backend: Backend, fresh: Factory) -> None:
     cls = type(backend)
     _expect(isinstance(cls.name, str) and bool(cls.name), "name must be a non-empty str")
     _expect(isinstance(cls.description, str), "description must be a str")
-    _expect(isinstance(cls.requires, tuple) and all(isinstance(m, str) for m in cls.requires),
-            "requires must be a tuple of module names")
-    _expect(isinstance(cls.options, tuple)
-            and all(isinstance(o, BackendOption) for o in cls.options),
-            "options must be a tuple of BackendOption declarations")
-    _expect(isinstance(backend.option_values, Mapping)
-            and set(backend.option_values) == {o.name for o in cls.options},
-            "an instance's options must hold every declared option (call Backend.__init__)")
+    _expect(
+        isinstance(cls.requires, tuple) and all(isinstance(m, str) for m in cls.requires),
+        "requires must be a tuple of module names",
+    )
+    _expect(
+        isinstance(cls.options, tuple) and all(isinstance(o, BackendOption) for o in cls.options),
+        "options must be a tuple of BackendOption declarations",
+    )
+    _expect(
+        isinstance(backend.option_values, Mapping)
+        and set(backend.option_values) == {o.name for o in cls.options},
+        "an instance's options must hold every declared option (call Backend.__init__)",
+    )
     versions = cls.versions()
-    _expect(isinstance(versions, Mapping) and all(isinstance(k, str) and isinstance(v, str)
-                                                  for k, v in versions.items()),
-            "versions() must map package names to version strings")
+    _expect(
+        isinstance(versions, Mapping)
+        and all(isinstance(k, str) and isinstance(v, str) for k, v in versions.items()),
+        "versions() must map package names to version strings",
+    )
 
 
 def _warm_like_fresh(keys: Sequence[tuple[int, int]]) -> Callable[[Backend, Factory], None]:
@@ -267,8 +338,11 @@ def _warm_like_fresh(keys: Sequence[tuple[int, int]]) -> Callable[[Backend, Fact
         puzzles = count_batch(keys)
         known = [KNOWN_COUNTS[key] for key in keys]
         modes = (Mode.COUNT, Mode.LEXMIN)
-        warm = [backend.solve(p, mode=mode, limit=COUNT_LIMIT, time_limit=60)
-                for p in puzzles for mode in modes]
+        warm = [
+            backend.solve(p, mode=mode, limit=COUNT_LIMIT, time_limit=60)
+            for p in puzzles
+            for mode in modes
+        ]
         cold = []
         for p in puzzles:
             for mode in modes:
@@ -277,14 +351,23 @@ def _warm_like_fresh(keys: Sequence[tuple[int, int]]) -> Callable[[Backend, Fact
                     cold.append(new.solve(p, mode=mode, limit=COUNT_LIMIT, time_limit=60))
                 finally:
                     new.close()
-        _expect([r.solution for r in warm[1::2]] == [r.solution for r in cold[1::2]],
-                "a warm backend's lexmin answers differ from fresh backends'")
-        _expect([r.count for r in warm[::2]] == known,
-                f"warm counts {[r.count for r in warm[::2]]}, expected {known}")
-        _expect([r.count for r in cold[::2]] == known,
-                f"fresh counts {[r.count for r in cold[::2]]}, expected {known}")
-        _expect([r.limit_reached for r in warm[::2]] == [count == COUNT_LIMIT for count in known],
-                "limit_reached does not say whether the count reached the limit")
+        _expect(
+            [r.solution for r in warm[1::2]] == [r.solution for r in cold[1::2]],
+            "a warm backend's lexmin answers differ from fresh backends'",
+        )
+        _expect(
+            [r.count for r in warm[::2]] == known,
+            f"warm counts {[r.count for r in warm[::2]]}, expected {known}",
+        )
+        _expect(
+            [r.count for r in cold[::2]] == known,
+            f"fresh counts {[r.count for r in cold[::2]]}, expected {known}",
+        )
+        _expect(
+            [r.limit_reached for r in warm[::2]] == [count == COUNT_LIMIT for count in known],
+            "limit_reached does not say whether the count reached the limit",
+        )
+
     return check
 
 
@@ -301,38 +384,50 @@ def contract_cases(*, sizes: Sequence[int] = (4, 6, 9), quick: bool = True) -> l
     add(9, "lexmin-known-empty9", _known_answer("0" * 81, EMPTY_9_LEXMIN))
     add(4, "lexmin-known-empty4", _known_answer("0" * 16, EMPTY_4_LEXMIN))
     add(6, "lexmin-known-empty6", _known_answer("0" * 36, EMPTY_6_LEXMIN))
-    add(16, "lexmin-known-empty16", _known_answer("0" * 256, EMPTY_16_LEXMIN_ROWS_1_2,
-                                                  prefix=True))
+    add(16, "lexmin-known-empty16", _known_answer("0" * 256, EMPTY_16_LEXMIN_ROWS_1_2, prefix=True))
     if not quick:
-        add(9, "lexmin-anti-backtracking", _known_answer(ANTI_BACKTRACK, "987654321",
-                                                         prefix=True))
-    for size, givens, seed in [(4, 4, 1), (4, 6, 2), (6, 8, 3), (6, 12, 4), (9, 25, 5),
-                               (9, 30, 6), (9, 40, 7), (16, 200, 8)]:
+        add(9, "lexmin-anti-backtracking", _known_answer(ANTI_BACKTRACK, "987654321", prefix=True))
+    for size, givens, seed in [
+        (4, 4, 1),
+        (4, 6, 2),
+        (6, 8, 3),
+        (6, 12, 4),
+        (9, 25, 5),
+        (9, 30, 6),
+        (9, 40, 7),
+        (16, 200, 8),
+    ]:
         add(size, f"lexmin-like-naive-{size}-{givens}-{seed}", _matches_naive(size, givens, seed))
     unique = G17 if not quick else BAEKJOON_2239
     for line, size, count in [(unique, 9, 1), ("0" * 16, 4, 3), ("0" * 36, 6, 3)]:
         for mode in Mode:
             add(size, f"keeps-givens-{mode}-{size}", _keeps_givens(line, mode, count))
     for size, givens, seed in [(4, 5, 11), (6, 14, 12), (9, 45, 13), (9, 50, 14)]:
-        add(size, f"count-like-brute-force-{size}-{givens}-{seed}",
-            _count_like_brute_force(size, givens, seed))
+        add(
+            size,
+            f"count-like-brute-force-{size}-{givens}-{seed}",
+            _count_like_brute_force(size, givens, seed),
+        )
     for mode in Mode:
-        add(9, f"unsatisfiable-repeated-given-{mode}",
-            _unsatisfiable("55" + "0" * 79, mode, "row 1 has two 5s"))
+        add(
+            9,
+            f"unsatisfiable-repeated-given-{mode}",
+            _unsatisfiable("55" + "0" * 79, mode, "row 1 has two 5s"),
+        )
         add(4, f"unsatisfiable-no-completion-{mode}", _unsatisfiable(UNSOLVABLE_4, mode, None))
     for size, line in SOLVED_GRIDS.items():
         add(size, f"solved-grid-returns-itself-{size}", _returns_itself(line))
     if not quick:
         cases.append(ContractCase("time-limit-empty25", _honours_time_limit(Grid.empty(25), 0.3)))
     else:
-        add(9, "time-limit-anti-backtracking",
-            _honours_time_limit(Grid.parse(ANTI_BACKTRACK), 0.3))
+        add(9, "time-limit-anti-backtracking", _honours_time_limit(Grid.parse(ANTI_BACKTRACK), 0.3))
     add(9, "stats-are-json", _stats_are_json(unique))
     add(9, "warm-batch-like-fresh", _warm_like_fresh(QUICK_BATCH if quick else tuple(KNOWN_COUNTS)))
     return cases
 
 
 # -- running them --------------------------------------------------------------------------------
+
 
 def _factory(backend: str | type[Backend], options: Mapping[str, Any]) -> tuple[str, Factory]:
     """A label and a way to build the backend: through the registry for a name (so a plugin's
@@ -358,8 +453,13 @@ def _unavailable(backend: str | type[Backend]) -> str | None:
     return f"needs {', '.join(cls.requires)}"
 
 
-def check_backend(backend: str | type[Backend], *, sizes: Sequence[int] = (4, 6, 9),
-                  quick: bool = True, **options: Any) -> list[str]:
+def check_backend(
+    backend: str | type[Backend],
+    *,
+    sizes: Sequence[int] = (4, 6, 9),
+    quick: bool = True,
+    **options: Any,
+) -> list[str]:
     """Run the contract suite on a backend (a registry name or a Backend class, built with
     `options`), one warm instance for all cases; the failures, one line each ('case: what').
     A backend that cannot be built or whose solver is missing is one failure."""
@@ -387,8 +487,13 @@ def check_backend(backend: str | type[Backend], *, sizes: Sequence[int] = (4, 6,
     return failures
 
 
-def assert_backend(backend: str | type[Backend], *, sizes: Sequence[int] = (4, 6, 9),
-                   quick: bool = True, **options: Any) -> None:
+def assert_backend(
+    backend: str | type[Backend],
+    *,
+    sizes: Sequence[int] = (4, 6, 9),
+    quick: bool = True,
+    **options: Any,
+) -> None:
     """`check_backend`, raising AssertionError with every failure when there is one."""
     failures = check_backend(backend, sizes=sizes, quick=quick, **options)
     if failures:
@@ -418,8 +523,13 @@ class _Subject:
             self.warm = None
 
 
-def contract_tests(backend: str | type[Backend], *, sizes: Sequence[int] = (4, 6, 9),
-                   quick: bool = True, **options: Any) -> Callable[..., None]:
+def contract_tests(
+    backend: str | type[Backend],
+    *,
+    sizes: Sequence[int] = (4, 6, 9),
+    quick: bool = True,
+    **options: Any,
+) -> Callable[..., None]:
     """A pytest test function that runs the contract suite, one test per case:
 
         from sudoku_cp.testing import contract_tests
@@ -446,5 +556,6 @@ def contract_tests(backend: str | type[Backend], *, sizes: Sequence[int] = (4, 6
     label = backend if isinstance(backend, str) else backend.__qualname__
     test.__doc__ = f"The backend contract on {label}."
     parametrised: Callable[..., None] = pytest.mark.parametrize(
-        "case", cases, ids=[case.id for case in cases])(test)
+        "case", cases, ids=[case.id for case in cases]
+    )(test)
     return parametrised

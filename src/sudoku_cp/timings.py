@@ -28,6 +28,7 @@ TINY_SECONDS = 1e-9  # a floor for ratios of times, which are never truly zero
 
 # -- statistics ------------------------------------------------------------------------------------
 
+
 def percentile(values: Sequence[float], percent: float) -> float:
     """The nearest-rank percentile: the smallest value with `percent`% of the values at or below.
 
@@ -48,28 +49,39 @@ def par2(outcomes: Iterable[PuzzleOutcome], *, time_limit: float | None) -> floa
     """Mean PAR-2 per puzzle: its time if answered, else twice the time limit (None: no limit)."""
     if time_limit is None:
         return None
-    scores = [outcome.seconds if outcome.answered and outcome.seconds is not None
-              else 2 * time_limit for outcome in outcomes]
+    scores = [
+        outcome.seconds if outcome.answered and outcome.seconds is not None else 2 * time_limit
+        for outcome in outcomes
+    ]
     return statistics.fmean(scores) if scores else None
 
 
-def paired_times(outcomes: Mapping[Any, PuzzleOutcome], baseline: Mapping[Any, PuzzleOutcome]
-                 ) -> list[tuple[float, float]]:
+def paired_times(
+    outcomes: Mapping[Any, PuzzleOutcome], baseline: Mapping[Any, PuzzleOutcome]
+) -> list[tuple[float, float]]:
     """(time, baseline time) of every puzzle both answered."""
     pairs = []
     for key, outcome in outcomes.items():
         other = baseline.get(key)
-        if (other is not None and outcome.answered and other.answered
-                and outcome.seconds is not None and other.seconds is not None):
+        if (
+            other is not None
+            and outcome.answered
+            and other.answered
+            and outcome.seconds is not None
+            and other.seconds is not None
+        ):
             pairs.append((outcome.seconds, other.seconds))
     return pairs
 
 
-def geometric_mean_ratio(outcomes: Mapping[Any, PuzzleOutcome],
-                         baseline: Mapping[Any, PuzzleOutcome]) -> tuple[float | None, int]:
+def geometric_mean_ratio(
+    outcomes: Mapping[Any, PuzzleOutcome], baseline: Mapping[Any, PuzzleOutcome]
+) -> tuple[float | None, int]:
     """The geometric mean over puzzles both answered of time / baseline time, and their number."""
-    logs = [math.log(max(mine, TINY_SECONDS) / max(theirs, TINY_SECONDS))
-            for mine, theirs in paired_times(outcomes, baseline)]
+    logs = [
+        math.log(max(mine, TINY_SECONDS) / max(theirs, TINY_SECONDS))
+        for mine, theirs in paired_times(outcomes, baseline)
+    ]
     return (math.exp(statistics.fmean(logs)), len(logs)) if logs else (None, 0)
 
 
@@ -97,14 +109,21 @@ def deduplicate(records: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]
     """One run per (set, puzzle, backend, mode, repeat), the last one written winning."""
     latest: dict[tuple[Any, ...], Mapping[str, Any]] = {}
     for record in records:
-        key = (record["set"], int(record["number"]), record["puzzle"], record["backend"],
-               record["mode"], int(record.get("repeat") or 0))
+        key = (
+            record["set"],
+            int(record["number"]),
+            record["puzzle"],
+            record["backend"],
+            record["mode"],
+            int(record.get("repeat") or 0),
+        )
         latest[key] = record
     return list(latest.values())
 
 
-def puzzle_outcomes(records: Iterable[Mapping[str, Any]]
-                    ) -> dict[GroupKey, dict[int, PuzzleOutcome]]:
+def puzzle_outcomes(
+    records: Iterable[Mapping[str, Any]],
+) -> dict[GroupKey, dict[int, PuzzleOutcome]]:
     """Per (set, mode, backend), in order of first appearance: puzzle index -> outcome."""
     runs: dict[GroupKey, dict[int, list[Mapping[str, Any]]]] = {}
     for record in deduplicate(records):
@@ -115,10 +134,14 @@ def puzzle_outcomes(records: Iterable[Mapping[str, Any]]
         outcomes[key] = {}
         for index, repeats in puzzles.items():
             status = worst([record["status"] for record in repeats])
-            seconds = (statistics.median(float(record["seconds"]) for record in repeats)
-                       if status.answered else None)
-            outcomes[key][index] = PuzzleOutcome(status, seconds, int(repeats[0]["size"]),
-                                                 int(repeats[0]["givens"]))
+            seconds = (
+                statistics.median(float(record["seconds"]) for record in repeats)
+                if status.answered
+                else None
+            )
+            outcomes[key][index] = PuzzleOutcome(
+                status, seconds, int(repeats[0]["size"]), int(repeats[0]["givens"])
+            )
     return outcomes
 
 
@@ -130,7 +153,7 @@ class SummaryRow:
     mode: str
     backend: str
     puzzles: int
-    solved: int      # answered: a verified completion, or an uncontradicted "unsatisfiable"
+    solved: int  # answered: a verified completion, or an uncontradicted "unsatisfiable"
     timeouts: int
     wrong: int
     errors: int
@@ -142,15 +165,20 @@ class SummaryRow:
     max: float | None
     ratio: float | None  # geometric mean of time / baseline time over puzzles both answered
     ratio_puzzles: int
-    cpu_median: float | None = None   # median CPU seconds of the answered puzzles
-    max_rss_mb: float | None = None   # peak memory of the process(es) that ran it
+    cpu_median: float | None = None  # median CPU seconds of the answered puzzles
+    max_rss_mb: float | None = None  # peak memory of the process(es) that ran it
     median_ci: tuple[float, float] | None = None  # 95% bootstrap interval of the median
-    ratio_ci: tuple[float, float] | None = None   # 95% bootstrap interval of the ratio
-    p_value: float | None = None      # paired Wilcoxon signed-rank test against the baseline
+    ratio_ci: tuple[float, float] | None = None  # 95% bootstrap interval of the ratio
+    p_value: float | None = None  # paired Wilcoxon signed-rank test against the baseline
 
 
-def summarize(records: Iterable[Mapping[str, Any]], *, time_limit: float | None,
-              baseline: str | None, intervals: bool = False) -> list[SummaryRow]:
+def summarize(
+    records: Iterable[Mapping[str, Any]],
+    *,
+    time_limit: float | None,
+    baseline: str | None,
+    intervals: bool = False,
+) -> list[SummaryRow]:
     """The summary table: one row per (set, mode, backend), sets and backends in input order.
 
     With `intervals` (bench does it with --repeat), and scipy installed: 95% bootstrap intervals
@@ -162,29 +190,42 @@ def summarize(records: Iterable[Mapping[str, Any]], *, time_limit: float | None,
     extra = _run_extras(records)
     rows = []
     for (name, mode, backend), puzzles in outcomes.items():
-        times = [outcome.seconds for outcome in puzzles.values()
-                 if outcome.answered and outcome.seconds is not None]
+        times = [
+            outcome.seconds
+            for outcome in puzzles.values()
+            if outcome.answered and outcome.seconds is not None
+        ]
         statuses = [outcome.status for outcome in puzzles.values()]
         reference = outcomes.get((name, mode, baseline)) if baseline else None
-        ratio, ratio_puzzles = (geometric_mean_ratio(puzzles, reference)
-                                if reference is not None else (None, 0))
-        rows.append(SummaryRow(
-            set=name, mode=mode, backend=backend, puzzles=len(puzzles),
-            solved=sum(status.answered for status in statuses),
-            timeouts=statuses.count(RunStatus.TIMEOUT), wrong=statuses.count(RunStatus.WRONG),
-            errors=statuses.count(RunStatus.ERROR),
-            par2=par2(puzzles.values(), time_limit=time_limit),
-            mean=statistics.fmean(times) if times else None,
-            median=statistics.median(times) if times else None,
-            p90=percentile(times, 90) if times else None,
-            p99=percentile(times, 99) if times else None,
-            max=max(times) if times else None,
-            ratio=ratio, ratio_puzzles=ratio_puzzles,
-            cpu_median=extra.get((name, mode, backend), (None, None))[0],
-            max_rss_mb=extra.get((name, mode, backend), (None, None))[1]))
+        ratio, ratio_puzzles = (
+            geometric_mean_ratio(puzzles, reference) if reference is not None else (None, 0)
+        )
+        rows.append(
+            SummaryRow(
+                set=name,
+                mode=mode,
+                backend=backend,
+                puzzles=len(puzzles),
+                solved=sum(status.answered for status in statuses),
+                timeouts=statuses.count(RunStatus.TIMEOUT),
+                wrong=statuses.count(RunStatus.WRONG),
+                errors=statuses.count(RunStatus.ERROR),
+                par2=par2(puzzles.values(), time_limit=time_limit),
+                mean=statistics.fmean(times) if times else None,
+                median=statistics.median(times) if times else None,
+                p90=percentile(times, 90) if times else None,
+                p99=percentile(times, 99) if times else None,
+                max=max(times) if times else None,
+                ratio=ratio,
+                ratio_puzzles=ratio_puzzles,
+                cpu_median=extra.get((name, mode, backend), (None, None))[0],
+                max_rss_mb=extra.get((name, mode, backend), (None, None))[1],
+            )
+        )
         if intervals and times:
-            rows[-1] = _with_intervals(rows[-1], times, puzzles, reference,
-                                       is_baseline=backend == baseline)
+            rows[-1] = _with_intervals(
+                rows[-1], times, puzzles, reference, is_baseline=backend == baseline
+            )
     # Sets, then modes, in order of first appearance; sorting is stable, so backends keep theirs.
     set_order = {name: number for number, name in enumerate(dict.fromkeys(k[0] for k in outcomes))}
     mode_order = {mode: number for number, mode in enumerate(dict.fromkeys(k[1] for k in outcomes))}
@@ -192,8 +233,9 @@ def summarize(records: Iterable[Mapping[str, Any]], *, time_limit: float | None,
     return rows
 
 
-def _run_extras(records: Sequence[Mapping[str, Any]]
-                ) -> dict[GroupKey, tuple[float | None, float | None]]:
+def _run_extras(
+    records: Sequence[Mapping[str, Any]],
+) -> dict[GroupKey, tuple[float | None, float | None]]:
     """Per (set, mode, backend): the median CPU seconds of answered runs, the peak memory."""
     cpu: dict[GroupKey, list[float]] = {}
     peak: dict[GroupKey, float] = {}
@@ -204,8 +246,9 @@ def _run_extras(records: Sequence[Mapping[str, Any]]
         if record.get("max_rss_mb") is not None:
             peak[key] = max(peak.get(key, 0.0), float(record["max_rss_mb"]))
     keys = set(cpu) | set(peak)
-    return {key: (statistics.median(cpu[key]) if key in cpu else None, peak.get(key))
-            for key in keys}
+    return {
+        key: (statistics.median(cpu[key]) if key in cpu else None, peak.get(key)) for key in keys
+    }
 
 
 BOOTSTRAP_RESAMPLES = 2000
@@ -219,8 +262,9 @@ def statistics_available() -> bool:
     return importlib.util.find_spec("scipy") is not None
 
 
-def bootstrap_interval(values: Sequence[float], *, of: str = "median",
-                       seed: int = 0) -> tuple[float, float] | None:
+def bootstrap_interval(
+    values: Sequence[float], *, of: str = "median", seed: int = 0
+) -> tuple[float, float] | None:
     """A 95% percentile-bootstrap interval of the median (or of the mean) of `values`, by
     scipy.stats.bootstrap with a fixed seed; None for fewer than two values or no scipy."""
     if len(values) < 2 or not statistics_available():
@@ -229,10 +273,16 @@ def bootstrap_interval(values: Sequence[float], *, of: str = "median",
     from scipy import stats
 
     statistic = numpy.median if of == "median" else numpy.mean
-    result = stats.bootstrap((numpy.asarray(values, dtype=float),), statistic,
-                             confidence_level=CONFIDENCE, n_resamples=BOOTSTRAP_RESAMPLES,
-                             method="percentile", random_state=seed, vectorized=True,
-                             batch=200)
+    result = stats.bootstrap(
+        (numpy.asarray(values, dtype=float),),
+        statistic,
+        confidence_level=CONFIDENCE,
+        n_resamples=BOOTSTRAP_RESAMPLES,
+        method="percentile",
+        random_state=seed,
+        vectorized=True,
+        batch=200,
+    )
     return float(result.confidence_interval.low), float(result.confidence_interval.high)
 
 
@@ -243,7 +293,7 @@ def wilcoxon_p(pairs: Sequence[tuple[float, float]]) -> float | None:
         return None
     from scipy import stats
 
-    mine, theirs = zip(*pairs)
+    mine, theirs = zip(*pairs, strict=True)
     if all(a == b for a, b in pairs):
         return None  # no difference to rank: the test says nothing
     try:
@@ -253,18 +303,23 @@ def wilcoxon_p(pairs: Sequence[tuple[float, float]]) -> float | None:
     return float(result.pvalue)
 
 
-def _with_intervals(row: SummaryRow, times: Sequence[float],
-                    puzzles: Mapping[int, PuzzleOutcome],
-                    reference: Mapping[int, PuzzleOutcome] | None, *,
-                    is_baseline: bool) -> SummaryRow:
+def _with_intervals(
+    row: SummaryRow,
+    times: Sequence[float],
+    puzzles: Mapping[int, PuzzleOutcome],
+    reference: Mapping[int, PuzzleOutcome] | None,
+    *,
+    is_baseline: bool,
+) -> SummaryRow:
     from dataclasses import replace
 
     median_ci = bootstrap_interval(times)
     ratio_ci = p_value = None
     if reference is not None and not is_baseline:
         pairs = paired_times(puzzles, reference)
-        logs = [math.log(max(mine, TINY_SECONDS) / max(theirs, TINY_SECONDS))
-                for mine, theirs in pairs]
+        logs = [
+            math.log(max(mine, TINY_SECONDS) / max(theirs, TINY_SECONDS)) for mine, theirs in pairs
+        ]
         interval = bootstrap_interval(logs, of="mean")
         ratio_ci = (math.exp(interval[0]), math.exp(interval[1])) if interval else None
         p_value = wilcoxon_p(pairs)

@@ -32,7 +32,7 @@ from .result import Mode, RunStatus, SolveResult, Status, Verdict
 class Rule(str, enum.Enum):
     """The rules a completion can break."""
 
-    SHAPE = "shape"                  # not even a grid of the puzzle's size and box shape
+    SHAPE = "shape"  # not even a grid of the puzzle's size and box shape
     GIVEN_CHANGED = "given changed"
     BLANK_LEFT = "blank left"
     ROW_REPEAT = "row repeat"
@@ -50,8 +50,8 @@ class Violation:
     rule: Rule
     cells: tuple[int, ...] = ()
     value: int | None = None
-    unit: int | None = None      # the row, column or box number, 1-based
-    size: int = 0                # to name cells as row/column
+    unit: int | None = None  # the row, column or box number, 1-based
+    size: int = 0  # to name cells as row/column
 
     def describe(self) -> str:
         """One line, such as 'changes the given 5 at row 1, column 3'."""
@@ -64,8 +64,10 @@ class Violation:
             return f"leaves {self._cell(self.cells[0])} blank{more}"
         kind = self.rule.value.split()[0]
         counts = {2: "two", 3: "three", 4: "four"}
-        return (f"{kind} {self.unit} has {counts.get(len(self.cells), str(len(self.cells)))} "
-                f"{_symbol(self.value)}s")
+        return (
+            f"{kind} {self.unit} has {counts.get(len(self.cells), str(len(self.cells)))} "
+            f"{_symbol(self.value)}s"
+        )
 
     def _cell(self, cell: int) -> str:
         return f"row {cell // self.size + 1}, column {cell % self.size + 1}"
@@ -103,19 +105,30 @@ def check_completion(puzzle: Grid, answer: Grid) -> Check:
     if answer.size != size or answer.box != puzzle.box:
         return Check((Violation(Rule.SHAPE, size=size),))
     kept = list(map(operator.mul, map(bool, puzzle.values), answer.values))  # C-level loops
-    violations = [] if kept == list(puzzle.values) else [
-        Violation(Rule.GIVEN_CHANGED, (cell,), value, size=size)
-        for cell, value in enumerate(puzzle.values)
-        if value != BLANK and answer.values[cell] != value]
-    blanks = () if BLANK not in answer.values else tuple(
-        cell for cell, value in enumerate(answer.values) if value == BLANK)
+    violations = (
+        []
+        if kept == list(puzzle.values)
+        else [
+            Violation(Rule.GIVEN_CHANGED, (cell,), value, size=size)
+            for cell, value in enumerate(puzzle.values)
+            if value != BLANK and answer.values[cell] != value
+        ]
+    )
+    blanks = (
+        ()
+        if BLANK not in answer.values
+        else tuple(cell for cell, value in enumerate(answer.values) if value == BLANK)
+    )
     if blanks:
         violations.append(Violation(Rule.BLANK_LEFT, blanks, size=size))
     geo = answer.geometry
     rules = (Rule.ROW_REPEAT, Rule.COLUMN_REPEAT, Rule.BOX_REPEAT)
-    for unit_index, (unit, values_of) in enumerate(zip(geo.units, geo.unit_getters)):
-        values = [value for value in values_of(answer.values) if value != BLANK] if blanks \
+    for unit_index, (unit, values_of) in enumerate(zip(geo.units, geo.unit_getters, strict=True)):
+        values = (
+            [value for value in values_of(answer.values) if value != BLANK]
+            if blanks
             else values_of(answer.values)
+        )
         if len(set(values)) == len(values):
             continue  # the common case: one set per unit, no detailed scan
         seen: dict[int, list[int]] = {}
@@ -129,8 +142,9 @@ def check_completion(puzzle: Grid, answer: Grid) -> Check:
     return Check(tuple(violations))
 
 
-def check_result(puzzle: Grid, result: SolveResult,
-                 completions: dict[Grid, Check] | None = None) -> str | None:
+def check_result(
+    puzzle: Grid, result: SolveResult, completions: dict[Grid, Check] | None = None
+) -> str | None:
     """Why one backend's answer is wrong on its own, or None when it passes every check.
 
     `completions` caches `check_completion` by grid, for runs that share an answer.
@@ -153,8 +167,11 @@ def check_result(puzzle: Grid, result: SolveResult,
         check = completions[result.solution]
     if check.ok:
         return None
-    return (f"its first completion {check.describe()}" if result.mode is Mode.COUNT
-            else check.describe())
+    return (
+        f"its first completion {check.describe()}"
+        if result.mode is Mode.COUNT
+        else check.describe()
+    )
 
 
 @dataclass
@@ -178,9 +195,14 @@ class Comparison:
         return [name for name, found in self.statuses.items() if found is status]
 
 
-def compare(results: Mapping[str, SolveResult | None], puzzle: Grid, mode: Mode,
-            errors: Mapping[str, str] | None = None, *,
-            uncertified: Mapping[str, str] | None = None) -> Comparison:
+def compare(
+    results: Mapping[str, SolveResult | None],
+    puzzle: Grid,
+    mode: Mode,
+    errors: Mapping[str, str] | None = None,
+    *,
+    uncertified: Mapping[str, str] | None = None,
+) -> Comparison:
     """Check every run on its own, then against each other.
 
     `results` maps a run's name (a backend label, with a repeat suffix when repeated) to its
@@ -194,28 +216,37 @@ def compare(results: Mapping[str, SolveResult | None], puzzle: Grid, mode: Mode,
     completions: dict[Grid, Check] = {}  # runs that agree share one check of their grid
     for name, result in results.items():
         if result is None:
-            found.statuses[name], found.reasons[name] = RunStatus.ERROR, errors.get(name,
-                                                                                   "no result")
+            found.statuses[name], found.reasons[name] = (
+                RunStatus.ERROR,
+                errors.get(name, "no result"),
+            )
             continue
         own = check_result(puzzle, result, completions) or uncertified.get(name)
         found.statuses[name] = RunStatus.WRONG if own else RunStatus(result.status.value)
         found.reasons[name] = own or result.reason
-    found.findings += [f"{name}: wrong: {found.reasons[name]}"
-                       for name in found.named(RunStatus.WRONG)]
-    valid = {name: result for name, result in results.items()
-             if result is not None and found.statuses[name].answered}
+    found.findings += [
+        f"{name}: wrong: {found.reasons[name]}" for name in found.named(RunStatus.WRONG)
+    ]
+    valid = {
+        name: result
+        for name, result in results.items()
+        if result is not None and found.statuses[name].answered
+    }
     if mode is Mode.COUNT:
         # A valid completion refutes 'unsatisfiable' (count 0) whatever the counts say.
         _refute_unsatisfiable(valid, found)
-        _compare_counts({name: result for name, result in valid.items()
-                         if found.statuses[name].answered}, found)
+        _compare_counts(
+            {name: result for name, result in valid.items() if found.statuses[name].answered}, found
+        )
     else:
         _compare_answers(valid, found, mode)
-    found.findings += [f"{name}: error: {found.reasons[name]}"
-                       for name in found.named(RunStatus.ERROR)]
-    found.findings += [f"{name}: timeout" + (f" ({found.reasons[name]})" if found.reasons[name]
-                                             else "")
-                       for name in found.named(RunStatus.TIMEOUT)]
+    found.findings += [
+        f"{name}: error: {found.reasons[name]}" for name in found.named(RunStatus.ERROR)
+    ]
+    found.findings += [
+        f"{name}: timeout" + (f" ({found.reasons[name]})" if found.reasons[name] else "")
+        for name in found.named(RunStatus.TIMEOUT)
+    ]
     found.verdict = _verdict(found)
     return found
 
@@ -235,24 +266,39 @@ def _verdict(found: Comparison) -> Verdict:
 
 def _compare_answers(valid: Mapping[str, SolveResult], found: Comparison, mode: Mode) -> None:
     """A valid completion proves `unsatisfiable` wrong and, in lexmin, every larger one."""
-    solved = {name: result for name, result in valid.items()
-              if result.status is Status.SOLVED and result.solution is not None}
+    solved = {
+        name: result
+        for name, result in valid.items()
+        if result.status is Status.SOLVED and result.solution is not None
+    }
     if not solved:
         return
-    best_name = min(solved, key=lambda name: _values(solved[name])) if mode is Mode.LEXMIN \
+    best_name = (
+        min(solved, key=lambda name: _values(solved[name]))
+        if mode is Mode.LEXMIN
         else next(iter(solved))
+    )
     best = _values(solved[best_name])
     for name, result in valid.items():
         if result.status is Status.UNSATISFIABLE:
             found.mark_wrong(name, f"says unsatisfiable, but {best_name}'s completion is valid")
         elif mode is Mode.LEXMIN and _values(result) != best:
-            found.mark_wrong(name, f"not the lex-min: {best_name}'s completion is smaller (first "
-                                   f"difference at {_first_difference(_values(result), best, result)})")
+            found.mark_wrong(
+                name,
+                f"not the lex-min: {best_name}'s completion is smaller (first "
+                f"difference at {_first_difference(_values(result), best, result)})",
+            )
 
 
 def _refute_unsatisfiable(valid: Mapping[str, SolveResult], found: Comparison) -> None:
-    witness = next((name for name, result in valid.items()
-                    if result.status is Status.SOLVED and result.solution is not None), None)
+    witness = next(
+        (
+            name
+            for name, result in valid.items()
+            if result.status is Status.SOLVED and result.solution is not None
+        ),
+        None,
+    )
     if witness is None:
         return
     for name, result in valid.items():
@@ -268,7 +314,7 @@ def _values(result: SolveResult) -> tuple[int, ...]:
 def _first_difference(values: Sequence[int], other: Sequence[int], result: SolveResult) -> str:
     assert result.solution is not None
     size = result.solution.size
-    cell = next(cell for cell, (a, b) in enumerate(zip(values, other)) if a != b)
+    cell = next(cell for cell, (a, b) in enumerate(zip(values, other, strict=True)) if a != b)
     return f"row {cell // size + 1}, column {cell % size + 1}"
 
 
@@ -279,14 +325,21 @@ def _compare_counts(valid: Mapping[str, SolveResult], found: Comparison) -> None
         return
     reference = tally[0][0] if tally[0][1] > tally[1][1] else None
     found.disagreeing |= {name for name, count in counts.items() if count != reference}
-    shown = ", ".join(f"{name} {count}{'+' if valid[name].limit_reached else ''}"
-                      for name, count in counts.items())
+    shown = ", ".join(
+        f"{name} {count}{'+' if valid[name].limit_reached else ''}"
+        for name, count in counts.items()
+    )
     found.findings.append(f"counts differ: {shown}")
 
 
 # Worst first: a puzzle's outcome over its repeats is the worst of their statuses.
-WORST_FIRST = (RunStatus.WRONG, RunStatus.ERROR, RunStatus.TIMEOUT, RunStatus.UNSATISFIABLE,
-               RunStatus.SOLVED)
+WORST_FIRST = (
+    RunStatus.WRONG,
+    RunStatus.ERROR,
+    RunStatus.TIMEOUT,
+    RunStatus.UNSATISFIABLE,
+    RunStatus.SOLVED,
+)
 
 
 def worst(statuses: Sequence[RunStatus | str]) -> RunStatus:
@@ -294,5 +347,14 @@ def worst(statuses: Sequence[RunStatus | str]) -> RunStatus:
     return min((RunStatus(status) for status in statuses), key=WORST_FIRST.index)
 
 
-__all__ = ["WORST_FIRST", "Check", "Comparison", "Rule", "Violation", "check_completion",
-           "check_result", "compare", "worst"]
+__all__ = [
+    "WORST_FIRST",
+    "Check",
+    "Comparison",
+    "Rule",
+    "Violation",
+    "check_completion",
+    "check_result",
+    "compare",
+    "worst",
+]

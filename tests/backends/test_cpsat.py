@@ -12,9 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from sudoku_cp.backends import get_backend
 from sudoku_cp import generate
-from sudoku_cp.backends import cpsat
+from sudoku_cp.backends import cpsat, get_backend
 from sudoku_cp.errors import BackendFailure, BackendOptionError
 from sudoku_cp.grid import Grid, Shape
 from sudoku_cp.result import Mode, Status
@@ -22,29 +21,37 @@ from sudoku_cp.result import Mode, Status
 cp_model = pytest.importorskip("ortools.sat.python.cp_model")
 
 BAEKJOON_2239 = "103000509002109400000704000300502006060000050700803004000401000009205800804000107"
-BAEKJOON_2239_ANSWER = ("143628579572139468986754231391542786468917352"
-                        "725863914237481695619275843854396127")
+BAEKJOON_2239_ANSWER = (
+    "143628579572139468986754231391542786468917352725863914237481695619275843854396127"
+)
 EMPTY_LEXMIN = {
     (4, None): "1234341221434321",
     (6, (2, 3)): "123456456123214365365214531642642531",
-    (9, None): ("123456789456789123789123456214365897365897214"
-                "897214365531642978642978531978531642"),
+    (9, None): (
+        "123456789456789123789123456214365897365897214897214365531642978642978531978531642"
+    ),
 }
 # Rows 2, 3 and 6 of the empty 16x16 and 25x25 lex-mins (0-based 1, 2 and 5, as the reference
 # notes number them).
-SERG_FIRST = ("800000000095000000076000000000426798000571243000893165000000916000030487"
-              "000010532")  # the first of serg_benchmark: several completions
+SERG_FIRST = (
+    "800000000095000000076000000000426798000571243000893165000000916000030487"
+    "000010532"
+)  # the first of serg_benchmark: several completions
 G17 = "000000010400000000020000000000050407008000300001090000300400200050100000000806000"
-EMPTY16_ROWS = {1: [5, 6, 7, 8, 1, 2, 3, 4, 13, 14, 15, 16, 9, 10, 11, 12],
-                2: [*range(9, 17), *range(1, 9)],
-                5: [6, 5, 8, 7, 2, 1, 4, 3, 14, 13, 16, 15, 10, 9, 12, 11]}
-EMPTY25_ROWS = {1: [*range(6, 11), *range(1, 6), *range(16, 26), *range(11, 16)],
-                2: [*range(11, 26), *range(1, 11)],
-                5: [2, 1, 4, 3, 6, 5, 8, 7, 10, 9, 12, 11, 14, 13, 16, 15, 18, 17, 20, 19,
-                    22, 21, 24, 25, 23]}
+EMPTY16_ROWS = {
+    1: [5, 6, 7, 8, 1, 2, 3, 4, 13, 14, 15, 16, 9, 10, 11, 12],
+    2: [*range(9, 17), *range(1, 9)],
+    5: [6, 5, 8, 7, 2, 1, 4, 3, 14, 13, 16, 15, 10, 9, 12, 11],
+}
+EMPTY25_ROWS = {
+    1: [*range(6, 11), *range(1, 6), *range(16, 26), *range(11, 16)],
+    2: [*range(11, 26), *range(1, 11)],
+    5: [2, 1, 4, 3, 6, 5, 8, 7, 10, 9, 12, 11, 14, 13, 16, 15, 18, 17, 20, 19, 22, 21, 24, 25, 23],
+}
 
 
 # -- a brute-force reference --------------------------------------------------------------------
+
 
 def completions(grid: Grid) -> Iterator[tuple[int, ...]]:
     """Every completion in lexicographic order: naive row-major DFS, values ascending."""
@@ -83,14 +90,19 @@ def random_puzzle(rng: random.Random, box: Shape, givens: int) -> Grid:
     size = box_rows * box_cols
     full = pattern_grid(box)
     digits = rng.sample(range(1, size + 1), size)
-    rows = [band * box_rows + r for band in rng.sample(range(box_cols), box_cols)
-            for r in rng.sample(range(box_rows), box_rows)]
-    columns = [stack * box_cols + c for stack in rng.sample(range(box_rows), box_rows)
-               for c in rng.sample(range(box_cols), box_cols)]
+    rows = [
+        band * box_rows + r
+        for band in rng.sample(range(box_cols), box_cols)
+        for r in rng.sample(range(box_rows), box_rows)
+    ]
+    columns = [
+        stack * box_cols + c
+        for stack in rng.sample(range(box_rows), box_rows)
+        for c in rng.sample(range(box_cols), box_cols)
+    ]
     shuffled = [digits[full[row * size + column] - 1] for row in rows for column in columns]
     kept = set(rng.sample(range(size * size), givens))
-    return Grid.from_values([v if cell in kept else 0 for cell, v in enumerate(shuffled)],
-                            box=box)
+    return Grid.from_values([v if cell in kept else 0 for cell, v in enumerate(shuffled)], box=box)
 
 
 def multi_solution_puzzles(seed: int, box: Shape, givens: range, how_many: int) -> list[Grid]:
@@ -104,9 +116,11 @@ def multi_solution_puzzles(seed: int, box: Shape, givens: range, how_many: int) 
     return found
 
 
-SMALL_PUZZLES = (multi_solution_puzzles(4, (2, 2), range(0, 8), 40)
-                 + multi_solution_puzzles(6, (2, 3), range(0, 16), 40)
-                 + multi_solution_puzzles(9, (3, 3), range(32, 46), 30))
+SMALL_PUZZLES = (
+    multi_solution_puzzles(4, (2, 2), range(0, 8), 40)
+    + multi_solution_puzzles(6, (2, 3), range(0, 16), 40)
+    + multi_solution_puzzles(9, (3, 3), range(32, 46), 30)
+)
 
 
 @pytest.fixture(scope="module")
@@ -123,17 +137,22 @@ def solve_calls(monkeypatch: pytest.MonkeyPatch) -> list[dict]:
 
     def spy(self, model, *args, **kwargs):
         parameters, proto = self.parameters, model.proto
-        calls.append({"workers": parameters.num_workers, "presolve": parameters.cp_model_presolve,
-                      "branching": parameters.search_branching,
-                      "symmetry": parameters.symmetry_level,
-                      "enumerate": parameters.enumerate_all_solutions,
-                      "max_time": parameters.max_time_in_seconds,
-                      "hint": proto.has_solution_hint(),
-                      "floating": proto.has_floating_point_objective(),
-                      "coefficients": list(proto.objective.coeffs),
-                      "variables": list(proto.objective.vars),
-                      "assumptions": len(proto.assumptions),
-                      "strategies": len(proto.search_strategy)})
+        calls.append(
+            {
+                "workers": parameters.num_workers,
+                "presolve": parameters.cp_model_presolve,
+                "branching": parameters.search_branching,
+                "symmetry": parameters.symmetry_level,
+                "enumerate": parameters.enumerate_all_solutions,
+                "max_time": parameters.max_time_in_seconds,
+                "hint": proto.has_solution_hint(),
+                "floating": proto.has_floating_point_objective(),
+                "coefficients": list(proto.objective.coeffs),
+                "variables": list(proto.objective.vars),
+                "assumptions": len(proto.assumptions),
+                "strategies": len(proto.search_strategy),
+            }
+        )
         return real_solve(self, model, *args, **kwargs)
 
     monkeypatch.setattr(cp_model.CpSolver, "solve", spy)
@@ -153,6 +172,7 @@ def replace_status(monkeypatch: pytest.MonkeyPatch, status, *, from_call: int = 
 
 
 # -- known answers ------------------------------------------------------------------------------
+
 
 def test_baekjoon_2239_example(backend):
     puzzle = Grid.parse(BAEKJOON_2239)
@@ -199,11 +219,13 @@ def test_puzzle_with_2x3_boxes(backend):
 
 # -- agreement with the brute-force reference ---------------------------------------------------
 
+
 @pytest.mark.parametrize("strategy", cpsat.STRATEGIES)
 def test_lexmin_matches_brute_force_on_multi_solution_puzzles(strategy):
     backend = get_backend("cpsat", strategy=strategy)
-    wrong = [grid for grid in SMALL_PUZZLES if backend.solve(grid).solution.values
-             != brute_lexmin(grid)]
+    wrong = [
+        grid for grid in SMALL_PUZZLES if backend.solve(grid).solution.values != brute_lexmin(grid)
+    ]
     assert wrong == []
 
 
@@ -215,8 +237,9 @@ def test_search_strategy_agrees_with_objective_on_16x16():
         assert objective.solve(grid).solution == search.solve(grid).solution
 
 
-@pytest.mark.parametrize(("box", "givens", "how_many"),
-                         [((3, 3), range(8, 32), 25), ((4, 4), range(90, 160), 4)])
+@pytest.mark.parametrize(
+    ("box", "givens", "how_many"), [((3, 3), range(8, 32), 25), ((4, 4), range(90, 160), 4)]
+)
 def test_lexmin_agrees_with_dfs_where_brute_force_is_too_slow(box, givens, how_many, backend):
     dfs = get_backend("dfs")
     rng = random.Random(sum(box) + how_many)
@@ -238,6 +261,7 @@ def test_any_gives_a_completion(backend):
 
 
 # -- count ----------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("limit", [1, 2, 7, 1000])
 def test_count_matches_brute_force(limit, backend):
@@ -266,7 +290,12 @@ def test_count_unique_puzzle(backend):
 def test_tally_never_counts_a_solution_twice():
     tally = cpsat.SolutionTally(limit=3)
     assert [tally.record(s) for s in [b"\1\2", b"\1\2", b"\2\1", b"\1\2", b"\2\2"]] == [
-        False, False, False, False, True]
+        False,
+        False,
+        False,
+        False,
+        True,
+    ]
     assert (tally.count, tally.first, tally.reported) == (3, b"\1\2", 5)
     tally.record(b"\3\3")
     assert tally.count == 3  # never beyond the limit
@@ -279,6 +308,7 @@ def test_counting_uses_one_worker_even_when_more_are_asked(solve_calls):
 
 # -- unsatisfiable, full and odd grids ------------------------------------------------------------
 
+
 @pytest.mark.parametrize("mode", ["lexmin", "any", "count"])
 @pytest.mark.parametrize("strategy", cpsat.STRATEGIES)
 def test_unsatisfiable_without_repeated_givens(mode, strategy):
@@ -287,8 +317,10 @@ def test_unsatisfiable_without_repeated_givens(mode, strategy):
     # Row 1 has no place for a 1 (columns 8 and 9 hold one): an empty exactly-one.
     no_place = Grid.parse("234567800" + "0" * 18 + "000000010" + "0" * 18 + "000000001" + "0" * 18)
     # Every cell and every unit has room for each value, yet propagation finds no completion.
-    by_propagation = [Grid.parse("0004200000001030"),
-                      Grid.parse("000030002000050040000000200005000060", box=(2, 3))]
+    by_propagation = [
+        Grid.parse("0004200000001030"),
+        Grid.parse("000030002000050040000000200005000060", box=(2, 3)),
+    ]
     for grid in (no_candidate, no_place, *by_propagation):
         assert not grid.conflicts() and brute_lexmin(grid) is None
         result = get_backend("cpsat", strategy=strategy).solve(grid, mode=mode)
@@ -313,10 +345,11 @@ def test_givens_are_kept_and_values_are_whole_grids(backend):
 
 # -- time limit -----------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("mode", ["lexmin", "any", "count"])
 def test_time_limit_gives_timeout_or_a_right_answer(mode, backend):
     grid = Grid.empty(25)
-    result = backend.solve(grid, mode=mode, limit=10 ** 9, time_limit=0.5)
+    result = backend.solve(grid, mode=mode, limit=10**9, time_limit=0.5)
     assert result.seconds < 3.0
     if mode == "count":  # a billion completions cannot be enumerated in half a second
         assert result.status is Status.TIMEOUT and result.solution is None
@@ -344,8 +377,7 @@ def test_one_budget_across_all_stages(solve_calls, backend):
 @pytest.mark.parametrize("time_limit", [None, float("inf"), 1e30, 2e9])
 @pytest.mark.parametrize("strategy", cpsat.STRATEGIES)
 def test_an_unbounded_time_limit_reaches_cp_sat_as_no_limit(time_limit, strategy, solve_calls):
-    result = get_backend("cpsat", strategy=strategy).solve(Grid.empty(9),
-                                                                  time_limit=time_limit)
+    result = get_backend("cpsat", strategy=strategy).solve(Grid.empty(9), time_limit=time_limit)
     assert result.solution.to_line() == EMPTY_LEXMIN[9, None]
     assert solve_calls and all(call["max_time"] == float("inf") for call in solve_calls)
 
@@ -365,13 +397,16 @@ def test_start_up_is_not_charged_to_the_time_limit():
     """In a fresh interpreter the ortools import (0.2-0.7 s) and the model of the shape are made
     by `prepare`, before the clock: a one-blank 9x9 is solved within 0.05 s."""
     puzzle = "0" + BAEKJOON_2239_ANSWER[1:]
-    code = ("import json, sys; from sudoku_cp.backends import get_backend;"
-            " from sudoku_cp.grid import Grid;"
-            " assert not any(m.startswith('ortools') for m in sys.modules);"
-            f" r = get_backend('cpsat').solve(Grid.parse({puzzle!r}), time_limit=0.05);"
-            " print(json.dumps([str(r.status), r.solution.to_line(), r.stats]))")
-    output = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
-                            text=True).stdout
+    code = (
+        "import json, sys; from sudoku_cp.backends import get_backend;"
+        " from sudoku_cp.grid import Grid;"
+        " assert not any(m.startswith('ortools') for m in sys.modules);"
+        f" r = get_backend('cpsat').solve(Grid.parse({puzzle!r}), time_limit=0.05);"
+        " print(json.dumps([str(r.status), r.solution.to_line(), r.stats]))"
+    )
+    output = subprocess.run(
+        [sys.executable, "-c", code], check=True, capture_output=True, text=True
+    ).stdout
     status, line, stats = json.loads(output)
     assert (status, line) == (str(Status.SOLVED), BAEKJOON_2239_ANSWER)
     assert stats["setup_seconds"] > 0
@@ -386,6 +421,7 @@ def test_prepare_works_once_per_shape():
 
 
 # -- the pitfalls of ortools 9.15, one test each ------------------------------------------------
+
 
 @pytest.mark.parametrize("strategy", cpsat.STRATEGIES)
 def test_lexmin_runs_a_fixed_search_without_presolve_on_one_worker(strategy, solve_calls):
@@ -430,7 +466,7 @@ def test_objective_still_guarantees_lexmin_when_the_search_is_not_lexmin(monkeyp
 @pytest.mark.parametrize("size", range(4, 26))
 def test_chunk_length_keeps_the_objective_exact(size):
     length = cpsat.chunk_length(size)
-    assert size ** length - 1 < 2 ** 53 <= size ** (length + 1) - 1
+    assert size**length - 1 < 2**53 <= size ** (length + 1) - 1
 
 
 def test_chunk_lengths_of_the_usual_sizes():
@@ -442,10 +478,10 @@ def test_every_stage_objective_is_exact_integer_and_without_hints(size, solve_ca
     result = get_backend("cpsat").solve(Grid.empty(size))
     assert result.stats["stages"] == len(solve_calls) >= (1 if size == 4 else 2)
     first_chunk = min(cpsat.chunk_length(size), size * size)
-    assert largest_objective(solve_calls[0], size) == size ** first_chunk - 1
+    assert largest_objective(solve_calls[0], size) == size**first_chunk - 1
     for call in solve_calls:
         assert not call["hint"] and not call["floating"]  # hints crashed 9.15 (#5288, #5091)
-        assert 0 < largest_objective(call, size) < 2 ** 53
+        assert 0 < largest_objective(call, size) < 2**53
 
 
 def test_fewer_candidates_make_longer_exact_chunks(solve_calls, backend):
@@ -457,14 +493,14 @@ def test_fewer_candidates_make_longer_exact_chunks(solve_calls, backend):
     cells = [{variable // 9 for variable in call["variables"]} for call in solve_calls]
     assert max(cells[0]) - min(cells[0]) >= 16
     for call in solve_calls:
-        assert 0 < largest_objective(call, 9) < 2 ** 53
+        assert 0 < largest_objective(call, 9) < 2**53
 
 
 def largest_objective(call: dict, size: int) -> int:
     """The largest value a chunk objective can take: one value per cell, so the sum over cells
     of each cell's largest term (variable cell * N + value - 1 belongs to cell)."""
     largest: dict[int, int] = {}
-    for variable, coefficient in zip(call["variables"], call["coefficients"]):
+    for variable, coefficient in zip(call["variables"], call["coefficients"], strict=True):
         largest[variable // size] = max(largest.get(variable // size, 0), coefficient)
     return sum(largest.values())
 
@@ -484,7 +520,7 @@ def test_a_chunk_too_long_for_an_exact_objective_is_refused():
 def test_a_floating_point_objective_is_refused():
     model = cp_model.CpModel()
     x = model.new_int_var(0, 9, "x")
-    model.minimize(2 ** 70 * x)  # beyond int64: the Python layer silently goes floating point
+    model.minimize(2**70 * x)  # beyond int64: the Python layer silently goes floating point
     with pytest.raises(BackendFailure, match="floating"):
         cpsat.check_integer_objective(model, 1)
 
@@ -499,6 +535,7 @@ def test_an_objective_that_lost_terms_is_refused():
 
 
 # -- statuses -------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("mode", ["lexmin", "any", "count"])
 def test_model_invalid_raises_backend_failure(mode, monkeypatch, backend):
@@ -535,6 +572,7 @@ def test_infeasible_after_the_first_stage_is_a_solver_failure(monkeypatch, backe
 
 # -- the kept model, the uniqueness probe -------------------------------------------------------
 
+
 def test_a_unique_puzzle_is_settled_by_the_probe_alone(solve_calls, backend):
     result = backend.solve(Grid.parse(G17))
     assert (result.stats["probe"], result.stats["stages"]) == ("one", 1)
@@ -558,8 +596,9 @@ def test_the_probe_is_skipped_when_two_values_are_absent(backend):
 
 
 def test_the_probe_finds_no_completion(backend):
-    puzzle = Grid.parse("000000010400000000020000000000050407008000300001090000300400200050100000"
-                        "000806001")  # G17 with a 1 that no completion allows
+    puzzle = Grid.parse(
+        "000000010400000000020000000000050407008000300001090000300400200050100000000806001"
+    )  # G17 with a 1 that no completion allows
     assert not puzzle.conflicts()
     result = backend.solve(puzzle)
     assert (result.status, result.stats["probe"]) == (Status.UNSATISFIABLE, "none")
@@ -568,8 +607,11 @@ def test_the_probe_finds_no_completion(backend):
 def test_a_probe_stopped_by_the_time_limit_is_a_timeout(monkeypatch, backend):
     replace_status(monkeypatch, cp_model.UNKNOWN)
     result = backend.solve(Grid.parse(G17), time_limit=60.0)
-    assert (result.status, result.solution, result.stats["probe"]) == (Status.TIMEOUT, None,
-                                                                       "timeout")
+    assert (result.status, result.solution, result.stats["probe"]) == (
+        Status.TIMEOUT,
+        None,
+        "timeout",
+    )
     monkeypatch.undo()
     with pytest.raises(BackendFailure, match="UNKNOWN in the uniqueness probe"):
         replace_status(monkeypatch, cp_model.UNKNOWN)
@@ -594,13 +636,15 @@ def test_the_kept_model_is_left_clean_even_after_a_failure(mode, monkeypatch):
 
 @pytest.mark.parametrize("mode", ["lexmin", "any", "count"])
 @pytest.mark.parametrize("strategy", ["objective", "search"])
-def test_the_integer_model_gets_its_domains_back_even_after_a_failure(mode, strategy,
-                                                                      monkeypatch):
+def test_the_integer_model_gets_its_domains_back_even_after_a_failure(mode, strategy, monkeypatch):
     backend = get_backend("cpsat", model="integer", strategy=strategy)
     puzzle = Grid.parse(SERG_FIRST)
     backend.solve(puzzle, mode=mode)
-    replace_status(monkeypatch, cp_model.MODEL_INVALID,
-                   from_call=2 if (mode, strategy) == ("lexmin", "objective") else 1)
+    replace_status(
+        monkeypatch,
+        cp_model.MODEL_INVALID,
+        from_call=2 if (mode, strategy) == ("lexmin", "objective") else 1,
+    )
     with pytest.raises(BackendFailure):
         backend.solve(puzzle, mode=mode)
     monkeypatch.undo()
@@ -626,8 +670,17 @@ def test_solution_bits_read_the_text_or_fall_back():
 
 # -- options, versions, stats, imports ------------------------------------------------------------
 
-@pytest.mark.parametrize("options", [{"workers": 0}, {"workers": -2}, {"workers": "two"},
-                                     {"workers": True}, {"strategy": "fastest"}])
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"workers": 0},
+        {"workers": -2},
+        {"workers": "two"},
+        {"workers": True},
+        {"strategy": "fastest"},
+    ],
+)
 def test_bad_options_are_refused(options):
     with pytest.raises(BackendOptionError):
         get_backend("cpsat", **options)
@@ -651,17 +704,28 @@ def test_stats_are_honest_json_scalars(mode, backend):
     stats = dict(result.stats)
     json.dumps(stats)
     assert all(isinstance(v, (int, float, str, bool)) for v in stats.values())
-    for key in ("build_seconds", "solve_seconds", "stages", "branches", "conflicts", "workers",
-                "ortools", "model", "strategy"):
+    for key in (
+        "build_seconds",
+        "solve_seconds",
+        "stages",
+        "branches",
+        "conflicts",
+        "workers",
+        "ortools",
+        "model",
+        "strategy",
+    ):
         assert key in stats
     assert stats["model"] == "boolean" and stats["stages"] >= 1
     assert stats["build_seconds"] + stats["solve_seconds"] <= result.seconds
 
 
 def test_importing_the_backend_does_not_load_ortools():
-    code = ("import sys, sudoku_cp.backends as b; b.backend_class('cpsat');"
-            " assert 'sudoku_cp.backends.cpsat' in sys.modules;"
-            " assert not any(m.startswith('ortools') for m in sys.modules), 'ortools loaded'")
+    code = (
+        "import sys, sudoku_cp.backends as b; b.backend_class('cpsat');"
+        " assert 'sudoku_cp.backends.cpsat' in sys.modules;"
+        " assert not any(m.startswith('ortools') for m in sys.modules), 'ortools loaded'"
+    )
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
@@ -673,15 +737,18 @@ def test_empty_25x25_lexmin_by_objective(backend):
     assert result.solution.is_solution_of(Grid.empty(25))
 
 
-# -- the integer model, the auto choices ------------------------------------------------------------
+# -- the integer model, the auto choices -----------------------------------------------------------
 
 GENERATED = Path(__file__).resolve().parents[2] / "data" / "generated"
 
 
 def generated(name: str, indices: Sequence[int]) -> list[Grid]:
     """Puzzles of a data/generated file, by their index among the puzzle lines."""
-    lines = [line.strip() for line in (GENERATED / name).read_text().splitlines()
-             if line.strip() and not line.startswith("#")]
+    lines = [
+        line.strip()
+        for line in (GENERATED / name).read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
     return [Grid.parse(lines[index]) for index in indices]
 
 
@@ -691,8 +758,9 @@ INTEGER_SEARCH = {"model": "integer", "strategy": "search"}
 @pytest.mark.parametrize("strategy", ["objective", "search"])
 def test_integer_model_lexmin_matches_brute_force(strategy):
     backend = get_backend("cpsat", model="integer", strategy=strategy)
-    wrong = [grid for grid in SMALL_PUZZLES if backend.solve(grid).solution.values
-             != brute_lexmin(grid)]
+    wrong = [
+        grid for grid in SMALL_PUZZLES if backend.solve(grid).solution.values != brute_lexmin(grid)
+    ]
     assert wrong == []
     stats = backend.solve(SMALL_PUZZLES[0]).stats
     assert stats["model"] == "integer" and stats["assumptions"] == 0
@@ -706,9 +774,16 @@ def test_integer_model_empty_grid_lexmin(size, box, strategy):
     assert backend.solve(Grid.empty(size, box=box)).solution.to_line() == EMPTY_LEXMIN[size, box]
 
 
-@pytest.mark.parametrize(("name", "indices"), [
-    ("multi-4x4.txt", range(10)), ("multi-6x6.txt", range(10)), ("multi-9x9.txt", range(10)),
-    ("multi-16x16.txt", range(0, 10, 3)), ("multi-20x20.txt", [3, 6])])
+@pytest.mark.parametrize(
+    ("name", "indices"),
+    [
+        ("multi-4x4.txt", range(10)),
+        ("multi-6x6.txt", range(10)),
+        ("multi-9x9.txt", range(10)),
+        ("multi-16x16.txt", range(0, 10, 3)),
+        ("multi-20x20.txt", [3, 6]),
+    ],
+)
 def test_integer_search_lexmin_equals_dfs_and_sat(name, indices):
     """The fixed search's first solution on the integer model is the lex-min (the argument is in
     the module docstring): the same grids as dfs and sat on puzzles with several completions."""
@@ -726,10 +801,10 @@ def test_integer_objective_chunks_are_exact():
     everything = shape.candidates([0] * 81)
     chunk = shape.next_chunk(range(81), everything)
     # Objective sum(place * value) <= 9 * (9**k - 1): below 2**53 for k cells, not for k + 1.
-    assert 9 * 9 ** len(chunk) - 1 < 2 ** 53 <= 9 * 9 ** (len(chunk) + 1) - 1
+    assert 9 * 9 ** len(chunk) - 1 < 2**53 <= 9 * 9 ** (len(chunk) + 1) - 1
     shape.minimize_chunk(chunk, everything)
     proto = shape.model.proto
-    assert sum(c * 9 for c in proto.objective.coeffs) < 2 ** 53
+    assert sum(c * 9 for c in proto.objective.coeffs) < 2**53
     with pytest.raises(BackendFailure, match="overflows"):
         shape.minimize_chunk(range(len(chunk) + 1), everything)
     # Candidates 4..5 only: a radix of 2, so much longer chunks; a fixed cell adds no term.
@@ -743,11 +818,22 @@ def test_integer_objective_chunks_are_exact():
 def test_auto_picks_the_model_and_strategy_by_size():
     backend = get_backend("cpsat")
     assert [backend.model_kind(n) for n in (9, 16, 25, 30, 36, 64)] == [
-        "boolean", "boolean", "boolean", "integer", "integer", "integer"]
+        "boolean",
+        "boolean",
+        "boolean",
+        "integer",
+        "integer",
+        "integer",
+    ]
     assert [backend.model_kind(n, mode) for n in (9, 64) for mode in (Mode.ANY, Mode.COUNT)] == [
-        "boolean"] * 4
+        "boolean"
+    ] * 4
     assert [backend.lexmin_strategy(n) for n in (9, 25, 30, 64)] == [
-        "objective", "objective", "search", "search"]
+        "objective",
+        "objective",
+        "search",
+        "search",
+    ]
     forced = get_backend("cpsat", model="boolean", strategy="objective")
     assert (forced.model_kind(64), forced.lexmin_strategy(64)) == ("boolean", "objective")
     stats = backend.solve(Grid.parse(SERG_FIRST)).stats
@@ -792,11 +878,20 @@ def test_empty_36x36_lexmin_is_a_valid_completion():
 
 # -- the row counts -------------------------------------------------------------------------------
 
+
 def test_auto_adds_the_row_counts_by_size_box_and_givens():
     backend = get_backend("cpsat")
     sizes = [30, 32, 35, 36, 42, 49, 56, 64]
     assert [backend.uses_counts(Grid.empty(size)) for size in sizes] == [
-        False, False, True, True, True, True, True, False]
+        False,
+        False,
+        True,
+        True,
+        True,
+        True,
+        True,
+        False,
+    ]
     assert Grid.empty(42).box == (6, 7) and Grid.empty(64).box == (8, 8)
     # Empty-ish only: up to N givens (one row), not more.
     row_given = Grid.from_values(list(range(1, 37)) + [0] * (36 * 35))
@@ -837,16 +932,21 @@ def test_the_row_counts_read_only_the_cells_of_a_solution():
 def test_row_counts_keep_the_lexmin_on_multi_solution_puzzles(strategy):
     """Implied constraints remove no completion, so the fixed search's first solution (and each
     stage's optimum) stays the lex-min: brute force on the small sets."""
-    backend = get_backend("cpsat", model="integer", strategy=strategy,
-                          counts="on")
-    wrong = [grid for grid in SMALL_PUZZLES if backend.solve(grid).solution.values
-             != brute_lexmin(grid)]
+    backend = get_backend("cpsat", model="integer", strategy=strategy, counts="on")
+    wrong = [
+        grid for grid in SMALL_PUZZLES if backend.solve(grid).solution.values != brute_lexmin(grid)
+    ]
     assert wrong == []
 
 
-@pytest.mark.parametrize(("name", "indices"), [
-    ("multi-9x9.txt", range(10)), ("multi-16x16.txt", range(0, 10, 3)),
-    ("multi-20x20.txt", [3, 6])])
+@pytest.mark.parametrize(
+    ("name", "indices"),
+    [
+        ("multi-9x9.txt", range(10)),
+        ("multi-16x16.txt", range(0, 10, 3)),
+        ("multi-20x20.txt", [3, 6]),
+    ],
+)
 def test_row_counts_give_the_same_lexmin_as_without(name, indices):
     with_counts = get_backend("cpsat", counts="on", **INTEGER_SEARCH)
     without = get_backend("cpsat", counts="off", **INTEGER_SEARCH)

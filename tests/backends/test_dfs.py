@@ -8,8 +8,7 @@ from sudoku_cp.backends import get_backend
 from sudoku_cp.grid import Grid
 from sudoku_cp.result import Status
 
-from ..conftest import (ANTI_BACKTRACK, DATA, G17, naive_lexmin, random_multi_solution,
-                        shared)
+from ..conftest import ANTI_BACKTRACK, DATA, G17, naive_lexmin, random_multi_solution, shared
 
 
 @pytest.fixture(scope="module")
@@ -66,9 +65,12 @@ def test_serg_benchmark_sample_agrees_with_naive(backend):
 def test_importing_dfs_loads_no_solver():
     import subprocess
     import sys
-    code = ("import sys, sudoku_cp.cli, sudoku_cp.backends.dfs, sudoku_cp.backends; "
-            "from sudoku_cp.backends import get_backend; get_backend('dfs'); "
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('ortools', 'pysat')))")
+
+    code = (
+        "import sys, sudoku_cp.cli, sudoku_cp.backends.dfs, sudoku_cp.backends; "
+        "from sudoku_cp.backends import get_backend; get_backend('dfs'); "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('ortools', 'pysat')))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 
@@ -116,8 +118,10 @@ def test_look_ahead_cuts_the_uniqueness_proof(strong, singles):
 
 def test_auto_is_singles_below_16_and_strong_from_16(backend):
     assert backend.solve(Grid.parse(G17)).stats["propagation"] == "singles"
-    assert backend.solve(Grid.parse(_generated("unique-16x16.txt")[0])).stats["propagation"] \
+    assert (
+        backend.solve(Grid.parse(_generated("unique-16x16.txt")[0])).stats["propagation"]
         == "strong"
+    )
 
 
 @pytest.mark.parametrize("mode", ["any", "count"])
@@ -173,20 +177,26 @@ def test_locked_candidates_report_a_contradiction():
 
 def test_unknown_propagation_level_is_refused():
     from sudoku_cp.errors import BackendOptionError
+
     with pytest.raises(BackendOptionError, match="propagation"):
         get_backend("dfs", propagation="clever")
 
 
 def _generated(name: str) -> list[str]:
-    return [line for line in (DATA / "generated" / name).read_text().splitlines()
-            if line and not line.startswith("#")]
+    return [
+        line
+        for line in (DATA / "generated" / name).read_text().splitlines()
+        if line and not line.startswith("#")
+    ]
 
 
 # -- all-different consistency (Regin's matching rule) and the look-ahead's removals ------------
 
+
 def _brute_consistent(masks):
     """The masks less every value that no assignment of distinct values to the cells allows."""
     import itertools
+
     size = len(masks)
     keep = [0] * size
     for values in itertools.permutations(range(size)):
@@ -256,8 +266,9 @@ def test_look_ahead_keeps_every_completion(seed):
     rng = random.Random(2000 + seed)
     size, box = rng.choice([(4, (2, 2)), (6, (2, 3)), (6, (3, 2))])
     # 6x6 grids with a few givens have millions of completions: the first 3,000 are checked.
-    puzzle = random_multi_solution(size, rng.randint(size * size // 4, size * size // 2), seed,
-                                   box=box)
+    puzzle = random_multi_solution(
+        size, rng.randint(size * size // 4, size * size // 2), seed, box=box
+    )
     plain = dfs._Search(puzzle, dfs.Deadline(None))
     start = plain.initial_candidates()
     assert start is not None
@@ -269,7 +280,7 @@ def test_look_ahead_keeps_every_completion(seed):
     choices = search.look_ahead(candidates)
     assert choices != []  # the puzzle has completions: the look-ahead must not refute it
     for completion in completions:
-        assert all(mask & bit for mask, bit in zip(candidates, completion))
+        assert all(mask & bit for mask, bit in zip(candidates, completion, strict=True))
 
 
 def test_matching_cuts_the_unique_25x25_search():
@@ -288,6 +299,7 @@ def test_matching_cuts_the_unique_25x25_search():
 
 
 # -- singles: the complete fixpoint, scanned (`singles`) and bit-parallel (`settle`) ------------
+
 
 def _singles_fixpoint(candidates, tables):
     """Naked and hidden singles applied one at a time until nothing changes, or None."""
@@ -319,8 +331,12 @@ def _two_values_one_cell(candidates, tables):
     for unit in tables.units:
         for cell in unit:
             mask = candidates[cell]
-            alone = [value for value in range(tables.size) if mask >> value & 1
-                     and not any(candidates[other] >> value & 1 for other in unit if other != cell)]
+            alone = [
+                value
+                for value in range(tables.size)
+                if mask >> value & 1
+                and not any(candidates[other] >> value & 1 for other in unit if other != cell)
+            ]
             if len(alone) >= 2:
                 return True
     return False
@@ -348,14 +364,17 @@ def test_settle_and_singles_reach_the_same_fixpoint(seed):
     # of the rules, or both refute it (`singles` may leave one kind of contradiction open).
     rng = random.Random(3000 + seed)
     size, box = rng.choice([(4, (2, 2)), (6, (2, 3)), (9, (3, 3)), (16, (4, 4))])
-    puzzle = random_multi_solution(size, rng.randint(size * size // 5, size * size // 2), seed,
-                                   box=box)
+    puzzle = random_multi_solution(
+        size, rng.randint(size * size // 5, size * size // 2), seed, box=box
+    )
     search = dfs._Search(puzzle, dfs.Deadline(None), strong=True)
     start = _singles_fixpoint(search.initial_candidates(), search.tables)
     assert start is not None
     places = dfs._places(start, size)
-    assert places == [sum(1 << cell for cell, mask in enumerate(start) if mask >> value & 1)
-                      for value in range(size)]
+    assert places == [
+        sum(1 << cell for cell, mask in enumerate(start) if mask >> value & 1)
+        for value in range(size)
+    ]
     open_cells = [cell for cell, mask in enumerate(start) if mask & (mask - 1)]
     removals = []
     for cell in rng.sample(open_cells, min(len(open_cells), rng.randint(1, 4))):

@@ -9,8 +9,16 @@ from sudoku_cp.grid import Grid
 from sudoku_cp.result import Mode, Status
 from sudoku_cp.testing import naive_lexmin
 
-from ..conftest import (ANTI_BACKTRACK, BAEKJOON_2239, EMPTY_9_LEXMIN, G17, UNSOLVABLE_4,
-                        brute_force_count, random_multi_solution, shared)
+from ..conftest import (
+    ANTI_BACKTRACK,
+    BAEKJOON_2239,
+    EMPTY_9_LEXMIN,
+    G17,
+    UNSOLVABLE_4,
+    brute_force_count,
+    random_multi_solution,
+    shared,
+)
 
 ORDERS = ("rowmajor", "mrv")
 SMALL_SHAPES = [(4, (2, 2)), (6, (2, 3)), (6, (3, 2)), (8, (2, 4)), (8, (4, 2)), (9, (3, 3))]
@@ -111,7 +119,7 @@ def test_unsatisfiable_without_repeated_givens(backend):
 @pytest.mark.parametrize("mode", [Mode.LEXMIN, Mode.ANY, Mode.COUNT])
 def test_time_limit_on_the_empty_25x25(backend, mode):
     # lex-min and counting the empty 25x25 are far out of reach; `any` may finish in time.
-    result = backend.solve(Grid.empty(25), mode=mode, limit=10 ** 9, time_limit=0.2)
+    result = backend.solve(Grid.empty(25), mode=mode, limit=10**9, time_limit=0.2)
     assert result.seconds < 2
     if result.status is Status.TIMEOUT:
         assert result.solution is None and "0.2" in result.reason
@@ -120,7 +128,7 @@ def test_time_limit_on_the_empty_25x25(backend, mode):
 
 
 def test_timeout_leaves_the_shape_reusable(backend):
-    backend.solve(Grid.empty(25), limit=10 ** 9, mode=Mode.COUNT, time_limit=0.05)
+    backend.solve(Grid.empty(25), limit=10**9, mode=Mode.COUNT, time_limit=0.05)
     assert backend.solve(Grid.empty(9)).solution.to_line() == EMPTY_9_LEXMIN
 
 
@@ -152,4 +160,3 @@ def test_auto_lexmin_falls_back_to_the_prefix_loop_past_its_budget(monkeypatch):
         assert result.solution == naive_lexmin(puzzle)
     # (the clock and the budget are read every CHECK_CLOCK_EVERY nodes)
     assert backend.solve(Grid.empty(16)).stats["order"] == "rowmajor+prefix"
-

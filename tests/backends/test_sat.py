@@ -15,15 +15,31 @@ pytest.importorskip("pysat")
 
 import sudoku_cp.backends.sat as sat  # noqa: E402
 from sudoku_cp.backends import get_backend  # noqa: E402
-from sudoku_cp.backends.sat import (AMO_ENCODINGS, ENCODINGS, SatBackend,  # noqa: E402
-                                    base_cnf, decode_model, variable, write_dimacs)
+from sudoku_cp.backends.sat import (  # noqa: E402
+    AMO_ENCODINGS,
+    ENCODINGS,
+    SatBackend,
+    base_cnf,
+    decode_model,
+    variable,
+    write_dimacs,
+)
 from sudoku_cp.errors import BackendOptionError  # noqa: E402
 from sudoku_cp.grid import Grid  # noqa: E402
 from sudoku_cp.result import Mode, Status  # noqa: E402
 
-from ..conftest import (BAEKJOON_2239, BAEKJOON_2239_ANSWER, EMPTY_4_LEXMIN,  # noqa: E402
-                        EMPTY_9_LEXMIN, G17, UNSOLVABLE_4, brute_force_count, full_grid,
-                        naive_lexmin, random_multi_solution)
+from ..conftest import (  # noqa: E402
+    BAEKJOON_2239,
+    BAEKJOON_2239_ANSWER,
+    EMPTY_4_LEXMIN,
+    EMPTY_9_LEXMIN,
+    G17,
+    UNSOLVABLE_4,
+    brute_force_count,
+    full_grid,
+    naive_lexmin,
+    random_multi_solution,
+)
 
 EMPTY_16_ROW_2 = (5, 6, 7, 8, 1, 2, 3, 4, 13, 14, 15, 16, 9, 10, 11, 12)
 
@@ -49,11 +65,15 @@ def blanked(answer: str, blanks: int, seed: int) -> Grid:
 
 # -- known answers ---------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("line, answer", [
-    (BAEKJOON_2239, BAEKJOON_2239_ANSWER),
-    ("0" * 81, EMPTY_9_LEXMIN),
-    ("0" * 16, EMPTY_4_LEXMIN),
-])
+
+@pytest.mark.parametrize(
+    "line, answer",
+    [
+        (BAEKJOON_2239, BAEKJOON_2239_ANSWER),
+        ("0" * 81, EMPTY_9_LEXMIN),
+        ("0" * 16, EMPTY_4_LEXMIN),
+    ],
+)
 def test_lexmin_known_answers(backend, line, answer):
     puzzle = Grid.parse(line)
     assert solution_of(backend.solve(puzzle), puzzle).to_line() == answer
@@ -87,8 +107,11 @@ def test_no_completion_without_repeated_givens_is_unsatisfiable(backend, mode):
 
 # -- counting --------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("size, box, givens, seed", [
-    (9, None, 50, 2), (9, None, 36, 2), (9, None, 30, 52), (9, None, 28, 51), (6, (2, 3), 8, 1)])
+
+@pytest.mark.parametrize(
+    "size, box, givens, seed",
+    [(9, None, 50, 2), (9, None, 36, 2), (9, None, 30, 52), (9, None, 28, 51), (6, (2, 3), 8, 1)],
+)
 def test_count_equals_the_brute_force_count(backend, size, box, givens, seed):
     puzzle = random_multi_solution(size, givens, seed, box=box)
     expected = brute_force_count(puzzle, 1000)
@@ -108,11 +131,12 @@ def test_count_of_the_empty_4x4_is_288_and_stops_at_the_limit(backend):
 
 # -- lex-min against the reference DFS -------------------------------------------------------------
 
-RANDOM_CASES = ([(4, None, givens, seed) for seed, givens in enumerate((0, 2, 3, 4, 5, 6))]
-                + [(6, (2, 3), givens, seed)
-                   for seed, givens in enumerate((0, 4, 6, 8, 10, 12), 10)]
-                + [(6, (3, 2), givens, seed) for seed, givens in enumerate((5, 9), 20)]
-                + [(9, None, givens, seed) for seed, givens in enumerate((34, 38, 40, 44, 48), 30)])
+RANDOM_CASES = (
+    [(4, None, givens, seed) for seed, givens in enumerate((0, 2, 3, 4, 5, 6))]
+    + [(6, (2, 3), givens, seed) for seed, givens in enumerate((0, 4, 6, 8, 10, 12), 10)]
+    + [(6, (3, 2), givens, seed) for seed, givens in enumerate((5, 9), 20)]
+    + [(9, None, givens, seed) for seed, givens in enumerate((34, 38, 40, 44, 48), 30)]
+)
 
 
 @pytest.mark.parametrize("size, box, givens, seed", RANDOM_CASES)
@@ -143,9 +167,13 @@ def test_calls_the_fixed_peers_already_answer_are_skipped(backend):
 
 # -- encodings -------------------------------------------------------------------------------------
 
-AGREEMENT_PUZZLES = [Grid.parse(BAEKJOON_2239), Grid.empty(4),
-                     random_multi_solution(6, 6, 41, box=(2, 3)), random_multi_solution(9, 36, 42),
-                     blanked(BAEKJOON_2239_ANSWER, 20, 43)]
+AGREEMENT_PUZZLES = [
+    Grid.parse(BAEKJOON_2239),
+    Grid.empty(4),
+    random_multi_solution(6, 6, 41, box=(2, 3)),
+    random_multi_solution(9, 36, 42),
+    blanked(BAEKJOON_2239_ANSWER, 20, 43),
+]
 
 
 @pytest.fixture(scope="module")
@@ -156,7 +184,7 @@ def expected_answers():
 @pytest.mark.parametrize("encoding, amo", list(itertools.product(ENCODINGS, AMO_ENCODINGS)))
 def test_every_encoding_and_amo_agree(encoding, amo, expected_answers):
     with SatBackend(encoding=encoding, amo=amo) as backend:
-        for puzzle, (lexmin, count) in zip(AGREEMENT_PUZZLES, expected_answers):
+        for puzzle, (lexmin, count) in zip(AGREEMENT_PUZZLES, expected_answers, strict=True):
             assert solution_of(backend.solve(puzzle), puzzle) == lexmin
             assert backend.solve(puzzle, mode=Mode.COUNT, limit=20).count == count
             solution_of(backend.solve(puzzle, mode=Mode.ANY), puzzle)
@@ -179,12 +207,14 @@ def test_pairwise_extended_clause_count_9x9():
 
 # -- the kept solver -------------------------------------------------------------------------------
 
+
 def test_kept_solver_gives_the_same_answers_as_fresh_ones():
-    multi = [random_multi_solution(9, givens, seed)
-             for givens, seed in ((30, 52), (32, 53), (36, 2))]
+    multi = [
+        random_multi_solution(9, givens, seed) for givens, seed in ((30, 52), (32, 53), (36, 2))
+    ]
     batch = [
         (multi[0], Mode.LEXMIN, None),
-        (multi[0], Mode.COUNT, None),   # blocks every completion it finds
+        (multi[0], Mode.COUNT, None),  # blocks every completion it finds
         (multi[0], Mode.LEXMIN, None),  # must still find the lex-min: those clauses are retired
         (multi[1], Mode.COUNT, None),
         (multi[1], Mode.ANY, None),
@@ -197,7 +227,7 @@ def test_kept_solver_gives_the_same_answers_as_fresh_ones():
     ]
     with SatBackend() as kept:
         warm = [kept.solve(p, mode=mode, limit=1000, time_limit=limit) for p, mode, limit in batch]
-    for (puzzle, mode, limit), result in zip(batch, warm):
+    for (puzzle, mode, limit), result in zip(batch, warm, strict=True):
         if result.status is Status.TIMEOUT:
             assert limit is not None and result.solution is None
             continue
@@ -324,6 +354,7 @@ def test_a_puzzle_without_prepare_still_gets_a_solver():
 
 # -- time limits -----------------------------------------------------------------------------------
 
+
 def test_timeout_interrupts_a_long_search_and_drops_the_solver():
     # minimal + sequential counter needs well over 10 s on the empty 16x16 (measured 20 s+).
     puzzle = Grid.empty(16)
@@ -431,14 +462,18 @@ def test_count_timeout_reports_the_completions_found_so_far():
 
 # -- options, stats, versions ----------------------------------------------------------------------
 
-@pytest.mark.parametrize("options, words", [
-    ({"solver": "kissat404"}, ["assumptions", "glucose4"]),
-    ({"solver": "kissat"}, ["assumptions", "glucose4"]),
-    ({"solver": "lingeling"}, ["glucose4"]),
-    ({"solver": "no-such-solver"}, ["unknown", "glucose4", "minisat22"]),
-    ({"encoding": "huge"}, ["minimal", "extended"]),
-    ({"amo": "magic"}, ["pairwise", "ladder", "seqcounter"]),
-])
+
+@pytest.mark.parametrize(
+    "options, words",
+    [
+        ({"solver": "kissat404"}, ["assumptions", "glucose4"]),
+        ({"solver": "kissat"}, ["assumptions", "glucose4"]),
+        ({"solver": "lingeling"}, ["glucose4"]),
+        ({"solver": "no-such-solver"}, ["unknown", "glucose4", "minisat22"]),
+        ({"encoding": "huge"}, ["minimal", "extended"]),
+        ({"amo": "magic"}, ["pairwise", "ladder", "seqcounter"]),
+    ],
+)
 def test_refused_options_raise_a_clear_error(options, words):
     with pytest.raises(BackendOptionError) as caught:
         SatBackend(**options)
@@ -450,13 +485,19 @@ def test_solver_aliases_and_registry_options():
     assert SatBackend(solver="g3").sat_solver == "glucose3"
     assert SatBackend(solver="minisat-gh").sat_solver == "minisatgh"
     backend = get_backend("sat", solver="minisat22", encoding="minimal", amo="ladder")
-    with pytest.raises(BackendOptionError, match=r"no option 'workers' \(its options: solver, "
-                                                 r"encoding, amo\)"):
+    with pytest.raises(
+        BackendOptionError,
+        match=r"no option 'workers' \(its options: solver, "
+        r"encoding, amo\)",
+    ):
         get_backend("sat", workers=4)  # a cpsat option is not silently dropped
     result = backend.solve(Grid.parse(BAEKJOON_2239))
     assert result.solution.to_line() == BAEKJOON_2239_ANSWER
-    assert (result.stats["solver"], result.stats["encoding"], result.stats["amo"]) == \
-        ("minisat22", "minimal", "ladder")
+    assert (result.stats["solver"], result.stats["encoding"], result.stats["amo"]) == (
+        "minisat22",
+        "minimal",
+        "ladder",
+    )
 
 
 def test_stats_are_honest_json_scalars(backend):
@@ -478,13 +519,16 @@ def test_versions_names_python_sat():
 
 
 def test_importing_the_module_loads_no_pysat():
-    code = ("import sys, sudoku_cp.backends.sat as sat; sat.SatBackend.versions(); "
-            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'pysat'))")
+    code = (
+        "import sys, sudoku_cp.backends.sat as sat; sat.SatBackend.versions(); "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'pysat'))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 
 
 # -- DIMACS ----------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("amo", ["pairwise", "ladder"])
 def test_dimacs_solved_directly_decodes_to_the_backend_answer(backend, amo):

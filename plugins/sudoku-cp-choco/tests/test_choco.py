@@ -9,8 +9,14 @@ from sudoku_cp.backends import backend_class, get_backend, plugins
 from sudoku_cp.errors import BackendOptionError
 from sudoku_cp.grid import Grid
 from sudoku_cp.result import Mode, Status
-from sudoku_cp.testing import (ANTI_BACKTRACK, EMPTY_9_LEXMIN, G17, contract_tests,
-                               naive_lexmin, random_multi_solution)
+from sudoku_cp.testing import (
+    ANTI_BACKTRACK,
+    EMPTY_9_LEXMIN,
+    G17,
+    contract_tests,
+    naive_lexmin,
+    random_multi_solution,
+)
 
 pytest.importorskip("pychoco", reason="pychoco is not installed")
 
@@ -49,8 +55,10 @@ def test_stats_are_chocos_counters(alldiff):
 
 def test_arc_consistency_needs_no_more_nodes_than_the_decomposition():
     puzzle = Grid.parse(G17)
-    nodes = {alldiff: get_backend("choco", alldiff=alldiff).solve(puzzle).stats["nodes"]
-             for alldiff in ALLDIFF}
+    nodes = {
+        alldiff: get_backend("choco", alldiff=alldiff).solve(puzzle).stats["nodes"]
+        for alldiff in ALLDIFF
+    }
     assert nodes["ac"] <= nodes["decomposition"]
 
 
@@ -61,7 +69,8 @@ def test_empty_grid_lexmin():
 @pytest.mark.parametrize("mode", [Mode.LEXMIN, Mode.COUNT])
 def test_time_limit_gives_timeout(mode):
     result = get_backend("choco", alldiff="decomposition").solve(
-        Grid.empty(16), mode=mode, limit=10 ** 9, time_limit=0.2)
+        Grid.empty(16), mode=mode, limit=10**9, time_limit=0.2
+    )
     assert result.seconds < 3
     if mode is Mode.COUNT:
         assert result.status is Status.TIMEOUT and result.solution is None

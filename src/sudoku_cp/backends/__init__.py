@@ -27,11 +27,29 @@ from ..errors import BackendOptionError, BackendUnavailableError, UnknownBackend
 from ..text import one_line
 from .base import Backend, BackendOption, Deadline, Outcome, TimeUp
 
-__all__ = ["BUILTIN_BACKENDS", "Backend", "BackendOption", "BackendOptionError", "Deadline",
-           "ENTRY_POINT_GROUP", "KNOWN_PLUGINS", "Outcome", "Plugin", "backend_class",
-           "backend_names", "backend_problems", "get_backend", "install_hint", "is_backend_name",
-           "plugins", "register_backend", "registered", "reload_plugins", "shorthand_flags",
-           "TimeUp"]
+__all__ = [
+    "BUILTIN_BACKENDS",
+    "Backend",
+    "BackendOption",
+    "BackendOptionError",
+    "Deadline",
+    "ENTRY_POINT_GROUP",
+    "KNOWN_PLUGINS",
+    "Outcome",
+    "Plugin",
+    "backend_class",
+    "backend_names",
+    "backend_problems",
+    "get_backend",
+    "install_hint",
+    "is_backend_name",
+    "plugins",
+    "register_backend",
+    "registered",
+    "reload_plugins",
+    "shorthand_flags",
+    "TimeUp",
+]
 
 log = logging.getLogger(__name__)
 
@@ -94,28 +112,37 @@ def _load_plugins() -> dict[str, Plugin]:
     found: dict[str, Plugin] = {}
     _ignored.clear()
     try:
-        entry_points = sorted(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP),
-                              key=lambda point: (point.name, point.value))
+        entry_points = sorted(
+            importlib.metadata.entry_points(group=ENTRY_POINT_GROUP),
+            key=lambda point: (point.name, point.value),
+        )
     except Exception as error:  # broken metadata of some unrelated package  # pragma: no cover
         log.warning("cannot read the %s entry points: %s", ENTRY_POINT_GROUP, error)
         entry_points = []
     for entry_point in entry_points:
         attribute: str | None = entry_point.attr  # None for a value without ':Class'
-        plugin = Plugin(entry_point.name, entry_point.module, attribute or "",
-                        _distribution_of(entry_point))
+        plugin = Plugin(
+            entry_point.name, entry_point.module, attribute or "", _distribution_of(entry_point)
+        )
         if not attribute:
-            _ignored[plugin.name] = (f"plugin {plugin.name!r} ({entry_point.value}, from "
-                                     f"{plugin.distribution}) is ignored: an entry point of "
-                                     f"{ENTRY_POINT_GROUP} is 'module:Class'")
+            _ignored[plugin.name] = (
+                f"plugin {plugin.name!r} ({entry_point.value}, from "
+                f"{plugin.distribution}) is ignored: an entry point of "
+                f"{ENTRY_POINT_GROUP} is 'module:Class'"
+            )
         elif plugin.name in BUILTIN_BACKENDS:
-            _ignored[plugin.name] = (f"{plugin.describe()} is ignored: {plugin.name!r} is a "
-                                     f"built-in backend")
+            _ignored[plugin.name] = (
+                f"{plugin.describe()} is ignored: {plugin.name!r} is a built-in backend"
+            )
         elif plugin.name in found:
-            _ignored[plugin.name] = (f"{plugin.describe()} is ignored: "
-                                     f"{found[plugin.name].describe()} has that name")
+            _ignored[plugin.name] = (
+                f"{plugin.describe()} is ignored: {found[plugin.name].describe()} has that name"
+            )
         elif _RESERVED_CHARACTERS & set(plugin.name) or not plugin.name:
-            _ignored[plugin.name] = (f"{plugin.describe()} is ignored: a backend name cannot "
-                                     f"hold any of '[]=,|' or spaces")
+            _ignored[plugin.name] = (
+                f"{plugin.describe()} is ignored: a backend name cannot "
+                f"hold any of '[]=,|' or spaces"
+            )
         else:
             found[plugin.name] = plugin
     for name, plugin in found.items():
@@ -199,18 +226,23 @@ def backend_class(name: str) -> type[Backend]:
     except KeyError:
         hint = f"; {name!r} is a plugin: {KNOWN_PLUGINS[name]}" if name in KNOWN_PLUGINS else ""
         raise UnknownBackendError(
-            f"unknown backend {name!r} (choose from {', '.join(_REGISTRY)}){hint}") from None
+            f"unknown backend {name!r} (choose from {', '.join(_REGISTRY)}){hint}"
+        ) from None
     plugin = (_plugins or {}).get(name)
     if plugin is None or (module_name, class_name) != (plugin.module, plugin.attribute):
         return _import_class(module_name, class_name)  # a built-in, or registered by hand
     try:
         cls = _import_class(module_name, class_name)
     except Exception as error:  # whatever a third-party import raises, it is one line here
-        raise _PluginError(name, f"{plugin.describe()}: {type(error).__name__}: "
-                                 f"{one_line(error)}") from error
+        raise _PluginError(
+            name, f"{plugin.describe()}: {type(error).__name__}: {one_line(error)}"
+        ) from error
     if not (isinstance(cls, type) and issubclass(cls, Backend)):
-        raise _PluginError(name, f"{plugin.describe()}: {plugin.attribute} is not a subclass "
-                                 f"of sudoku_cp.backends.Backend")
+        raise _PluginError(
+            name,
+            f"{plugin.describe()}: {plugin.attribute} is not a subclass "
+            f"of sudoku_cp.backends.Backend",
+        )
     return cls
 
 
@@ -260,14 +292,14 @@ def get_backend(name: str, **options: Any) -> Backend:
     cls = backend_class(name)
     if not cls.is_available():
         raise BackendUnavailableError(
-            f"backend {name!r} needs {', '.join(cls.requires)}: {install_hint(cls)}")
+            f"backend {name!r} needs {', '.join(cls.requires)}: {install_hint(cls)}"
+        )
     return cls(**cls.configure(options))
 
 
 def install_hint(cls: type[Backend]) -> str:
     """One line saying how to install what a backend `requires`."""
-    return cls.install_hint or (f"pip install sudoku-cp (or pip install "
-                                f"{' '.join(cls.requires)})")
+    return cls.install_hint or (f"pip install sudoku-cp (or pip install {' '.join(cls.requires)})")
 
 
 def shorthand_flags() -> dict[str, tuple[str, BackendOption]]:

@@ -18,7 +18,6 @@ from typing import Any, ClassVar
 from ..grid import Grid
 from ..result import Mode, SolveResult, Status
 
-
 # Limits above this many seconds (about 31 years) are no limit: native solvers and thread
 # timeouts overflow on such values (time_t, int64 microseconds), and nobody waits that long.
 UNLIMITED_SECONDS = 1e9
@@ -119,29 +118,41 @@ class BackendOption:
             try:
                 number = int(value)
             except (TypeError, ValueError):
-                raise BackendOptionError(f"option {self.name!r} takes a whole number, got "
-                                         f"{value!r}") from None
-            if isinstance(value, bool) or (isinstance(value, float) and value != number) or (
-                    self.minimum is not None and number < self.minimum):
+                raise BackendOptionError(
+                    f"option {self.name!r} takes a whole number, got {value!r}"
+                ) from None
+            if (
+                isinstance(value, bool)
+                or (isinstance(value, float) and value != number)
+                or (self.minimum is not None and number < self.minimum)
+            ):
                 bound = f" >= {self.minimum}" if self.minimum is not None else ""
-                raise BackendOptionError(f"option {self.name!r} takes a whole number{bound}, "
-                                         f"got {value!r}")
+                raise BackendOptionError(
+                    f"option {self.name!r} takes a whole number{bound}, got {value!r}"
+                )
             return number
         if not isinstance(value, str):
             raise BackendOptionError(f"option {self.name!r} takes text, got {value!r}")
         if self.parse is not None:
             return self.parse(value)
         if isinstance(self.choices, tuple) and value not in self.choices:
-            raise BackendOptionError(f"option {self.name!r} takes one of "
-                                     f"{', '.join(self.choices)}, got {value!r}")
+            raise BackendOptionError(
+                f"option {self.name!r} takes one of {', '.join(self.choices)}, got {value!r}"
+            )
         return value
 
     def describe(self) -> str:
         """One line: 'solver=NAME  python-sat solver (default glucose3; ...)'."""
         choices = self.choice_list()
-        shown = ("|".join(choices) if choices and len(choices) <= 6 else
-                 f"one of {len(choices)}" if choices else
-                 "N" if self.kind is int else "TEXT")
+        shown = (
+            "|".join(choices)
+            if choices and len(choices) <= 6
+            else f"one of {len(choices)}"
+            if choices
+            else "N"
+            if self.kind is int
+            else "TEXT"
+        )
         bound = f", >= {self.minimum}" if self.minimum is not None else ""
         return f"{self.name}={shown}  {self.help} (default {self.default}{bound})"
 
@@ -197,10 +208,15 @@ class Backend(ABC):
         for key in given:
             if cls.option(key) is None:
                 choices = ", ".join(cls.option_names()) or "none"
-                raise BackendOptionError(f"backend {cls.name!r} has no option {key!r} (its "
-                                         f"options: {choices})")
-        return {option.name: option.default if given.get(option.name) is None
-                else option.convert(given[option.name]) for option in cls.options}
+                raise BackendOptionError(
+                    f"backend {cls.name!r} has no option {key!r} (its options: {choices})"
+                )
+        return {
+            option.name: option.default
+            if given.get(option.name) is None
+            else option.convert(given[option.name])
+            for option in cls.options
+        }
 
     @classmethod
     def is_available(cls) -> bool:
@@ -220,8 +236,14 @@ class Backend(ABC):
                 found[package] = "not installed"
         return found
 
-    def solve(self, grid: Grid, *, mode: Mode | str = Mode.LEXMIN, limit: int = 2,
-              time_limit: float | None = None) -> SolveResult:
+    def solve(
+        self,
+        grid: Grid,
+        *,
+        mode: Mode | str = Mode.LEXMIN,
+        limit: int = 2,
+        time_limit: float | None = None,
+    ) -> SolveResult:
         """Solve one puzzle.
 
         `mode` is lexmin (the row-major smallest completion), any (some completion) or count
@@ -245,8 +267,11 @@ class Backend(ABC):
         deadline = Deadline(time_limit)
         conflicts = grid.conflicts()
         if conflicts:
-            outcome = Outcome(Status.UNSATISFIABLE, count=0 if mode is Mode.COUNT else None,
-                              reason=conflicts[0].describe())
+            outcome = Outcome(
+                Status.UNSATISFIABLE,
+                count=0 if mode is Mode.COUNT else None,
+                reason=conflicts[0].describe(),
+            )
         else:
             try:
                 outcome = self._solve(grid, mode=mode, limit=limit, deadline=deadline)
@@ -257,10 +282,16 @@ class Backend(ABC):
             outcome.stats["setup_seconds"] = round(setup_seconds, 6)
         solution = None if outcome.values is None else Grid(tuple(outcome.values), grid.box)
         return SolveResult(
-            backend=self.name, mode=mode, status=outcome.status, solution=solution,
+            backend=self.name,
+            mode=mode,
+            status=outcome.status,
+            solution=solution,
             count=outcome.count if mode is Mode.COUNT else None,
             limit=limit if mode is Mode.COUNT else None,
-            seconds=seconds, stats=outcome.stats, reason=outcome.reason)
+            seconds=seconds,
+            stats=outcome.stats,
+            reason=outcome.reason,
+        )
 
     def prepare(self, grid: Grid) -> bool:
         """Do the one-off set-up that solving this grid's shape needs (import the solver, build

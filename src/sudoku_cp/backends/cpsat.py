@@ -95,7 +95,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ..errors import BackendFailure
 from ..grid import BLANK, Grid, Shape, geometry
 from ..result import Mode, Status
-from .base import BackendOption, Backend, Deadline, Outcome
+from .base import Backend, BackendOption, Deadline, Outcome
 
 if TYPE_CHECKING:  # only for annotations; never imported at run time from here
     from ortools.sat.python import cp_model
@@ -108,7 +108,7 @@ COUNTS = ("auto", "on", "off")  # the row counts of the lex-min integer model (a
 # `auto` choices, by grid size N (measured: see _shape_template and docs/backends.md).
 INTEGER_FROM_SIZE = 26  # the integer model from here on, the Boolean one below
 SEARCH_FROM_SIZE = 26  # lex-min by the fixed search from here on, the staged objective below
-EXACT_INTEGER_LIMIT = 2 ** 53  # every objective value must stay below this to be exact
+EXACT_INTEGER_LIMIT = 2**53  # every objective value must stay below this to be exact
 DEFAULT_WORKERS = 1  # for `any`; on this 2-core machine one worker beat two (see CpSatBackend)
 # The uniqueness probe is one extra call for a puzzle with several completions and saves all
 # stages but one for a unique one: with two stages it would only break even (serg_benchmark, all
@@ -117,8 +117,11 @@ DEFAULT_WORKERS = 1  # for `any`; on this 2-core machine one worker beat two (se
 PROBE_FROM_STAGES = 3
 # stats["probe"] of a lex-min by objective, by what the uniqueness probe found
 PROBE_VERDICTS: dict[Status | None, str] = {
-    Status.SOLVED: "one", None: "several", Status.UNSATISFIABLE: "none",
-    Status.TIMEOUT: "timeout"}
+    Status.SOLVED: "one",
+    None: "several",
+    Status.UNSATISFIABLE: "none",
+    Status.TIMEOUT: "timeout",
+}
 
 
 def chunk_length(size: int) -> int:
@@ -136,7 +139,8 @@ def ortools_version() -> str:
     """The installed OR-Tools version."""
     import ortools
 
-    return str(getattr(ortools, "__version__"))
+    # getattr: the package has no type information for mypy to find __version__ in.
+    return str(getattr(ortools, "__version__"))  # noqa: B009
 
 
 def may_be_unique(grid: Grid) -> bool:
@@ -147,6 +151,7 @@ def may_be_unique(grid: Grid) -> bool:
 
 
 # -- the models ---------------------------------------------------------------------------------
+
 
 # Boolean per (cell, value) or an integer per cell with AllDifferent: measured on this 2-core
 # machine, ortools 9.15, one worker, presolve off. With the old parameters (root probing and
@@ -188,9 +193,9 @@ def _shape_template(size: int, box: Shape, decide: bool) -> cp_model.CpModel:
     units = geometry(size, box).units
     model = cp_model.CpModel()
     # Unnamed: names cost a fifth of the build time and nobody reads them.
-    literals = [model.new_bool_var("") for _ in range(size ** 3)]
+    literals = [model.new_bool_var("") for _ in range(size**3)]
     for cell in range(size * size):
-        model.add_exactly_one(literals[cell * size:(cell + 1) * size])
+        model.add_exactly_one(literals[cell * size : (cell + 1) * size])
     for unit in units:
         for offset in range(size):
             model.add_exactly_one([literals[cell * size + offset] for cell in unit])
@@ -201,8 +206,9 @@ def _shape_template(size: int, box: Shape, decide: bool) -> cp_model.CpModel:
 
 
 @functools.cache
-def _integer_template(size: int, box: Shape, decide: bool,
-                      counts: bool = False) -> cp_model.CpModel:
+def _integer_template(
+    size: int, box: Shape, decide: bool, counts: bool = False
+) -> cp_model.CpModel:
     """The integer model of every grid of this shape, built once per process; backends copy it.
 
     Variable ``cell`` is the cell's value, 1..N; one `AllDifferent` per unit. With `decide`, the
@@ -247,12 +253,10 @@ def counts_wanted(size: int, box: Shape, givens: int = 0) -> bool:
     so the counts only cost), and only with at most COUNTS_MAX_GIVENS * N givens."""
     rows, columns = box
     powers_of_two = all(side & (side - 1) == 0 for side in (rows, columns))
-    return (size >= COUNTS_FROM_SIZE and not powers_of_two
-            and givens <= COUNTS_MAX_GIVENS * size)
+    return size >= COUNTS_FROM_SIZE and not powers_of_two and givens <= COUNTS_MAX_GIVENS * size
 
 
-def add_row_counts(model: cp_model.CpModel, cells: Sequence[Any], size: int,
-                   box: Shape) -> None:
+def add_row_counts(model: cp_model.CpModel, cells: Sequence[Any], size: int, box: Shape) -> None:
     """Add implied constraints that let bounds propagation see Hall sets along a row.
 
     `AllDifferent` in CP-SAT 9.15 propagates bounds only; the lex-min of an empty grid with boxes
@@ -305,8 +309,9 @@ class KeptModel:
         shape_geometry = geometry(size, box)
         self._units = shape_geometry.units
         unit_index = {unit: index for index, unit in enumerate(self._units)}
-        self._units_of_cell = [tuple(unit_index[unit] for unit in units)
-                               for units in shape_geometry.units_of]
+        self._units_of_cell = [
+            tuple(unit_index[unit] for unit in units) for units in shape_geometry.units_of
+        ]
         self._all_values = (1 << (size + 1)) - 2  # bits 1..N
 
     @contextlib.contextmanager
@@ -394,11 +399,14 @@ class KeptModel:
         """The cell's digit as (variable, weight) terms, for a cell with these candidates."""
         raise NotImplementedError
 
-    def _set_objective(self, variables: list[int], coefficients: list[int], largest: int,
-                       cells: int) -> None:
+    def _set_objective(
+        self, variables: list[int], coefficients: list[int], largest: int, cells: int
+    ) -> None:
         if largest >= EXACT_INTEGER_LIMIT:
-            raise BackendFailure(f"a chunk of {cells} cells overflows an exact objective "
-                                 f"(its largest value is {largest} >= 2**53)")
+            raise BackendFailure(
+                f"a chunk of {cells} cells overflows an exact objective "
+                f"(its largest value is {largest} >= 2**53)"
+            )
         proto = self.model.proto
         proto.clear_objective()
         proto.objective.vars.extend(variables)
@@ -425,7 +433,7 @@ class ShapeModel(KeptModel):
         super().__init__(size, box, decide=decide)
         # The value each variable stands for, by variable index: a solution vector then reads as
         # the grid's values with one `compress` (row-major, one true literal per cell).
-        self._value_of_variable = [variable % size + 1 for variable in range(size ** 3)]
+        self._value_of_variable = [variable % size + 1 for variable in range(size**3)]
         self._values_of_mask: dict[int, list[int]] = {}  # candidate mask -> its values, ascending
 
     def _build(self, size: int, box: Shape, decide: bool) -> cp_model.CpModel:
@@ -474,7 +482,7 @@ class ShapeModel(KeptModel):
     def values_from(self, solution: Sequence[int]) -> bytes:
         values = bytes(itertools.compress(self._value_of_variable, solution_bits(solution)))
         if len(values) != self.size * self.size:
-            raise BackendFailure(f"CP-SAT gave {len(values)} values for {self.size ** 2} cells")
+            raise BackendFailure(f"CP-SAT gave {len(values)} values for {self.size**2} cells")
         return values
 
 
@@ -544,12 +552,15 @@ class IntegerShapeModel(KeptModel):
         else:
             text = str(solution)
             try:
-                values = bytes(int(part) for part in text[1:-1].split(",")) \
-                    if text[:1] == "[" else bytes(solution)
+                values = (
+                    bytes(int(part) for part in text[1:-1].split(","))
+                    if text[:1] == "["
+                    else bytes(solution)
+                )
             except ValueError:
                 values = bytes(solution)
         if len(values) != cells:
-            raise BackendFailure(f"CP-SAT gave {len(values)} values for {self.size ** 2} cells")
+            raise BackendFailure(f"CP-SAT gave {len(values)} values for {self.size**2} cells")
         return values
 
 
@@ -586,11 +597,14 @@ def check_integer_objective(model: cp_model.CpModel, terms: int) -> None:
         raise BackendFailure("CP-SAT turned the lex-min objective into a floating-point one")
     coefficients = list(proto.objective.coeffs)
     if len(coefficients) != terms or any(abs(c) >= EXACT_INTEGER_LIMIT for c in coefficients):
-        raise BackendFailure(f"the lex-min objective should have {terms} exact integer terms, "
-                             f"CP-SAT holds {len(coefficients)}")
+        raise BackendFailure(
+            f"the lex-min objective should have {terms} exact integer terms, "
+            f"CP-SAT holds {len(coefficients)}"
+        )
 
 
 # -- solver parameters --------------------------------------------------------------------------
+
 
 def configure_lean(parameters: Any) -> None:
     """Skip the root-level work that costs more than it saves on Sudoku.
@@ -676,6 +690,7 @@ def warm_up() -> None:
 
 # -- counting -----------------------------------------------------------------------------------
 
+
 @dataclass
 class SolutionTally:
     """Distinct solutions seen, up to a limit; the first one kept."""
@@ -742,6 +757,7 @@ def _first_solution_clock_class() -> type:
 
 
 # -- the backend --------------------------------------------------------------------------------
+
 
 class _TimedOut(Exception):
     """Raised inside a solve when the budget ran out; turned into TIMEOUT."""
@@ -810,29 +826,50 @@ class CpSatBackend(Backend):
     """
 
     name = "cpsat"
-    description = ("OR-Tools CP-SAT model; lex-min by a staged exact objective on Booleans, "
-                   "from 26x26 by a fixed row-major search on integers")
+    description = (
+        "OR-Tools CP-SAT model; lex-min by a staged exact objective on Booleans, "
+        "from 26x26 by a fixed row-major search on integers"
+    )
     requires = ("ortools",)
     packages: ClassVar[tuple[str, ...]] = ("ortools",)
     setup_modules: ClassVar[tuple[str, ...]] = ("ortools.sat.python.cp_model",)
     options: ClassVar[tuple[BackendOption, ...]] = (
-        BackendOption("strategy", "lexmin: staged exact objective, or the first solution of the "
-                      "fixed row-major search (its proof in the module docstring); auto: "
-                      f"objective below {SEARCH_FROM_SIZE}x{SEARCH_FROM_SIZE}, search from there",
-                      "auto", choices=STRATEGIES, flag="--cpsat-strategy"),
-        BackendOption("model", "boolean: a Boolean per cell and value, exactly-ones; integer: an "
-                      "integer per cell, AllDifferent per unit (empty 36x36 lexmin 6-8x faster, "
-                      "any slower); auto: integer for lexmin from "
-                      f"{INTEGER_FROM_SIZE}x{INTEGER_FROM_SIZE}, else boolean",
-                      "auto", choices=MODELS),
-        BackendOption("workers", "CP-SAT search workers", DEFAULT_WORKERS, kind=int, minimum=1,
-                      flag="--workers"),
-        BackendOption("counts", "implied row counts in the lex-min integer model (a Boolean per "
-                      "row, value and box boundary: is the value left of it), which let the "
-                      "fixed search see pigeonholes (empty 42x42 5 s instead of 190 s); auto: "
-                      f"from {COUNTS_FROM_SIZE}x{COUNTS_FROM_SIZE} unless both box sides are "
-                      "powers of two, for puzzles with at most N givens", "auto",
-                      choices=COUNTS),
+        BackendOption(
+            "strategy",
+            "lexmin: staged exact objective, or the first solution of the "
+            "fixed row-major search (its proof in the module docstring); auto: "
+            f"objective below {SEARCH_FROM_SIZE}x{SEARCH_FROM_SIZE}, search from there",
+            "auto",
+            choices=STRATEGIES,
+            flag="--cpsat-strategy",
+        ),
+        BackendOption(
+            "model",
+            "boolean: a Boolean per cell and value, exactly-ones; integer: an "
+            "integer per cell, AllDifferent per unit (empty 36x36 lexmin 6-8x faster, "
+            "any slower); auto: integer for lexmin from "
+            f"{INTEGER_FROM_SIZE}x{INTEGER_FROM_SIZE}, else boolean",
+            "auto",
+            choices=MODELS,
+        ),
+        BackendOption(
+            "workers",
+            "CP-SAT search workers",
+            DEFAULT_WORKERS,
+            kind=int,
+            minimum=1,
+            flag="--workers",
+        ),
+        BackendOption(
+            "counts",
+            "implied row counts in the lex-min integer model (a Boolean per "
+            "row, value and box boundary: is the value left of it), which let the "
+            "fixed search see pigeonholes (empty 42x42 5 s instead of 190 s); auto: "
+            f"from {COUNTS_FROM_SIZE}x{COUNTS_FROM_SIZE} unless both box sides are "
+            "powers of two, for puzzles with at most N givens",
+            "auto",
+            choices=COUNTS,
+        ),
     )
 
     def __init__(self, **options: Any) -> None:
@@ -879,16 +916,22 @@ class CpSatBackend(Backend):
                 continue
             warm_up()
             kept: type[KeptModel] = IntegerShapeModel if kind == "integer" else ShapeModel
-            self._shapes[key] = (kept(grid.size, grid.box, decide=True),
-                                 kept(grid.size, grid.box, decide=False))
+            self._shapes[key] = (
+                kept(grid.size, grid.box, decide=True),
+                kept(grid.size, grid.box, decide=False),
+            )
             made = True
         # The lex-min integer model with the row counts, when this puzzle wants it (prepare does
         # not know the mode either: a puzzle that wants it in `any` mode makes it too).
-        if (self.model_kind(grid.size) == "integer" and self.uses_counts(grid)
-                and (grid.size, grid.box) not in self._counted):
+        if (
+            self.model_kind(grid.size) == "integer"
+            and self.uses_counts(grid)
+            and (grid.size, grid.box) not in self._counted
+        ):
             warm_up()
-            self._counted[grid.size, grid.box] = IntegerShapeModel(grid.size, grid.box,
-                                                                   decide=True, counts=True)
+            self._counted[grid.size, grid.box] = IntegerShapeModel(
+                grid.size, grid.box, decide=True, counts=True
+            )
             made = True
         return made
 
@@ -911,16 +954,21 @@ class CpSatBackend(Backend):
         # Ctrl-C to Python so solve and crosscheck can stop cleanly and report what was done.
         run.solver.parameters.catch_sigint_signal = False
         proto = shape.model.proto
-        stats: dict[str, Any] = {"model": kind, "ortools": ortools_version(),
-                                 "variables": len(proto.variables),
-                                 "constraints": len(proto.constraints),
-                                 "row_counts": isinstance(shape, IntegerShapeModel)
-                                 and shape.counts}
+        stats: dict[str, Any] = {
+            "model": kind,
+            "ortools": ortools_version(),
+            "variables": len(proto.variables),
+            "constraints": len(proto.constraints),
+            "row_counts": isinstance(shape, IntegerShapeModel) and shape.counts,
+        }
         start = time.perf_counter()
         with shape.posed(grid) as givens:
             # The integer model poses its givens as narrowed domains, not assumptions.
-            stats.update(givens=givens, assumptions=givens if kind == "boolean" else 0,
-                         build_seconds=time.perf_counter() - start)
+            stats.update(
+                givens=givens,
+                assumptions=givens if kind == "boolean" else 0,
+                build_seconds=time.perf_counter() - start,
+            )
             strategy = self.lexmin_strategy(grid.size)
             if mode is Mode.LEXMIN and strategy == "objective":
                 stats.update(strategy="objective", workers=1)
@@ -934,22 +982,30 @@ class CpSatBackend(Backend):
             else:
                 stats.update(strategy="enumerate", workers=1)
                 outcome = self._count(shape, run, limit, stats)
-        outcome.stats = {**stats, "solve_seconds": run.solve_seconds, "stages": run.stages,
-                         "branches": run.branches, "conflicts": run.conflicts, **outcome.stats}
+        outcome.stats = {
+            **stats,
+            "solve_seconds": run.solve_seconds,
+            "stages": run.stages,
+            "branches": run.branches,
+            "conflicts": run.conflicts,
+            **outcome.stats,
+        }
         return outcome
 
     # -- lexmin ---------------------------------------------------------------------------------
 
-    def _lexmin_by_objective(self, grid: Grid, shape: KeptModel, run: _Run,
-                             stats: dict[str, Any]) -> Outcome:
+    def _lexmin_by_objective(
+        self, grid: Grid, shape: KeptModel, run: _Run, stats: dict[str, Any]
+    ) -> Outcome:
         """The only completion if the probe finds one; else minimise chunk after chunk of blank
         cells, freezing each at its proven optimum."""
         from ortools.sat.python import cp_model
 
         configure_fixed_search(run.solver.parameters)
         candidates = shape.candidates(grid.values)
-        probed = may_be_unique(grid) and self._stages_at_least(grid.blanks(), shape, candidates,
-                                                               PROBE_FROM_STAGES)
+        probed = may_be_unique(grid) and self._stages_at_least(
+            grid.blanks(), shape, candidates, PROBE_FROM_STAGES
+        )
         stats["probe"] = "skipped"  # several completions for sure, or too few stages to save
         if probed:
             try:
@@ -968,7 +1024,7 @@ class CpSatBackend(Backend):
             if number > 1:
                 candidates = shape.candidates(known)
             chunk = shape.next_chunk(left, candidates)
-            left = left[len(chunk):]
+            left = left[len(chunk) :]
             shape.minimize_chunk(chunk, candidates)
             clock = _first_solution_clock_class()() if number == 1 else None
             stage_start = time.perf_counter()
@@ -979,9 +1035,14 @@ class CpSatBackend(Backend):
             if clock is not None and clock.at is not None:
                 # The fixed search meets the lex-min first; everything after it is proof.
                 stats["first_solution_seconds"] = clock.at - stage_start
-            logger.debug("lex-min stage %d (%d cells, %d left): %s after %.3f s", number,
-                         len(chunk), len(left), run.solver.status_name(status),
-                         time.perf_counter() - stage_start)
+            logger.debug(
+                "lex-min stage %d (%d cells, %d left): %s after %.3f s",
+                number,
+                len(chunk),
+                len(left),
+                run.solver.status_name(status),
+                time.perf_counter() - stage_start,
+            )
             if status == cp_model.OPTIMAL:
                 values = shape.values_from(run.solver.response_proto.solution)
                 shape.freeze(chunk, values)
@@ -998,13 +1059,14 @@ class CpSatBackend(Backend):
         return Outcome(Status.SOLVED, values=tuple(values))
 
     @staticmethod
-    def _stages_at_least(blanks: list[int], shape: KeptModel, candidates: Sequence[int],
-                         stages: int) -> bool:
+    def _stages_at_least(
+        blanks: list[int], shape: KeptModel, candidates: Sequence[int], stages: int
+    ) -> bool:
         """Whether the staged objective would take at least this many stages, counting chunks
         by the candidates the givens leave (freezing a chunk can only shorten what follows)."""
         left = blanks
         for _ in range(stages - 1):
-            left = left[len(shape.next_chunk(left, candidates)):]
+            left = left[len(shape.next_chunk(left, candidates)) :]
             if not left:
                 return False
         return True
@@ -1059,16 +1121,16 @@ class CpSatBackend(Backend):
         except _TimedOut:
             return self._timeout("before the search")
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            return Outcome(Status.SOLVED,
-                           values=tuple(shape.values_from(run.solver.response_proto.solution)))
+            return Outcome(
+                Status.SOLVED, values=tuple(shape.values_from(run.solver.response_proto.solution))
+            )
         if status == cp_model.INFEASIBLE:
             return Outcome(Status.UNSATISFIABLE, reason="CP-SAT proved there is no completion")
         if status == cp_model.UNKNOWN and run.ran_out_of_time():
             return self._timeout("during the search")
         raise run.failure(status, "for a single solve")
 
-    def _count(self, shape: KeptModel, run: _Run, limit: int,
-               stats: dict[str, Any]) -> Outcome:
+    def _count(self, shape: KeptModel, run: _Run, limit: int, stats: dict[str, Any]) -> Outcome:
         """Enumerate distinct completions until the limit, the end of the search or the budget."""
         from ortools.sat.python import cp_model
 
@@ -1080,14 +1142,19 @@ class CpSatBackend(Backend):
             return self._timeout("before counting", count=0)
         stats.update(reported_solutions=tally.reported)
         first = None if tally.first is None else tuple(tally.first)
-        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE, cp_model.INFEASIBLE,
-                          cp_model.UNKNOWN):
+        if status not in (
+            cp_model.OPTIMAL,
+            cp_model.FEASIBLE,
+            cp_model.INFEASIBLE,
+            cp_model.UNKNOWN,
+        ):
             raise run.failure(status, "while counting")  # MODEL_INVALID or a new status
         if tally.reached() or (status == cp_model.OPTIMAL and tally.count > 0):
             return Outcome(Status.SOLVED, values=first, count=tally.count)
         if status in (cp_model.INFEASIBLE, cp_model.OPTIMAL) and tally.count == 0:
-            return Outcome(Status.UNSATISFIABLE, count=0,
-                           reason="CP-SAT proved there is no completion")
+            return Outcome(
+                Status.UNSATISFIABLE, count=0, reason="CP-SAT proved there is no completion"
+            )
         if run.ran_out_of_time():
             return self._timeout(f"after {tally.count} completions", count=tally.count)
         raise run.failure(status, f"after {tally.count} of at most {limit} completions")

@@ -32,11 +32,11 @@ completion, so they never change which completions exist.
 from __future__ import annotations
 
 import functools
-from itertools import islice
-from functools import reduce
-from operator import itemgetter, or_
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import reduce
+from itertools import islice
+from operator import itemgetter, or_
 from typing import Any, ClassVar
 
 from ..grid import BLANK, Grid, Shape, geometry
@@ -55,7 +55,9 @@ WIDE_PROBE_WIDTH = 60  # the probe width from MATCHING_FROM_SIZE on (unique-25x2
 # 17 s against 25 s at 30; unique-16x16 ran 10 % slower at 60)
 MATCHING_MEMO_LIMIT = 200_000  # unit states remembered by one search before the memo restarts
 PROPAGATION_LEVELS = ("auto", "singles", "strong")
-STRONG_FROM_SIZE = 16  # auto: the strong level from this size on (it costs more than it saves below)
+STRONG_FROM_SIZE = (
+    16  # auto: the strong level from this size on (it costs more than it saves below)
+)
 ORACLE_BUDGET_PER_CELL = 1  # oracle nodes per cell of the grid before the row-major search goes on
 
 
@@ -100,17 +102,25 @@ class _Segments:
 @functools.cache
 def _tables(size: int, box: Shape) -> _Tables:
     geo = geometry(size, box)
-    unit_set_of = tuple(sum(1 << index for index, unit in enumerate(geo.units) if cell in unit)
-                        for cell in geo.cells)
-    return _Tables(size, (1 << size) - 1, geo.peers, geo.units, geo.units_of, unit_set_of,
-                   geo.unit_getters,
-                   tuple(sum(1 << peer for peer in peers) for peers in geo.peers),
-                   tuple(sum(1 << cell for cell in unit) for unit in geo.units),
-                   _segments(geo.rows + geo.columns, geo.boxes))
+    unit_set_of = tuple(
+        sum(1 << index for index, unit in enumerate(geo.units) if cell in unit)
+        for cell in geo.cells
+    )
+    return _Tables(
+        size,
+        (1 << size) - 1,
+        geo.peers,
+        geo.units,
+        geo.units_of,
+        unit_set_of,
+        geo.unit_getters,
+        tuple(sum(1 << peer for peer in peers) for peers in geo.peers),
+        tuple(sum(1 << cell for cell in unit) for unit in geo.units),
+        _segments(geo.rows + geo.columns, geo.boxes),
+    )
 
 
-def _segments(lines: tuple[tuple[int, ...], ...],
-              boxes: tuple[tuple[int, ...], ...]) -> _Segments:
+def _segments(lines: tuple[tuple[int, ...], ...], boxes: tuple[tuple[int, ...], ...]) -> _Segments:
     """The box-line intersections of every row and column (`lines`: rows, then columns)."""
     getters, line_of, box_of, line_rest, box_rest = [], [], [], [], []
     row_count = len(lines) // 2
@@ -124,8 +134,15 @@ def _segments(lines: tuple[tuple[int, ...], ...],
             box_of.append(2 * box_index + (line_index >= row_count))
             line_rest.append(tuple(cell for cell in line if cell not in cells))
             box_rest.append(tuple(cell for cell in box_cells if cell not in cells))
-    return _Segments(tuple(getters), tuple(line_of), tuple(box_of), tuple(line_rest),
-                     tuple(box_rest), len(lines), 2 * len(boxes))
+    return _Segments(
+        tuple(getters),
+        tuple(line_of),
+        tuple(box_of),
+        tuple(line_rest),
+        tuple(box_rest),
+        len(lines),
+        2 * len(boxes),
+    )
 
 
 Frame = tuple[Candidates, list[tuple[int, int]]]  # a node and its untried (cell, bit), last first
@@ -182,8 +199,12 @@ class _Search:
         innermost operation of the whole backend, and measured 2.5x cheaper than `set.update`.
         """
         tables = self.tables
-        peers, units, unit_set_of, full = (tables.peers, tables.units, tables.unit_set_of,
-                                           tables.full)
+        peers, units, unit_set_of, full = (
+            tables.peers,
+            tables.units,
+            tables.unit_set_of,
+            tables.full,
+        )
         while True:
             while decided:
                 cell = decided.pop()
@@ -246,7 +267,7 @@ class _Search:
         line_twice = [0] * layout.line_count
         box_once = [0] * layout.box_count
         box_twice = [0] * layout.box_count
-        for mask, line, box in zip(masks, layout.line_of, layout.box_of):
+        for mask, line, box in zip(masks, layout.line_of, layout.box_of, strict=True):
             line_twice[line] |= line_once[line] & mask
             line_once[line] |= mask
             box_twice[box] |= box_once[box] & mask
@@ -258,8 +279,10 @@ class _Search:
             claiming = mask & in_box & ~in_line
             if not pointing and not claiming:
                 continue
-            for bits, rest in ((pointing, layout.line_rest[index]),
-                               (claiming, layout.box_rest[index])):
+            for bits, rest in (
+                (pointing, layout.line_rest[index]),
+                (claiming, layout.box_rest[index]),
+            ):
                 if not bits:
                     continue
                 for cell in rest:
@@ -289,7 +312,7 @@ class _Search:
         if len(memo) > MATCHING_MEMO_LIMIT:
             memo.clear()
         dirty = 0
-        for unit, unit_masks in zip(tables.units, tables.unit_masks):
+        for unit, unit_masks in zip(tables.units, tables.unit_masks, strict=True):
             masks = unit_masks(candidates)
             narrowed = memo.get(masks)
             if narrowed is None:
@@ -303,13 +326,14 @@ class _Search:
                 return dirty
         return dirty
 
-    def replace(self, candidates: Candidates, cells: Sequence[int], masks: Sequence[int],
-                decided: list[int]) -> int:
+    def replace(
+        self, candidates: Candidates, cells: Sequence[int], masks: Sequence[int], decided: list[int]
+    ) -> int:
         """Give `cells` these (narrower) masks in place; cells left with one value go to
         `decided`. Returns the units whose candidates changed, as a bitset."""
         unit_set_of = self.tables.unit_set_of
         dirty = 0
-        for cell, new in zip(cells, masks):
+        for cell, new in zip(cells, masks, strict=True):
             if candidates[cell] != new:
                 candidates[cell] = new
                 dirty |= unit_set_of[cell]
@@ -383,7 +407,7 @@ class _Search:
             best: list[tuple[int, int]] = []
             best_score = 0
             narrowed = False
-            for choice in ranked[:self.probe_width]:
+            for choice in ranked[: self.probe_width]:
                 if self.deadline.expired():
                     raise _OutOfTime  # a look-ahead can take seconds on 25x25
                 if not _open(candidates, choice):
@@ -408,9 +432,11 @@ class _Search:
                 first_cut, second_cut = (total - sum(map(int.bit_count, side[1])) for side in sides)
                 either = list(map(or_, sides[0][0], sides[1][0]))
                 if either != candidates:
-                    removed = [(cell, old & ~new)
-                               for cell, (old, new) in enumerate(zip(candidates, either))
-                               if old != new]
+                    removed = [
+                        (cell, old & ~new)
+                        for cell, (old, new) in enumerate(zip(candidates, either, strict=True))
+                        if old != new
+                    ]
                     settled = self.settle(candidates, places, removed)
                     # Cannot fail: each side is a fixpoint that holds, inside the union, and
                     # singles only remove what no such fixpoint below the union keeps.
@@ -425,15 +451,17 @@ class _Search:
             if best and (not narrowed or _open(candidates, best)):
                 return best
 
-    def probe(self, candidates: Candidates, places: list[int], cell: int,
-              bit: int) -> Settled | None:
+    def probe(
+        self, candidates: Candidates, places: list[int], cell: int, bit: int
+    ) -> Settled | None:
         """One side of a binary choice, propagated with singles only (`settle`): locked
         candidates would refute a little more, but at twice the cost of each of the many
         probes."""
         return self.settle(candidates, places, [(cell, candidates[cell] ^ bit)])
 
-    def settle(self, candidates: Candidates, places: list[int],
-               removals: list[tuple[int, int]]) -> Settled | None:
+    def settle(
+        self, candidates: Candidates, places: list[int], removals: list[tuple[int, int]]
+    ) -> Settled | None:
         """Copies of `candidates` and `places` with the (cell, bits) `removals` made and naked and
         hidden singles applied to fixpoint, or None on a contradiction.
 
@@ -504,8 +532,9 @@ class _Search:
             if not pending and not decided:
                 return child, spots
 
-    def binary_choices(self, candidates: Candidates,
-                       places: list[int]) -> list[list[tuple[int, int]]]:
+    def binary_choices(
+        self, candidates: Candidates, places: list[int]
+    ) -> list[list[tuple[int, int]]]:
         """Every two-sided choice, as its two (cell, bit) sides: two-candidate cells, and values
         with two places in a unit; those whose sides reach the most peer candidates first.
 
@@ -519,10 +548,11 @@ class _Search:
         for cell, mask in enumerate(candidates):
             if mask.bit_count() == 2:
                 low, high = mask & -mask, mask & (mask - 1)
-                reach = ((places_of[low.bit_length() - 1] & peer_bits[cell]).bit_count()
-                         + (places_of[high.bit_length() - 1] & peer_bits[cell]).bit_count())
+                reach = (places_of[low.bit_length() - 1] & peer_bits[cell]).bit_count() + (
+                    places_of[high.bit_length() - 1] & peer_bits[cell]
+                ).bit_count()
                 scored.append((-reach, len(scored), [(cell, low), (cell, high)]))
-        for unit_masks, unit_bits in zip(tables.unit_masks, tables.unit_bits):
+        for unit_masks, unit_bits in zip(tables.unit_masks, tables.unit_bits, strict=True):
             once = twice = thrice = 0
             for mask in unit_masks(candidates):
                 if mask & (mask - 1):
@@ -537,14 +567,16 @@ class _Search:
                 both = cells_with & unit_bits
                 first = (both & -both).bit_length() - 1
                 second = both.bit_length() - 1
-                reach = ((cells_with & peer_bits[first]).bit_count()
-                         + (cells_with & peer_bits[second]).bit_count())
+                reach = (cells_with & peer_bits[first]).bit_count() + (
+                    cells_with & peer_bits[second]
+                ).bit_count()
                 scored.append((-reach, len(scored), [(first, bit), (second, bit)]))
         scored.sort()
         return [choice for _, _, choice in scored]
 
-    def completions(self, candidates: Candidates, *,
-                    stop_at: int | None = None) -> Iterator[Candidates]:
+    def completions(
+        self, candidates: Candidates, *, stop_at: int | None = None
+    ) -> Iterator[Candidates]:
         """Every completion below a propagated node, by MRV search with ascending values.
 
         With `stop_at`, the search ends quietly once `self.nodes` reaches it.
@@ -669,8 +701,9 @@ def _hall_holds(candidates: Candidates, units: tuple[tuple[int, ...], ...]) -> b
     the pigeonhole dead ends that singles cannot, such as five cells left with four values.
     """
     for unit in units:
-        open_masks = [candidates[cell] for cell in unit
-                      if candidates[cell] & (candidates[cell] - 1)]
+        open_masks = [
+            candidates[cell] for cell in unit if candidates[cell] & (candidates[cell] - 1)
+        ]
         owner: dict[int, int] = {}  # value bit -> index of the open cell holding it
         for index in range(len(open_masks)):
             if not _augment(index, open_masks, owner, [0]):
@@ -776,8 +809,11 @@ def _open(candidates: Candidates, choice: list[tuple[int, int]]) -> bool:
     """Whether both sides of a binary choice are still open (possible and not yet decided)."""
     (first, first_bit), (second, second_bit) = choice
     first_mask, second_mask = candidates[first], candidates[second]
-    return bool(first_mask & first_bit and second_mask & second_bit) \
-        and first_mask != first_bit and second_mask != second_bit
+    return (
+        bool(first_mask & first_bit and second_mask & second_bit)
+        and first_mask != first_bit
+        and second_mask != second_bit
+    )
 
 
 def _first_undecided(candidates: Candidates, start: int) -> int:
@@ -791,7 +827,7 @@ def _first_undecided(candidates: Candidates, start: int) -> int:
 
 def _agrees(candidates: Candidates, witness: Candidates) -> bool:
     """Whether the witness completion is still allowed by these candidates."""
-    return all(mask & bit for mask, bit in zip(candidates, witness))
+    return all(mask & bit for mask, bit in zip(candidates, witness, strict=True))
 
 
 def _values(candidates: Candidates) -> tuple[int, ...]:
@@ -813,12 +849,18 @@ class DfsBackend(Backend):
     """
 
     name = "dfs"
-    description = "pure-Python search: bitmasks, singles (+ locked candidates and look-ahead " \
-                  "for large lex-min), MRV oracle for lex-min"
+    description = (
+        "pure-Python search: bitmasks, singles (+ locked candidates and look-ahead "
+        "for large lex-min), MRV oracle for lex-min"
+    )
     options: ClassVar[tuple[BackendOption, ...]] = (
-        BackendOption("propagation", "lexmin: singles; strong (locked candidates, look-ahead on "
-                      "binary choices for the uniqueness proof); auto = strong from 16x16",
-                      "auto", choices=PROPAGATION_LEVELS),
+        BackendOption(
+            "propagation",
+            "lexmin: singles; strong (locked candidates, look-ahead on "
+            "binary choices for the uniqueness proof); auto = strong from 16x16",
+            "auto",
+            choices=PROPAGATION_LEVELS,
+        ),
     )
 
     def __init__(self, **options: Any) -> None:
@@ -833,8 +875,11 @@ class DfsBackend(Backend):
 
     def _solve(self, grid: Grid, *, mode: Mode, limit: int, deadline: Deadline) -> Outcome:
         search = _Search(grid, deadline, strong=self.is_strong(grid, mode))
-        stats: dict[str, object] = {"nodes": 0, "oracle_calls": 0,
-                                    "propagation": "strong" if search.strong else "singles"}
+        stats: dict[str, object] = {
+            "nodes": 0,
+            "oracle_calls": 0,
+            "propagation": "strong" if search.strong else "singles",
+        }
         count = 0
         values: tuple[int, ...] | None = None
         status = Status.SOLVED
@@ -860,8 +905,9 @@ class DfsBackend(Backend):
         except _OutOfTime:
             status, values = Status.TIMEOUT, None
         stats.update(nodes=search.nodes, oracle_calls=search.oracle_calls)
-        reason = "propagation and search found no completion" \
-            if status is Status.UNSATISFIABLE else None
+        reason = (
+            "propagation and search found no completion" if status is Status.UNSATISFIABLE else None
+        )
         if status is Status.TIMEOUT:
             reason = f"no answer within {deadline.time_limit:g} s"
         return Outcome(status, values, count if mode is Mode.COUNT else None, stats, reason)

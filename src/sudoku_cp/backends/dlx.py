@@ -104,8 +104,12 @@ def _structure(size: int, box: Shape) -> _Structure:
         b = (r // box_rows) * (size // box_cols) + c // box_cols
         for value in range(size):
             first = base + 4 * (cell * size + value)
-            row_columns = (1 + cell, 1 + area + r * size + value, 1 + 2 * area + c * size + value,
-                           1 + 3 * area + b * size + value)
+            row_columns = (
+                1 + cell,
+                1 + area + r * size + value,
+                1 + 2 * area + c * size + value,
+                1 + 3 * area + b * size + value,
+            )
             for offset, header in enumerate(row_columns):
                 node = first + offset
                 column[node] = header
@@ -144,10 +148,16 @@ class _Links:
     # measured a fifth of their cost.
 
     def _dance(self) -> tuple[Callable[[int], int], Callable[[int], None]]:
-        def cover(header: int, left: list[int] = self.left, right: list[int] = self.right,
-                  up: list[int] = self.up, down: list[int] = self.down,
-                  count: list[int] = self.count, column: list[int] = self.column,
-                  mates: list[tuple[int, ...]] = self.mates) -> int:
+        def cover(
+            header: int,
+            left: list[int] = self.left,
+            right: list[int] = self.right,
+            up: list[int] = self.up,
+            down: list[int] = self.down,
+            count: list[int] = self.count,
+            column: list[int] = self.column,
+            mates: list[tuple[int, ...]] = self.mates,
+        ) -> int:
             """Take a column out of the header list and each of its rows out of the other
             columns; returns the number of links updated."""
             right[left[header]] = right[header]
@@ -163,10 +173,16 @@ class _Links:
                 node = down[node]
             return 1 + 3 * count[header]
 
-        def uncover(header: int, left: list[int] = self.left, right: list[int] = self.right,
-                    up: list[int] = self.up, down: list[int] = self.down,
-                    count: list[int] = self.count, column: list[int] = self.column,
-                    mates: list[tuple[int, ...]] = self.mates) -> None:
+        def uncover(
+            header: int,
+            left: list[int] = self.left,
+            right: list[int] = self.right,
+            up: list[int] = self.up,
+            down: list[int] = self.down,
+            count: list[int] = self.count,
+            column: list[int] = self.column,
+            mates: list[tuple[int, ...]] = self.mates,
+        ) -> None:
             """Undo `cover(header)`: rows back bottom-up, each row's mates in reverse order."""
             node = up[header]
             while node != header:
@@ -236,8 +252,9 @@ class _Links:
 
     # -- the search -----------------------------------------------------------------------------
 
-    def solutions(self, rowmajor: bool,
-                  budget: int | None = None) -> Generator[list[int], None, None]:
+    def solutions(
+        self, rowmajor: bool, budget: int | None = None
+    ) -> Generator[list[int], None, None]:
         """Depth-first Algorithm X from the current state: yields each completion's rows (the
         fixed ones first), leaving the structure as it found it once exhausted or closed.
         Past `budget` nodes (checked with the clock) it raises _OverBudget."""
@@ -310,7 +327,7 @@ class _Links:
             return None
         down = self.down
         value_of = {self.row_cell(node): node for node in witness}
-        for cell in range(self.structure.size ** 2):
+        for cell in range(self.structure.size**2):
             header = 1 + cell
             if self.right[self.left[header]] != header:
                 continue  # filled: a given or an earlier cell of the prefix
@@ -360,11 +377,15 @@ class DlxBackend(Backend):
     name = "dlx"
     description = "pure-Python exact cover: Knuth's Algorithm X with dancing links (arrays of ints)"
     options: ClassVar[tuple[BackendOption, ...]] = (
-        BackendOption("order", "column choice: mrv (fewest rows; lex-min by a row-major "
-                      "prefix loop over it), rowmajor (forced columns, else the first open cell: "
-                      "the first completion is the lex-min); auto = mrv for any and count, for "
-                      "lex-min rowmajor for 50 nodes per cell, then the prefix loop", "auto",
-                      choices=ORDERS),
+        BackendOption(
+            "order",
+            "column choice: mrv (fewest rows; lex-min by a row-major "
+            "prefix loop over it), rowmajor (forced columns, else the first open cell: "
+            "the first completion is the lex-min); auto = mrv for any and count, for "
+            "lex-min rowmajor for 50 nodes per cell, then the prefix loop",
+            "auto",
+            choices=ORDERS,
+        ),
     )
 
     def __init__(self, **options: Any) -> None:
@@ -390,7 +411,7 @@ class DlxBackend(Backend):
             return links.prefix_lexmin()
         if self.order == "rowmajor":
             return links.first(rowmajor=True)
-        budget = ROWMAJOR_BUDGET_PER_CELL * links.structure.size ** 2
+        budget = ROWMAJOR_BUDGET_PER_CELL * links.structure.size**2
         try:
             return links.first(rowmajor=True, budget=budget)
         except _OverBudget:

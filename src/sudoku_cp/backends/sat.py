@@ -64,7 +64,7 @@ from typing import Any, ClassVar, TextIO
 from ..errors import BackendFailure, BackendOptionError
 from ..grid import BLANK, Geometry, Grid, Shape, geometry
 from ..result import Mode, Status
-from .base import BackendOption, Backend, Deadline, Outcome
+from .base import Backend, BackendOption, Deadline, Outcome
 
 logger = logging.getLogger(__name__)
 
@@ -72,8 +72,17 @@ ENCODINGS = ("extended", "minimal")
 
 # The at-most-one encodings of pysat.card that suit a plain clause list ("native" needs a
 # cardinality solver, so it is left out).
-AMO_ENCODINGS = ("pairwise", "seqcounter", "ladder", "bitwise", "totalizer", "mtotalizer",
-                 "kmtotalizer", "sortnetwrk", "cardnetwrk")
+AMO_ENCODINGS = (
+    "pairwise",
+    "seqcounter",
+    "ladder",
+    "bitwise",
+    "totalizer",
+    "mtotalizer",
+    "kmtotalizer",
+    "sortnetwrk",
+    "cardnetwrk",
+)
 
 # Chosen by benchmarks/bench_sat.py (python-sat 1.9.dev24, shared 2-core VM, lex-min):
 # - extended + pairwise beats every other encoding: empty 25x25 2.4 s, where minimal + pairwise
@@ -106,7 +115,7 @@ def variable(cell: int, value: int, size: int) -> int:
 def decode_model(model: Sequence[int], size: int) -> list[int]:
     """The N*N cell values of a model (a list of signed literals indexed by variable - 1)."""
     values = [BLANK] * (size * size)
-    for literal in model[:size ** 3]:
+    for literal in model[: size**3]:
         if literal > 0:
             cell, value = divmod(literal - 1, size)
             values[cell] = value + 1
@@ -120,13 +129,14 @@ def _value_in(model: Sequence[int], cell: int, size: int) -> int:
     true literal (the only positive one) is their maximum: a C-level pass, not a Python loop.
     """
     start = cell * size
-    value = max(model[start:start + size]) - start
+    value = max(model[start : start + size]) - start
     if not 1 <= value <= size:
         raise BackendFailure(f"the SAT model gives cell {cell} no value")
     return value
 
 
 # -- the CNF --------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class BaseCnf:
@@ -142,7 +152,7 @@ class BaseCnf:
     @property
     def first_auxiliary(self) -> int | None:
         """The first auxiliary variable of the at-most-one encoding, None when there is none."""
-        return self.size ** 3 + 1 if self.variables > self.size ** 3 else None
+        return self.size**3 + 1 if self.variables > self.size**3 else None
 
 
 def check_encoding(encoding: str, amo: str) -> None:
@@ -153,10 +163,12 @@ def check_encoding(encoding: str, amo: str) -> None:
     """
     if encoding not in ENCODINGS:
         raise BackendOptionError(
-            f"unknown SAT encoding {encoding!r} (choose from {', '.join(ENCODINGS)})")
+            f"unknown SAT encoding {encoding!r} (choose from {', '.join(ENCODINGS)})"
+        )
     if amo not in AMO_ENCODINGS:
         raise BackendOptionError(
-            f"unknown at-most-one encoding {amo!r} (choose from {', '.join(AMO_ENCODINGS)})")
+            f"unknown at-most-one encoding {amo!r} (choose from {', '.join(AMO_ENCODINGS)})"
+        )
 
 
 @functools.cache
@@ -176,7 +188,7 @@ class _CnfBuilder:
         self.geo = geo
         self.amo = amo
         self.clauses: list[tuple[int, ...]] = []
-        self.top = geo.size ** 3
+        self.top = geo.size**3
 
     def cell_literals(self, cell: int) -> list[int]:
         size = self.geo.size
@@ -210,10 +222,11 @@ class _CnfBuilder:
         columns (9x9: 7,290 instead of 8,748 clauses).
         """
         size = self.geo.size
-        for cell, peers in zip(self.geo.cells, self.geo.peers):
+        for cell, peers in zip(self.geo.cells, self.geo.peers, strict=True):
             mine = -variable(cell, value, size)
-            self.clauses.extend((mine, -variable(peer, value, size))
-                                for peer in peers if peer > cell)
+            self.clauses.extend(
+                (mine, -variable(peer, value, size)) for peer in peers if peer > cell
+            )
 
     def add_at_most_one(self, literals: list[int]) -> None:
         if self.amo == "pairwise":
@@ -221,14 +234,16 @@ class _CnfBuilder:
             return
         from pysat.card import CardEnc, EncType
 
-        encoded = CardEnc.atmost(literals, bound=1, top_id=self.top,
-                                 encoding=getattr(EncType, self.amo))
+        encoded = CardEnc.atmost(
+            literals, bound=1, top_id=self.top, encoding=getattr(EncType, self.amo)
+        )
         self.clauses.extend(tuple(clause) for clause in encoded.clauses)
         self.top = max(self.top, encoded.nv)
 
 
-def write_dimacs(grid: Grid, handle: TextIO, *, encoding: str = DEFAULT_ENCODING,
-                 amo: str = DEFAULT_AMO) -> None:
+def write_dimacs(
+    grid: Grid, handle: TextIO, *, encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO
+) -> None:
     """Write the puzzle's CNF (the base CNF plus one unit clause per given) in DIMACS.
 
     Raises:
@@ -245,16 +260,21 @@ def write_dimacs(grid: Grid, handle: TextIO, *, encoding: str = DEFAULT_ENCODING
         f"c encoding {encoding}, at-most-one {amo}\n"
         f"c variable x(cell, value) = cell * {size} + value is true when the cell holds value\n"
         f"c   cell = row * {size} + column (0-based, row-major), value 1..{size}: "
-        f"variables 1..{size ** 3}\n"
-        + (f"c   auxiliary variables of the at-most-one encoding: {auxiliary}..{cnf.variables}\n"
-           if auxiliary else "c   no auxiliary variables\n")
+        f"variables 1..{size**3}\n"
+        + (
+            f"c   auxiliary variables of the at-most-one encoding: {auxiliary}..{cnf.variables}\n"
+            if auxiliary
+            else "c   no auxiliary variables\n"
+        )
         + f"c the last {len(givens)} clauses are the givens, as unit clauses\n"
-        f"p cnf {cnf.variables} {len(cnf.clauses) + len(givens)}\n")
+        f"p cnf {cnf.variables} {len(cnf.clauses) + len(givens)}\n"
+    )
     handle.writelines(" ".join(map(str, clause)) + " 0\n" for clause in cnf.clauses)
     handle.writelines(f"{variable(cell, value, size)} 0\n" for cell, value in givens.items())
 
 
 # -- the solver -----------------------------------------------------------------------------------
+
 
 def check_solver(name: str) -> str:
     """The canonical python-sat name of an accepted solver (aliases such as 'g4' allowed).
@@ -267,8 +287,9 @@ def check_solver(name: str) -> str:
     if canonical is None:
         raise BackendOptionError(f"unknown SAT solver {name!r} (choose from {accepted})")
     if canonical in REFUSED_SOLVERS:
-        raise BackendOptionError(f"SAT solver {name!r} {REFUSED_SOLVERS[canonical]} "
-                                 f"(choose from {accepted})")
+        raise BackendOptionError(
+            f"SAT solver {name!r} {REFUSED_SOLVERS[canonical]} (choose from {accepted})"
+        )
     return canonical
 
 
@@ -410,8 +431,9 @@ class _Watchdog:
                 return
             self._armed = (session, at)
             if self._thread is None:
-                self._thread = threading.Thread(target=self._watch, name="sat-watchdog",
-                                                daemon=True)
+                self._thread = threading.Thread(
+                    target=self._watch, name="sat-watchdog", daemon=True
+                )
                 self._thread.start()
             elif self._waking_at is None or at < self._waking_at:
                 self._condition.notify()
@@ -457,8 +479,13 @@ class _Session:
     two calls stops the next one (see `satisfiable`).
     """
 
-    def __init__(self, kept: _KeptSolver, deadline: Deadline, watchdog: _Watchdog,
-                 allowance: int | None = None) -> None:
+    def __init__(
+        self,
+        kept: _KeptSolver,
+        deadline: Deadline,
+        watchdog: _Watchdog,
+        allowance: int | None = None,
+    ) -> None:
         self.kept = kept
         self.solver = kept.solver
         self.deadline = deadline
@@ -561,14 +588,29 @@ class SatBackend(Backend):
     packages: ClassVar[tuple[str, ...]] = ("python-sat",)
     setup_modules: ClassVar[tuple[str, ...]] = ("pysat.solvers",)
     options: ClassVar[tuple[BackendOption, ...]] = (
-        BackendOption("solver", "python-sat solver (aliases such as g4 allowed)",
-                      DEFAULT_SOLVER, choices=accepted_solvers, flag="--sat-solver",
-                      parse=check_solver),
-        BackendOption("encoding", "CNF encoding: minimal (cell and unit at-least-one, "
-                      "at-most-one per unit) or extended (both in all four)", DEFAULT_ENCODING,
-                      choices=ENCODINGS, flag="--encoding"),
-        BackendOption("amo", "at-most-one encoding (pysat.card)", DEFAULT_AMO,
-                      choices=AMO_ENCODINGS, flag="--amo"),
+        BackendOption(
+            "solver",
+            "python-sat solver (aliases such as g4 allowed)",
+            DEFAULT_SOLVER,
+            choices=accepted_solvers,
+            flag="--sat-solver",
+            parse=check_solver,
+        ),
+        BackendOption(
+            "encoding",
+            "CNF encoding: minimal (cell and unit at-least-one, "
+            "at-most-one per unit) or extended (both in all four)",
+            DEFAULT_ENCODING,
+            choices=ENCODINGS,
+            flag="--encoding",
+        ),
+        BackendOption(
+            "amo",
+            "at-most-one encoding (pysat.card)",
+            DEFAULT_AMO,
+            choices=AMO_ENCODINGS,
+            flag="--amo",
+        ),
     )
 
     def __init__(self, **options: Any) -> None:
@@ -636,13 +678,23 @@ class SatBackend(Backend):
             # (built on the clock, unavoidably) and stays as the kept solver.
             fresh = self._build(key)
             outcome = self._solve_on(self._solvers[key], grid, mode, limit, deadline, fresh, None)
-            outcome.stats.update(abandoned_conflicts=abandoned.conflicts,
-                                 abandoned_sat_calls=abandoned.calls,
-                                 abandoned_seconds=abandoned.seconds)
+            outcome.stats.update(
+                abandoned_conflicts=abandoned.conflicts,
+                abandoned_sat_calls=abandoned.calls,
+                abandoned_seconds=abandoned.seconds,
+            )
             return outcome
 
-    def _solve_on(self, kept: _KeptSolver, grid: Grid, mode: Mode, limit: int,
-                  deadline: Deadline, setup: _Setup | None, allowance: int | None) -> Outcome:
+    def _solve_on(
+        self,
+        kept: _KeptSolver,
+        grid: Grid,
+        mode: Mode,
+        limit: int,
+        deadline: Deadline,
+        setup: _Setup | None,
+        allowance: int | None,
+    ) -> Outcome:
         """One attempt at the puzzle on one solver.
 
         Raises:
@@ -658,8 +710,11 @@ class SatBackend(Backend):
             with session:
                 outcome = _MODES[mode](session, grid, limit)
         except _TimeUp as stop:
-            outcome = Outcome(Status.TIMEOUT, count=stop.count,
-                              reason=f"no answer within {deadline.time_limit:g} s")
+            outcome = Outcome(
+                Status.TIMEOUT,
+                count=stop.count,
+                reason=f"no answer within {deadline.time_limit:g} s",
+            )
         except _OverAllowance as abandoned:
             kept.retired = "slow"
             abandoned.conflicts = kept.statistics().get("conflicts", 0) - before.get("conflicts", 0)
@@ -676,8 +731,9 @@ class SatBackend(Backend):
             raise
         solve_seconds = time.perf_counter() - solve_start
 
-        outcome.stats = self._stats(kept, before, kept.statistics(), session, setup=setup,
-                                    solve_seconds=solve_seconds)
+        outcome.stats = self._stats(
+            kept, before, kept.statistics(), session, setup=setup, solve_seconds=solve_seconds
+        )
         if session.suspect:
             # Only answers of calls that finished were used; the solver itself is not trusted
             # again (the watchdog firing, even between calls, counts as an interrupt).
@@ -689,12 +745,21 @@ class SatBackend(Backend):
         if kept is not None:
             kept.delete()
 
-    def _stats(self, kept: _KeptSolver, before: dict[str, int], after: dict[str, int],
-               session: _Session, *, setup: _Setup | None,
-               solve_seconds: float) -> dict[str, Any]:
+    def _stats(
+        self,
+        kept: _KeptSolver,
+        before: dict[str, int],
+        after: dict[str, int],
+        session: _Session,
+        *,
+        setup: _Setup | None,
+        solve_seconds: float,
+    ) -> dict[str, Any]:
         counters: dict[str, int] = {
             name: after[name] - before.get(name, 0)
-            for name in ("conflicts", "decisions", "propagations") if name in after}
+            for name in ("conflicts", "decisions", "propagations")
+            if name in after
+        }
         stats: dict[str, Any] = {
             "variables": kept.cnf.variables,
             "clauses": len(kept.cnf.clauses) + session.clauses_added,
@@ -763,8 +828,9 @@ def _solve_count(session: _Session, grid: Grid, limit: int) -> Outcome:
             count += 1
             if count == limit:
                 break
-            session.add_clause([-activation]
-                               + [-variable(cell, values[cell], size) for cell in blanks])
+            session.add_clause(
+                [-activation] + [-variable(cell, values[cell], size) for cell in blanks]
+            )
     except _TimeUp as stop:
         stop.count = count
         raise

@@ -15,10 +15,31 @@ is made or checked.
 from __future__ import annotations
 
 from .certifier import Certificate, Certification, Certifier
-from .claims import (AnyClaim, Claim, CountClaim, LexminClaim, UnsatClaim, UnstatedClaim,
-                     claim_of_result, claim_of_run)
+from .claims import (
+    AnyClaim,
+    Claim,
+    CountClaim,
+    LexminClaim,
+    UnsatClaim,
+    UnstatedClaim,
+    claim_of_result,
+    claim_of_run,
+)
 from .proofs import DEFAULT_SOLVER, ENGINES, PROOF_SOLVERS
 
-__all__ = ["DEFAULT_SOLVER", "ENGINES", "PROOF_SOLVERS", "AnyClaim", "Certificate",
-           "Certification", "Certifier", "Claim", "CountClaim", "LexminClaim", "UnsatClaim",
-           "UnstatedClaim", "claim_of_result", "claim_of_run"]
+__all__ = [
+    "DEFAULT_SOLVER",
+    "ENGINES",
+    "PROOF_SOLVERS",
+    "AnyClaim",
+    "Certificate",
+    "Certification",
+    "Certifier",
+    "Claim",
+    "CountClaim",
+    "LexminClaim",
+    "UnsatClaim",
+    "UnstatedClaim",
+    "claim_of_result",
+    "claim_of_run",
+]

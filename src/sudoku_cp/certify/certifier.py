@@ -30,9 +30,17 @@ from ..grid import Grid, value_symbol
 from ..verify import check_completion
 from .claims import AnyClaim, Claim, CountClaim, LexminClaim, UnsatClaim, UnstatedClaim
 from .encoding import Formula, completion_formula, count_formula, lexmin_formula, other_than
-from .proofs import (DEFAULT_SOLVER, PROOF_SOLVERS, ProofSolver, check_refutation,
-                     checker_versions, package_version, proof_digest, require_engine,
-                     solver_version)
+from .proofs import (
+    DEFAULT_SOLVER,
+    PROOF_SOLVERS,
+    ProofSolver,
+    check_refutation,
+    checker_versions,
+    package_version,
+    proof_digest,
+    require_engine,
+    solver_version,
+)
 
 PHASES: Final = ("encode", "solve", "check")
 VERIFIER: Final = "sudoku-cp verify"
@@ -86,9 +94,12 @@ class Certification:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: certified, reason, certificate (or None) and the witness as a line."""
-        return {"certified": self.certified, "reason": self.reason,
-                "certificate": None if self.certificate is None else self.certificate.to_dict(),
-                "witness": None if self.witness is None else self.witness.to_line()}
+        return {
+            "certified": self.certified,
+            "reason": self.reason,
+            "certificate": None if self.certificate is None else self.certificate.to_dict(),
+            "witness": None if self.witness is None else self.witness.to_line(),
+        }
 
 
 class _Clock:
@@ -119,11 +130,18 @@ class Certifier:
             native engine asked for) is not installed.
     """
 
-    def __init__(self, *, solver: str = DEFAULT_SOLVER, engine: str = "auto",
-                 keep_proofs: str | Path | None = None, cache_size: int = 4096) -> None:
+    def __init__(
+        self,
+        *,
+        solver: str = DEFAULT_SOLVER,
+        engine: str = "auto",
+        keep_proofs: str | Path | None = None,
+        cache_size: int = 4096,
+    ) -> None:
         if solver not in PROOF_SOLVERS:
-            raise CheckerUnavailableError(f"unknown proof solver {solver!r}: choose one of "
-                                          f"{', '.join(PROOF_SOLVERS)}")
+            raise CheckerUnavailableError(
+                f"unknown proof solver {solver!r}: choose one of {', '.join(PROOF_SOLVERS)}"
+            )
         require_engine(engine)
         self.solver = solver
         self.engine = engine
@@ -179,8 +197,9 @@ class Certifier:
             check = check_completion(claim.puzzle, claim.solution)
         if not check.ok:
             return Certification(claim, False, f"not a completion: {check.describe()}")
-        return Certification(claim, True, "a completion (checked by the verifier)",
-                             _verified(clock))
+        return Certification(
+            claim, True, "a completion (checked by the verifier)", _verified(clock)
+        )
 
     def _lexmin(self, claim: LexminClaim, clock: _Clock) -> Certification:
         check = check_completion(claim.puzzle, claim.solution)
@@ -193,17 +212,26 @@ class Certifier:
             model = solver.solve()
             proof = solver.proof() if model is None else ""
         if model is None:
-            return self._checked(claim, formula, proof, clock,
-                                 "a completion, and no completion is smaller (proof checked)")
+            return self._checked(
+                claim,
+                formula,
+                proof,
+                clock,
+                "a completion, and no completion is smaller (proof checked)",
+            )
         witness = formula.completion(model)
         fault = _fault(claim.puzzle, witness, "smaller completion")
         if fault is None and not witness.values < claim.solution.values:
             fault = "the proof solver's smaller completion is not smaller (a certifier fault)"
         if fault is not None:
             return Certification(claim, False, fault)
-        return Certification(claim, False, f"not the lex-min: {_first_smaller(witness, claim)} "
-                                           f"(a smaller completion: {witness.to_line()})",
-                             witness=witness)
+        return Certification(
+            claim,
+            False,
+            f"not the lex-min: {_first_smaller(witness, claim)} "
+            f"(a smaller completion: {witness.to_line()})",
+            witness=witness,
+        )
 
     def _unsat(self, claim: UnsatClaim, clock: _Clock) -> Certification:
         with clock("encode"):
@@ -218,8 +246,9 @@ class Certifier:
         fault = _fault(claim.puzzle, witness, "completion")
         if fault is not None:
             return Certification(claim, False, fault)
-        return Certification(claim, False, f"not unsatisfiable: {witness.to_line()} is a "
-                                           f"completion", witness=witness)
+        return Certification(
+            claim, False, f"not unsatisfiable: {witness.to_line()} is a completion", witness=witness
+        )
 
     def _count(self, claim: CountClaim, clock: _Clock) -> Certification:
         wanted = claim.count + 1 if claim.exact else claim.count
@@ -234,7 +263,9 @@ class Certifier:
                 grid = base.completion(model)
                 fault = _fault(claim.puzzle, grid, "completion") or (
                     "the proof solver found one completion twice (a certifier fault)"
-                    if grid in found else None)
+                    if grid in found
+                    else None
+                )
                 if fault is not None:
                     return Certification(claim, False, fault)
                 found.append(grid)
@@ -242,32 +273,48 @@ class Certifier:
             proof = solver.proof() if len(found) < wanted else ""
         return self._counted(claim, found, proof, clock)
 
-    def _counted(self, claim: CountClaim, found: list[Grid], proof: str,
-                 clock: _Clock) -> Certification:
+    def _counted(
+        self, claim: CountClaim, found: list[Grid], proof: str, clock: _Clock
+    ) -> Certification:
         if len(found) > claim.count:
-            return Certification(claim, False, f"more than {_completions(claim.count)} (another "
-                                               f"one: {found[-1].to_line()})",
-                                 witness=found[-1])
+            return Certification(
+                claim,
+                False,
+                f"more than {_completions(claim.count)} (another one: {found[-1].to_line()})",
+                witness=found[-1],
+            )
         if not claim.exact and len(found) == claim.count:
-            return Certification(claim, True, f"at least {_completions(claim.count)} (found and "
-                                              f"checked by the verifier)", _verified(clock))
+            return Certification(
+                claim,
+                True,
+                f"at least {_completions(claim.count)} (found and checked by the verifier)",
+                _verified(clock),
+            )
         with clock("encode"):
             formula = count_formula(claim.puzzle, found)
             _ = formula.dimacs  # written here, so its cost counts as encoding
-        checked = self._checked(claim, formula, proof, clock,
-                                f"exactly {_completions(claim.count)} (found and checked; "
-                                f"proof that there is no other)")
+        checked = self._checked(
+            claim,
+            formula,
+            proof,
+            clock,
+            f"exactly {_completions(claim.count)} (found and checked; "
+            f"proof that there is no other)",
+        )
         if len(found) == claim.count:
             return checked
         how = "proof checked" if checked.certified else checked.reason
-        return dataclasses.replace(checked, certified=False,
-                                   reason=f"only {_completions(len(found))}, not "
-                                          f"{claim.count} ({how})")
+        return dataclasses.replace(
+            checked,
+            certified=False,
+            reason=f"only {_completions(len(found))}, not {claim.count} ({how})",
+        )
 
     # -- proofs --------------------------------------------------------------------------------
 
-    def _checked(self, claim: Claim, formula: Formula, proof: str, clock: _Clock,
-                 shown: str) -> Certification:
+    def _checked(
+        self, claim: Claim, formula: Formula, proof: str, clock: _Clock, shown: str
+    ) -> Certification:
         with clock("check"):
             check = check_refutation(formula.dimacs, proof, self.engine)
         version, engine = checker_versions(check.engine)
@@ -276,16 +323,24 @@ class Certifier:
         if self.keep_proofs is not None:
             self._keep(claim, formula, proof, proof_format)
         certificate = Certificate(
-            checker="dratify", checker_version=version, engine=engine,
-            solver=solver_version(self.solver), proof_format=proof_format,
-            proof_lines=lines, proof_bytes=size, proof_sha256=digest,
-            cnf_variables=formula.variables, cnf_clauses=len(formula.clauses),
-            cnf_sha256=formula.sha256, encode_seconds=clock.wall["encode"],
-            solve_seconds=clock.wall["solve"], check_seconds=clock.wall["check"])
+            checker="dratify",
+            checker_version=version,
+            engine=engine,
+            solver=solver_version(self.solver),
+            proof_format=proof_format,
+            proof_lines=lines,
+            proof_bytes=size,
+            proof_sha256=digest,
+            cnf_variables=formula.variables,
+            cnf_clauses=len(formula.clauses),
+            cnf_sha256=formula.sha256,
+            encode_seconds=clock.wall["encode"],
+            solve_seconds=clock.wall["solve"],
+            check_seconds=clock.wall["check"],
+        )
         if check.ok:
             return Certification(claim, True, shown, certificate)
-        return Certification(claim, False, f"the proof does not check: {check.reason}",
-                             certificate)
+        return Certification(claim, False, f"the proof does not check: {check.reason}", certificate)
 
     def _keep(self, claim: Claim, formula: Formula, proof: str, proof_format: str) -> None:
         folder = self.keep_proofs
@@ -296,8 +351,9 @@ class Certifier:
             (folder / f"{stem}.cnf").write_text(formula.dimacs, encoding="ascii")
             (folder / f"{stem}.{proof_format.lower()}").write_text(proof, encoding="ascii")
         except OSError as error:
-            raise ResultsFileError(f"{folder}: cannot write proofs: "
-                                   f"{error.strerror or error}") from None
+            raise ResultsFileError(
+                f"{folder}: cannot write proofs: {error.strerror or error}"
+            ) from None
 
 
 def _completions(count: int) -> str:
@@ -305,9 +361,13 @@ def _completions(count: int) -> str:
 
 
 def _verified(clock: _Clock) -> Certificate:
-    return Certificate(checker=VERIFIER, checker_version=package_version("sudoku-cp"),
-                       check_seconds=clock.wall["check"], solve_seconds=clock.wall["solve"],
-                       encode_seconds=clock.wall["encode"])
+    return Certificate(
+        checker=VERIFIER,
+        checker_version=package_version("sudoku-cp"),
+        check_seconds=clock.wall["check"],
+        solve_seconds=clock.wall["solve"],
+        encode_seconds=clock.wall["encode"],
+    )
 
 
 def _fault(puzzle: Grid, grid: Grid, what: str) -> str | None:
@@ -321,8 +381,13 @@ def _fault(puzzle: Grid, grid: Grid, what: str) -> str | None:
 def _first_smaller(smaller: Grid, claim: LexminClaim) -> str:
     """'row 2, column 5 can be 3': the first cell where the smaller completion differs."""
     size = smaller.size
-    cell = next(cell for cell, (mine, theirs) in
-                enumerate(zip(smaller.values, claim.solution.values)) if mine != theirs)
+    cell = next(
+        cell
+        for cell, (mine, theirs) in enumerate(
+            zip(smaller.values, claim.solution.values, strict=True)
+        )
+        if mine != theirs
+    )
     row, column = divmod(cell, size)
     return f"row {row + 1}, column {column + 1} can be {value_symbol(smaller.values[cell])}"
 

@@ -82,9 +82,16 @@ class UnstatedClaim:
 Claim = LexminClaim | AnyClaim | UnsatClaim | CountClaim | UnstatedClaim
 
 
-def claim_of_run(puzzle: Grid, mode: Mode | str, status: str, *, solution: str | Grid | None,
-                 count: int | None = None, limit_reached: bool = False,
-                 reason: str | None = None) -> Claim | None:
+def claim_of_run(
+    puzzle: Grid,
+    mode: Mode | str,
+    status: str,
+    *,
+    solution: str | Grid | None,
+    count: int | None = None,
+    limit_reached: bool = False,
+    reason: str | None = None,
+) -> Claim | None:
     """The claim of one run of `puzzle`, or None for a run that answered nothing (timeout,
     error). `status` is in the run vocabulary (`verify.RUN_STATUSES`): a run marked `wrong`
     still claims what its backend answered - a grid (solved), no grid (unsatisfiable, unless
@@ -93,14 +100,14 @@ def claim_of_run(puzzle: Grid, mode: Mode | str, status: str, *, solution: str |
     mode = Mode(mode)
     if status in NO_ANSWER:
         return None
-    grid = solution if isinstance(solution, Grid) or solution is None \
-        else _grid(solution, puzzle)
+    grid = solution if isinstance(solution, Grid) or solution is None else _grid(solution, puzzle)
     if isinstance(grid, str):
         return UnstatedClaim(puzzle, grid, _what(mode))
     if mode is Mode.COUNT:
         return _count_claim(puzzle, status, grid, count, limit_reached)
-    if status == "unsatisfiable" or (status == "wrong" and grid is None
-                                     and reason != SOLVED_WITHOUT_GRID):
+    if status == "unsatisfiable" or (
+        status == "wrong" and grid is None and reason != SOLVED_WITHOUT_GRID
+    ):
         return UnsatClaim(puzzle)
     if status not in ("solved", "wrong"):
         return UnstatedClaim(puzzle, f"unknown status {status!r}", _what(mode))
@@ -113,12 +120,19 @@ def claim_of_result(puzzle: Grid, result: SolveResult) -> Claim | None:
     """The claim of a backend's own result (before any verdict): what `--certify` checks."""
     if result.status is Status.TIMEOUT:
         return None
-    return claim_of_run(puzzle, result.mode, str(result.status), solution=result.solution,
-                        count=result.count, limit_reached=result.limit_reached)
+    return claim_of_run(
+        puzzle,
+        result.mode,
+        str(result.status),
+        solution=result.solution,
+        count=result.count,
+        limit_reached=result.limit_reached,
+    )
 
 
-def _count_claim(puzzle: Grid, status: str, first: Grid | None, count: int | None,
-                 limit_reached: bool) -> Claim:
+def _count_claim(
+    puzzle: Grid, status: str, first: Grid | None, count: int | None, limit_reached: bool
+) -> Claim:
     if status not in ("solved", "unsatisfiable", "wrong"):
         return UnstatedClaim(puzzle, f"unknown status {status!r}", "a count")
     if count is None:
@@ -127,8 +141,9 @@ def _count_claim(puzzle: Grid, status: str, first: Grid | None, count: int | Non
         else:
             return UnstatedClaim(puzzle, "it gives no count", "a count")
     if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-        return UnstatedClaim(puzzle, f"the count {count!r} is not a number of completions",
-                             "a count")
+        return UnstatedClaim(
+            puzzle, f"the count {count!r} is not a number of completions", "a count"
+        )
     return CountClaim(puzzle, count, exact=not limit_reached, first=first)
 
 
@@ -139,8 +154,10 @@ def _grid(text: str, puzzle: Grid) -> Grid | str:
     except (GridParseError, GridShapeError) as error:
         return f"its completion is not a grid: {error}"
     if grid.size != puzzle.size:
-        return f"its completion is a {grid.size}x{grid.size} grid for a " \
-               f"{puzzle.size}x{puzzle.size} puzzle"
+        return (
+            f"its completion is a {grid.size}x{grid.size} grid for a "
+            f"{puzzle.size}x{puzzle.size} puzzle"
+        )
     return grid
 
 
@@ -148,5 +165,13 @@ def _what(mode: Mode) -> str:
     return {Mode.LEXMIN: "lex-min", Mode.ANY: "a completion", Mode.COUNT: "a count"}[mode]
 
 
-__all__ = ["AnyClaim", "Claim", "CountClaim", "LexminClaim", "UnsatClaim", "UnstatedClaim",
-           "claim_of_result", "claim_of_run"]
+__all__ = [
+    "AnyClaim",
+    "Claim",
+    "CountClaim",
+    "LexminClaim",
+    "UnsatClaim",
+    "UnstatedClaim",
+    "claim_of_result",
+    "claim_of_run",
+]

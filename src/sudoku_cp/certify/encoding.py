@@ -53,10 +53,12 @@ class Formula:
     def dimacs(self) -> str:
         """The formula as DIMACS CNF text, comments first: what is checked and published."""
         box_rows, box_cols = self.puzzle.box
-        head = [f"c sudoku-cp certificate: {self.claim}",
-                f"c puzzle {self.puzzle.to_line()} box {box_rows}x{box_cols}",
-                "c variable c*N+v: cell c (row-major, from 0) holds value v",
-                f"p cnf {self.variables} {len(self.clauses)}"]
+        head = [
+            f"c sudoku-cp certificate: {self.claim}",
+            f"c puzzle {self.puzzle.to_line()} box {box_rows}x{box_cols}",
+            "c variable c*N+v: cell c (row-major, from 0) holds value v",
+            f"p cnf {self.variables} {len(self.clauses)}",
+        ]
         body = [" ".join(map(str, clause)) + " 0" for clause in self.clauses]
         return "\n".join(head + body) + "\n"
 
@@ -123,8 +125,9 @@ def completion_clauses(puzzle: Grid, cands: Sequence[Sequence[int]]) -> list[Cla
     return clauses
 
 
-def smaller_than(puzzle: Grid, solution: Grid, cands: Sequence[Sequence[int]],
-                 first: int) -> tuple[list[Clause], int]:
+def smaller_than(
+    puzzle: Grid, solution: Grid, cands: Sequence[Sequence[int]], first: int
+) -> tuple[list[Clause], int]:
     """Clauses true under every completion C smaller than `solution` S, row-major; auxiliaries
     from `first`; returns them and the next free variable.
 
@@ -171,8 +174,9 @@ def other_than(puzzle: Grid, completion: Grid) -> Clause:
 def completion_formula(puzzle: Grid) -> Formula:
     """True under every completion of `puzzle`: refuted, the puzzle has none."""
     cands = candidates(puzzle)
-    return Formula(puzzle, cands, puzzle.size ** 3, completion_clauses(puzzle, cands),
-                   "no completion exists")
+    return Formula(
+        puzzle, cands, puzzle.size**3, completion_clauses(puzzle, cands), "no completion exists"
+    )
 
 
 def lexmin_formula(puzzle: Grid, solution: Grid) -> Formula:
@@ -180,9 +184,14 @@ def lexmin_formula(puzzle: Grid, solution: Grid) -> Formula:
     completion) is the lex-min."""
     cands = candidates(puzzle)
     clauses = completion_clauses(puzzle, cands)
-    lex, free = smaller_than(puzzle, solution, cands, puzzle.size ** 3 + 1)
-    return Formula(puzzle, cands, free - 1, clauses + lex,
-                   f"no completion is smaller than {solution.to_line()}")
+    lex, free = smaller_than(puzzle, solution, cands, puzzle.size**3 + 1)
+    return Formula(
+        puzzle,
+        cands,
+        free - 1,
+        clauses + lex,
+        f"no completion is smaller than {solution.to_line()}",
+    )
 
 
 def count_formula(puzzle: Grid, found: Sequence[Grid]) -> Formula:
@@ -190,9 +199,18 @@ def count_formula(puzzle: Grid, found: Sequence[Grid]) -> Formula:
     completions) are all the completions."""
     cands = candidates(puzzle)
     clauses = completion_clauses(puzzle, cands) + [other_than(puzzle, grid) for grid in found]
-    return Formula(puzzle, cands, puzzle.size ** 3, clauses,
-                   f"no completion other than the {len(found)} blocked")
+    return Formula(
+        puzzle, cands, puzzle.size**3, clauses, f"no completion other than the {len(found)} blocked"
+    )
 
 
-__all__ = ["Formula", "candidates", "completion_clauses", "completion_formula", "count_formula",
-           "lexmin_formula", "other_than", "smaller_than"]
+__all__ = [
+    "Formula",
+    "candidates",
+    "completion_clauses",
+    "completion_formula",
+    "count_formula",
+    "lexmin_formula",
+    "other_than",
+    "smaller_than",
+]

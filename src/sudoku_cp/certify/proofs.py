@@ -26,8 +26,14 @@ from .encoding import Clause, Formula
 
 # The python-sat solvers that log proofs, with the format they write (DRUP is DRAT without RAT
 # steps). Each was measured to refute and enumerate correctly (models are checked anyway).
-PROOF_SOLVERS: Final = {"glucose4": "DRUP", "glucose3": "DRUP", "glucose42": "DRUP",
-                        "cadical195": "DRAT", "lingeling": "DRAT", "maplechrono": "DRUP"}
+PROOF_SOLVERS: Final = {
+    "glucose4": "DRUP",
+    "glucose3": "DRUP",
+    "glucose42": "DRUP",
+    "cadical195": "DRAT",
+    "lingeling": "DRAT",
+    "maplechrono": "DRUP",
+}
 DEFAULT_SOLVER: Final = "glucose4"
 ENGINES: Final = ("auto", "native", "python", "both")
 EMPTY_CLAUSE: Final = "0"
@@ -42,8 +48,9 @@ class ProofSolver:
 
     def __init__(self, formula: Formula, name: str = DEFAULT_SOLVER) -> None:
         if name not in PROOF_SOLVERS:
-            raise CheckerUnavailableError(f"unknown proof solver {name!r}: choose one of "
-                                          f"{', '.join(PROOF_SOLVERS)}")
+            raise CheckerUnavailableError(
+                f"unknown proof solver {name!r}: choose one of {', '.join(PROOF_SOLVERS)}"
+            )
         from pysat.solvers import Solver
 
         self.name = name
@@ -84,8 +91,8 @@ class Check:
     """What the checker said about one proof."""
 
     ok: bool
-    reason: str            # the checker's own words
-    engine: str            # the engine(s) that ran
+    reason: str  # the checker's own words
+    engine: str  # the engine(s) that ran
 
 
 def proof_digest(proof: str) -> tuple[int, int, str]:
@@ -103,9 +110,13 @@ def check_refutation(dimacs: str, proof: str, engine: str = "auto") -> Check:
     """
     dratify = require_engine(engine)
     native = dratify.native_available()
-    engines: Sequence[str] = (("native", "python") if engine == "both" else
-                              ("native" if native else "python",) if engine == "auto" else
-                              (engine,))
+    engines: Sequence[str] = (
+        ("native", "python")
+        if engine == "both"
+        else ("native" if native else "python",)
+        if engine == "auto"
+        else (engine,)
+    )
     try:
         formula = dratify.parse_dimacs(dimacs, strict=True)
         steps = dratify.parse_proof(proof)
@@ -129,13 +140,15 @@ def require_engine(engine: str) -> Any:
             (or both) without the native checker.
     """
     if engine not in ENGINES:
-        raise CheckerUnavailableError(f"unknown checker engine {engine!r}: choose one of "
-                                      f"{', '.join(ENGINES)}")
+        raise CheckerUnavailableError(
+            f"unknown checker engine {engine!r}: choose one of {', '.join(ENGINES)}"
+        )
     dratify = load_dratify()
     if engine in ("native", "both") and not dratify.native_available():
         raise CheckerUnavailableError(
             "the native proof checker is not installed: pip install cdclkit-native "
-            "(or choose the python engine)")
+            "(or choose the python engine)"
+        )
     return dratify
 
 
@@ -148,8 +161,9 @@ def load_dratify() -> Any:
     try:
         import dratify as module
     except ImportError:
-        raise CheckerUnavailableError("certificates need the proof checker dratify: "
-                                      "pip install 'sudoku-cp[certify]'") from None
+        raise CheckerUnavailableError(
+            "certificates need the proof checker dratify: pip install 'sudoku-cp[certify]'"
+        ) from None
     dratify: Any = module  # partly untyped (native_implementation, register_native)
     if dratify.native_implementation() is None:
         native = _native_module()
@@ -172,7 +186,8 @@ def checker_versions(engine: str) -> tuple[str, str]:
     if "native" not in engine:
         return str(dratify.__version__), engine
     return str(dratify.__version__), engine.replace(
-        "native", f"native (cdclkit-native {package_version('cdclkit-native')})")
+        "native", f"native (cdclkit-native {package_version('cdclkit-native')})"
+    )
 
 
 def solver_version(name: str) -> str:
@@ -187,6 +202,17 @@ def package_version(package: str) -> str:
         return "unknown"
 
 
-__all__ = ["DEFAULT_SOLVER", "ENGINES", "PROOF_SOLVERS", "Check", "ProofSolver",
-           "check_refutation", "checker_versions", "load_dratify", "package_version",
-           "proof_digest", "require_engine", "solver_version"]
+__all__ = [
+    "DEFAULT_SOLVER",
+    "ENGINES",
+    "PROOF_SOLVERS",
+    "Check",
+    "ProofSolver",
+    "check_refutation",
+    "checker_versions",
+    "load_dratify",
+    "package_version",
+    "proof_digest",
+    "require_engine",
+    "solver_version",
+]

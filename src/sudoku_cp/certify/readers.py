@@ -15,8 +15,9 @@ import json
 import logging
 import sys
 from collections.abc import Iterator, Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import IO, Any, ContextManager
+from typing import IO, Any
 
 from ..errors import GridParseError, GridShapeError, ResultsFileError
 from ..grid import Grid, parse_box
@@ -65,11 +66,13 @@ def read_entries(path: str) -> Iterator[Entry]:
             records += 1
             yield from _entries(record, path, number)
     if not records:
-        raise ResultsFileError(f"{path}: holds no record to certify (expected a results log or "
-                               f"the output of solve --format jsonl)")
+        raise ResultsFileError(
+            f"{path}: holds no record to certify (expected a results log or "
+            f"the output of solve --format jsonl)"
+        )
 
 
-def _open(path: str) -> ContextManager[IO[bytes]]:
+def _open(path: str) -> AbstractContextManager[IO[bytes]]:
     if path == STDIN:
         return contextlib.nullcontext(sys.stdin.buffer)  # left open: it is not ours
     try:
@@ -84,11 +87,12 @@ def _json(raw: bytes, path: str, number: int, *, torn: bool) -> dict[str, Any] |
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError):
         if torn:
-            LOGGER.warning("%s:%d: a torn last line (not a whole record), left out", path,
-                           number)
+            LOGGER.warning("%s:%d: a torn last line (not a whole record), left out", path, number)
             return None
-        raise ResultsFileError(f"{path}:{number}: not a JSON object: expected a results log "
-                               f"or the output of solve --format jsonl") from None
+        raise ResultsFileError(
+            f"{path}:{number}: not a JSON object: expected a results log "
+            f"or the output of solve --format jsonl"
+        ) from None
     if not isinstance(data, dict):
         raise ResultsFileError(f"{path}:{number}: not a JSON object")
     return data
@@ -103,8 +107,9 @@ def _entries(record: Mapping[str, Any], path: str, number: int) -> Iterator[Entr
     elif kind is None and "puzzle" in record and "status" in record:
         yield _solve_entry(record, path, number)
     else:
-        raise ResultsFileError(f"{path}:{number}: neither a results record nor a line of "
-                               f"solve --format jsonl")
+        raise ResultsFileError(
+            f"{path}:{number}: neither a results record nor a line of solve --format jsonl"
+        )
 
 
 def _log_entries(record: Mapping[str, Any], path: str, number: int) -> Iterator[Entry]:
@@ -118,10 +123,15 @@ def _log_entries(record: Mapping[str, Any], path: str, number: int) -> Iterator[
         if isinstance(repeat, int) and repeat > 0:
             label += f"#{repeat + 1}"
         status = str(run["status"])
-        claim = claim_of_run(puzzle, mode, status, solution=run.get("solution"),
-                             count=run.get("count"),
-                             limit_reached=bool(run.get("limit_reached", False)),
-                             reason=run.get("reason"))
+        claim = claim_of_run(
+            puzzle,
+            mode,
+            status,
+            solution=run.get("solution"),
+            count=run.get("count"),
+            limit_reached=bool(run.get("limit_reached", False)),
+            reason=run.get("reason"),
+        )
         yield Entry(path, number, label, status, claim)
 
 
@@ -131,11 +141,15 @@ def _solve_entry(record: Mapping[str, Any], path: str, number: int) -> Entry:
     if status == "invalid input":
         return Entry(path, number, label, status, None)
     puzzle = _puzzle(record, path, number)
-    claim = claim_of_run(puzzle, _mode(record, path, number), status,
-                         solution=record.get("solution") or record.get("answer"),
-                         count=record.get("count"),
-                         limit_reached=bool(record.get("limit_reached", False)),
-                         reason=record.get("reason"))
+    claim = claim_of_run(
+        puzzle,
+        _mode(record, path, number),
+        status,
+        solution=record.get("solution") or record.get("answer"),
+        count=record.get("count"),
+        limit_reached=bool(record.get("limit_reached", False)),
+        reason=record.get("reason"),
+    )
     return Entry(path, number, label, status, claim)
 
 
@@ -151,8 +165,9 @@ def _mode(record: Mapping[str, Any], path: str, number: int) -> Mode:
     try:
         return Mode(record["mode"])
     except (KeyError, ValueError):
-        raise ResultsFileError(f"{path}:{number}: no mode, or an unknown one: "
-                               f"{record.get('mode')!r}") from None
+        raise ResultsFileError(
+            f"{path}:{number}: no mode, or an unknown one: {record.get('mode')!r}"
+        ) from None
 
 
 __all__ = ["STDIN", "Entry", "read_entries"]

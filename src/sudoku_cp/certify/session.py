@@ -23,10 +23,10 @@ class Tally:
     claims: int = 0
     certified: int = 0
     failed: int = 0
-    unanswered: int = 0            # runs with no answer (timeout, error, invalid input)
-    distinct: int = 0              # claims certified afresh (the rest came from the cache)
+    unanswered: int = 0  # runs with no answer (timeout, error, invalid input)
+    distinct: int = 0  # claims certified afresh (the rest came from the cache)
     kinds: collections.Counter[str] = field(default_factory=collections.Counter)
-    checker: str | None = None     # 'dratify 0.1.10, native (...)' once a proof was checked
+    checker: str | None = None  # 'dratify 0.1.10, native (...)' once a proof was checked
     proof_checks: list[float] = field(default_factory=list)  # check seconds per proof
     proof_lines: list[int] = field(default_factory=list)
 
@@ -46,8 +46,9 @@ class Tally:
             return
         self.distinct += 1
         if certificate is not None and certificate.proof_sha256 is not None:
-            self.checker = f"{certificate.checker} {certificate.checker_version}, " \
-                           f"{certificate.engine}"
+            self.checker = (
+                f"{certificate.checker} {certificate.checker_version}, {certificate.engine}"
+            )
             self.proof_checks.append(certificate.check_seconds)
             self.proof_lines.append(certificate.proof_lines)
 
@@ -60,8 +61,9 @@ class Tally:
         return statistics.median(self.proof_checks) * 1e3 if self.proof_checks else None
 
 
-def certify_files(paths: Iterable[str], certifier: Certifier,
-                  tally: Tally | None = None) -> Iterator[tuple[Entry, Certification | None]]:
+def certify_files(
+    paths: Iterable[str], certifier: Certifier, tally: Tally | None = None
+) -> Iterator[tuple[Entry, Certification | None]]:
     """Every run of every file with its certification (None for a run without an answer), in
     file order; `tally`, when given, counts them.
 

@@ -22,8 +22,7 @@ from typing import Any  # noqa: E402
 import click  # noqa: E402
 
 from .._version import __version__  # noqa: E402
-from .common import (CONTEXT, EXIT_INTERRUPTED, EXIT_USAGE, STOP, log_warnings,  # noqa: E402
-                     quiet_echo)
+from .common import CONTEXT, EXIT_INTERRUPTED, EXIT_USAGE, STOP, log_warnings, quiet_echo  # noqa: E402
 
 # command name -> (module of this package, function): each module is imported when its command
 # runs (or when help lists them), so `sudoku-cp solve -b dfs` never loads plots or Dask.
@@ -65,8 +64,9 @@ class CommandGroup(click.Group):
             return super().main(*args, **kwargs)
         except click.UsageError as error:
             path = error.ctx.command_path.split()[1:] if error.ctx is not None else []
-            quiet_echo(f"Error: {error.format_message()} (see {' '.join(['sudoku-cp', *path])}"
-                       f" --help)")
+            quiet_echo(
+                f"Error: {error.format_message()} (see {' '.join(['sudoku-cp', *path])} --help)"
+            )
             sys.exit(EXIT_USAGE)
         except click.ClickException as error:
             error.show()
@@ -85,10 +85,14 @@ class CommandGroup(click.Group):
                 signal.signal(signal.SIGTERM, handlers[1])
 
 
-@click.group(cls=CommandGroup, context_settings=CONTEXT, invoke_without_command=True,
-             epilog="Examples:\n\n\b\n  sudoku-cp solve data/examples/baekjoon2239.txt\n"
-                    "  sudoku-cp crosscheck top95 --backends dfs,sat\n"
-                    "  sudoku-cp COMMAND --help")
+@click.group(
+    cls=CommandGroup,
+    context_settings=CONTEXT,
+    invoke_without_command=True,
+    epilog="Examples:\n\n\b\n  sudoku-cp solve data/examples/baekjoon2239.txt\n"
+    "  sudoku-cp crosscheck top95 --backends dfs,sat\n"
+    "  sudoku-cp COMMAND --help",
+)
 @click.version_option(__version__, prog_name="sudoku-cp")
 @click.pass_context
 def main(ctx: click.Context) -> None:

@@ -9,29 +9,47 @@ import textwrap
 import click
 
 from ..text import plural
-from .common import (EXIT_USAGE, LazyChoice, echo, fail, input_options, option, output_file,
-                     puzzle_stream, report_input_errors, run_command)
+from .common import (
+    EXIT_USAGE,
+    LazyChoice,
+    echo,
+    fail,
+    input_options,
+    option,
+    output_file,
+    puzzle_stream,
+    report_input_errors,
+    run_command,
+)
 
 
 def _encodings() -> list[str]:
     from ..backends.sat import ENCODINGS
+
     return list(ENCODINGS)
 
 
 def _amo_encodings() -> list[str]:
     from ..backends.sat import AMO_ENCODINGS
+
     return list(AMO_ENCODINGS)
 
 
-@click.command(name="backends", epilog="Example:\n\n\b\n  sudoku-cp backends\n"
-                                      "  sudoku-cp backends sat")
+@click.command(
+    name="backends", epilog="Example:\n\n\b\n  sudoku-cp backends\n  sudoku-cp backends sat"
+)
 @click.argument("names", nargs=-1, metavar="[BACKEND]...")
 @run_command
 def list_backends(names: tuple[str, ...]) -> None:
     """List the backends, whether each is available, what it is, and its options; a plugin
     that fails to load is listed as broken, with the reason."""
-    from ..backends import (KNOWN_PLUGINS, backend_class, backend_names, backend_problems,
-                            install_hint)
+    from ..backends import (
+        KNOWN_PLUGINS,
+        backend_class,
+        backend_names,
+        backend_problems,
+        install_hint,
+    )
     from ..errors import BackendUnavailableError
 
     problems = backend_problems()
@@ -59,10 +77,14 @@ def list_backends(names: tuple[str, ...]) -> None:
             choices = [(option.name, option.choice_list()) for option in cls.options]
             for option_name, values in choices:
                 if values and len(values) > 6:
-                    echo(textwrap.fill(
-                        f"{option_name}: {', '.join(values)}", 80,
-                        initial_indent=" " * (width + 1),
-                        subsequent_indent=" " * (width + 3)))
+                    echo(
+                        textwrap.fill(
+                            f"{option_name}: {', '.join(values)}",
+                            80,
+                            initial_indent=" " * (width + 1),
+                            subsequent_indent=" " * (width + 3),
+                        )
+                    )
         if name in problems:  # a plugin that took this backend's name, ignored
             echo(f"{'':<{width}} {problems[name]}")
     for name in absent:  # a plugin of this repository that is not installed
@@ -71,23 +93,46 @@ def list_backends(names: tuple[str, ...]) -> None:
         echo(f"{name:<{width}} {'ignored':<10} {problems[name]}")
 
 
-@click.command(epilog="""Examples:
+@click.command(
+    epilog="""Examples:
 
 \b
   sudoku-cp encode data/examples/baekjoon2239.txt -o puzzle.cnf
-  sudoku-cp encode puzzles.txt --index 3 --encoding minimal --amo seqcounter""")
+  sudoku-cp encode puzzles.txt --index 3 --encoding minimal --amo seqcounter"""
+)
 @input_options
-@option("--index", type=click.IntRange(min=0), default=0,
-              help="Which puzzle of the input to encode (0-based).")
-@option("--encoding", type=LazyChoice(_encodings), default="extended",
-              help="CNF encoding.")
-@option("--amo", type=LazyChoice(_amo_encodings), default="pairwise", metavar="NAME",
-              help="At-most-one encoding (see 'sudoku-cp backends sat').")
-@option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-",
-              help="Where to write the DIMACS CNF.")
+@option(
+    "--index",
+    type=click.IntRange(min=0),
+    default=0,
+    help="Which puzzle of the input to encode (0-based).",
+)
+@option("--encoding", type=LazyChoice(_encodings), default="extended", help="CNF encoding.")
+@option(
+    "--amo",
+    type=LazyChoice(_amo_encodings),
+    default="pairwise",
+    metavar="NAME",
+    help="At-most-one encoding (see 'sudoku-cp backends sat').",
+)
+@option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    default="-",
+    help="Where to write the DIMACS CNF.",
+)
 @run_command
-def encode(files: tuple[str, ...], input_format: str | None, box: str | None, no_download: bool,
-           index: int, encoding: str, amo: str, output: str) -> None:
+def encode(
+    files: tuple[str, ...],
+    input_format: str | None,
+    box: str | None,
+    no_download: bool,
+    index: int,
+    encoding: str,
+    amo: str,
+    output: str,
+) -> None:
     """Write one puzzle's CNF in DIMACS, to run any SAT solver on it."""
     from ..backends.sat import write_dimacs
 
@@ -97,8 +142,10 @@ def encode(files: tuple[str, ...], input_format: str | None, box: str | None, no
     if stream.errors:
         sys.exit(EXIT_USAGE)
     if record is None:
-        fail(f"--index {index} is past the last puzzle (the input has "
-             f"{plural(stream.read, 'puzzle')})")
+        fail(
+            f"--index {index} is past the last puzzle (the input has "
+            f"{plural(stream.read, 'puzzle')})"
+        )
     if record.grid is None:
         fail(str(record.error))
     with output_file(output) as handle:

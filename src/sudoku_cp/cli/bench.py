@@ -8,49 +8,126 @@ from typing import Any
 
 import click
 
-from .common import (EXIT_OK, EXIT_UNSOLVED, check_stop, configurations, echo, executor_options,
-                     fail, input_options, make_executor, option, puzzle_stream, quiet_echo,
-                     report_input_errors, results_options, resume_hint, run_command, signal_word,
-                     solve_options, solve_settings, stdout_closed, stop_with)
+from .common import (
+    EXIT_OK,
+    EXIT_UNSOLVED,
+    check_stop,
+    configurations,
+    echo,
+    executor_options,
+    fail,
+    input_options,
+    make_executor,
+    option,
+    puzzle_stream,
+    quiet_echo,
+    report_input_errors,
+    results_options,
+    resume_hint,
+    run_command,
+    signal_word,
+    solve_options,
+    solve_settings,
+    stdout_closed,
+    stop_with,
+)
 
 
-@click.command(epilog="""Examples:
+@click.command(
+    epilog="""Examples:
 
 \b
   sudoku-cp bench top95 --backends dfs,cpsat,sat --results r.jsonl
   sudoku-cp bench 17clue --first 1000 --repeat 3 --time-limit 10 \\
       --results r.jsonl
-  sudoku-cp report r.jsonl -o report.html""")
+  sudoku-cp report r.jsonl -o report.html"""
+)
 @input_options
-@option("--backends", "-b", "backend_list", default="dfs,cpsat,sat",
-        help="Comma-separated backends or configurations to time.")
+@option(
+    "--backends",
+    "-b",
+    "backend_list",
+    default="dfs,cpsat,sat",
+    help="Comma-separated backends or configurations to time.",
+)
 @solve_options
-@option("--repeat", type=click.IntRange(min=1), default=1,
-        help="Timed solves per (puzzle, backend); a puzzle's time is their median.")
-@option("--warmup", type=click.IntRange(min=0), default=0,
-        help="Untimed solves of each puzzle before its timed ones.")
-@option("--jobs", "-j", type=click.IntRange(min=1), default=1,
-        help="Worker processes. Keep 1 for timings: parallel runs compete for cores and "
-             "caches.")
+@option(
+    "--repeat",
+    type=click.IntRange(min=1),
+    default=1,
+    help="Timed solves per (puzzle, backend); a puzzle's time is their median.",
+)
+@option(
+    "--warmup",
+    type=click.IntRange(min=0),
+    default=0,
+    help="Untimed solves of each puzzle before its timed ones.",
+)
+@option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=1,
+    help="Worker processes. Keep 1 for timings: parallel runs compete for cores and caches.",
+)
 @executor_options
 @results_options
 @option("--out", "out", type=click.Path(dir_okay=False), default=None, hidden=True)
-@option("--baseline", metavar="BACKEND", default=None, show_default="the first",
-        help="Configuration of the ratio column.")
-@option("--first", "--limit-puzzles", "first", type=click.IntRange(min=1), metavar="K",
-        default=None, show_default="all", help="Only the first K puzzles of each file.")
-@option("--setup/--no-setup", "measure_setup", default=True,
-        help="First measure imports and first-solve costs in fresh interpreters.")
-@option("--isolate/--no-isolate", default=True,
-        help="With -j 1 and the local executor: each configuration in a worker process of "
-             "its own (--executor isolated), so that its peak memory is its own.")
+@option(
+    "--baseline",
+    metavar="BACKEND",
+    default=None,
+    show_default="the first",
+    help="Configuration of the ratio column.",
+)
+@option(
+    "--first",
+    "--limit-puzzles",
+    "first",
+    type=click.IntRange(min=1),
+    metavar="K",
+    default=None,
+    show_default="all",
+    help="Only the first K puzzles of each file.",
+)
+@option(
+    "--setup/--no-setup",
+    "measure_setup",
+    default=True,
+    help="First measure imports and first-solve costs in fresh interpreters.",
+)
+@option(
+    "--isolate/--no-isolate",
+    default=True,
+    help="With -j 1 and the local executor: each configuration in a worker process of "
+    "its own (--executor isolated), so that its peak memory is its own.",
+)
 @run_command
-def bench(files: tuple[str, ...], input_format: str | None, box: str | None, no_download: bool,
-          backend_list: str, mode: str, limit: int, time_limit: float | None, certify: bool,
-          keep_proofs: str | None, repeat: int,
-          warmup: int, jobs: int, executor: str, scheduler: str | None, results: str | None,
-          resume: bool, out: str | None, baseline: str | None, first: int | None,
-          measure_setup: bool, isolate: bool, **given: Any) -> None:
+def bench(
+    files: tuple[str, ...],
+    input_format: str | None,
+    box: str | None,
+    no_download: bool,
+    backend_list: str,
+    mode: str,
+    limit: int,
+    time_limit: float | None,
+    certify: bool,
+    keep_proofs: str | None,
+    repeat: int,
+    warmup: int,
+    jobs: int,
+    executor: str,
+    scheduler: str | None,
+    results: str | None,
+    resume: bool,
+    out: str | None,
+    baseline: str | None,
+    first: int | None,
+    measure_setup: bool,
+    isolate: bool,
+    **given: Any,
+) -> None:
     """Time backends over puzzle sets (one set per file) and print the summary table.
 
     \b
@@ -64,28 +141,53 @@ def bench(files: tuple[str, ...], input_format: str | None, box: str | None, no_
 
     results = results or out
     chosen = configurations([backend_list], given)
-    labels = [configuration.label for configuration in chosen]
-    baseline = baseline or labels[0]
-    if baseline not in labels:
-        fail(f"--baseline {baseline} is not one of --backends {','.join(labels)}")
+    baseline = _baseline(chosen, baseline)
     if resume and not results:
         fail("--resume needs --results FILE (the results log of the run to continue)")
-    stream = puzzle_stream(files, input_format, box, no_download, first=first)
-    puzzles = list(stream)  # a benchmark reads its sets whole: broken data would mislead
-    report_input_errors(stream, 0)
-    if stream.errors and not any(record.grid is None for record in puzzles):
-        sys.exit(2)
+    puzzles = _read_sets(files, input_format, box, no_download, first)
     if executor == "local" and jobs == 1 and isolate:
         executor = "isolated"
-    session = BenchSession(puzzles, chosen,
-                           solve_settings(mode, limit, time_limit, certify, keep_proofs,
-                                          warmup=warmup, repeat=repeat, prime=True),
-                           inputs=list(files) or ["-"], results=results, resume=resume,
-                           executor=make_executor(executor, jobs, scheduler), jobs=jobs,
-                           extra_settings={"baseline": baseline, "first": first})
+    session = BenchSession(
+        puzzles,
+        chosen,
+        solve_settings(
+            mode, limit, time_limit, certify, keep_proofs, warmup=warmup, repeat=repeat, prime=True
+        ),
+        inputs=list(files) or ["-"],
+        results=results,
+        resume=resume,
+        executor=make_executor(executor, jobs, scheduler),
+        jobs=jobs,
+        extra_settings={"baseline": baseline, "first": first},
+    )
     _measure(session, measure_setup, results)
     _show(session, baseline)
     sys.exit(EXIT_UNSOLVED if session.failed else EXIT_OK)
+
+
+def _baseline(chosen: list[Any], baseline: str | None) -> str:
+    """The configuration the others are compared with: the one named, else the first."""
+    labels = [configuration.label for configuration in chosen]
+    if baseline and baseline not in labels:
+        fail(f"--baseline {baseline} is not one of --backends {','.join(labels)}")
+    return baseline or labels[0]
+
+
+def _read_sets(
+    files: tuple[str, ...],
+    input_format: str | None,
+    box: str | None,
+    no_download: bool,
+    first: int | None,
+) -> list[Any]:
+    """The puzzle sets, read whole (broken data would mislead a benchmark): input errors are
+    reported, and exit 2 unless the broken lines are kept as records of their own."""
+    stream = puzzle_stream(files, input_format, box, no_download, first=first)
+    puzzles = list(stream)
+    report_input_errors(stream, 0)
+    if stream.errors and not any(record.grid is None for record in puzzles):
+        sys.exit(2)
+    return puzzles
 
 
 def _measure(session: Any, measure_setup: bool, results: str | None) -> None:
@@ -101,25 +203,35 @@ def _measure(session: Any, measure_setup: bool, results: str | None) -> None:
                 pass
             todo = session.remaining()
             if session.resumed:
-                quiet_echo(f"Resumed {results}: {session.resumed} of "
-                           f"{plural(len(session.records), 'puzzle')} were already measured.")
+                quiet_echo(
+                    f"Resumed {results}: {session.resumed} of "
+                    f"{plural(len(session.records), 'puzzle')} were already measured."
+                )
             if measure_setup and todo:
-                session.measure_setup(todo, starting=lambda configuration: progress.relabel(
-                    f"bench set-up: {configuration.label} ", total=None))
+                session.measure_setup(
+                    todo,
+                    starting=lambda configuration: progress.relabel(
+                        f"bench set-up: {configuration.label} ", total=None
+                    ),
+                )
             progress.relabel("bench ", total=len(todo))
             for checked in session.run():
                 assert not isinstance(checked, PuzzleRecord)
                 for answer in checked.answers:
                     if answer.status in ("wrong", "error"):
-                        quiet_echo(f"{checked.record.where}: {answer.label} {answer.status}: "
-                                   f"{answer.reason}")
+                        quiet_echo(
+                            f"{checked.record.where}: {answer.label} {answer.status}: "
+                            f"{answer.reason}"
+                        )
                 progress.advance()
                 check_stop()
     except KeyboardInterrupt:
         progress.close()
-        stop_with(f"{signal_word()} after {session.kept()} of "
-                  f"{plural(len(session.records) - session.resumed, 'puzzle')}; "
-                  f"{resume_hint(results)}.")
+        stop_with(
+            f"{signal_word()} after {session.kept()} of "
+            f"{plural(len(session.records) - session.resumed, 'puzzle')}; "
+            f"{resume_hint(results)}."
+        )
     except BrokenPipeError:
         progress.close()
         stdout_closed(resume_hint(results))
@@ -135,11 +247,19 @@ def _show(session: Any, baseline: str) -> None:
     intervals = repeat > 1 and statistics_available()
     echo(render_summary_text(session.summary(baseline), baseline=baseline))
     echo()
-    echo(summary_legend(baseline=baseline, time_limit=session.settings.time_limit,
-                        repeat=repeat, intervals=intervals))
+    echo(
+        summary_legend(
+            baseline=baseline,
+            time_limit=session.settings.time_limit,
+            repeat=repeat,
+            intervals=intervals,
+        )
+    )
     if repeat > 1 and not intervals:
-        quiet_echo("Note: the 95% intervals and the Wilcoxon test need scipy, which is not "
-                   "installed: pip install 'sudoku-cp[stats]'")
+        quiet_echo(
+            "Note: the 95% intervals and the Wilcoxon test need scipy, which is not "
+            "installed: pip install 'sudoku-cp[stats]'"
+        )
     if session.setup:
         echo()
         echo("One-off set-up, not in the times above:")

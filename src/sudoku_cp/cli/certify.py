@@ -22,8 +22,17 @@ from ..certify.readers import Entry
 from ..certify.session import Tally
 from ..progress import Progress
 from ..text import plural
-from .common import (check_stop, echo, executor_options, make_executor, option, output_file,
-                     run_command, signal_word, stop_with)
+from .common import (
+    check_stop,
+    echo,
+    executor_options,
+    make_executor,
+    option,
+    output_file,
+    run_command,
+    signal_word,
+    stop_with,
+)
 
 EXIT_FAILED = 1
 
@@ -47,22 +56,52 @@ What is certified (docs/certify.md):
 
 @click.command(name="certify", epilog=EPILOG)
 @click.argument("files", metavar="FILE...", nargs=-1, required=True)
-@option("--solver", type=click.Choice(list(PROOF_SOLVERS)), default=DEFAULT_SOLVER,
-              show_default=True, help="The proof-logging SAT solver (python-sat).")
-@option("--checker", type=click.Choice(ENGINES), default="auto", show_default=True,
-              help="dratify's engine: native (Rust, from cdclkit-native), python, auto "
-                   "(native when installed), or both (each proof must pass both).")
-@option("--keep-proofs", type=click.Path(file_okay=False, path_type=Path),
-              metavar="DIR", help="Write every CNF and proof there, to re-check with another "
-                                  "checker (drat-trim, ...).")
-@option("--report", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
-              help="Write one JSON line per claim: where, whose, certified, why, certificate.")
-@option("--jobs", "-j", type=click.IntRange(min=1), default=1,
-        help="Worker processes; the lines stay in input order.")
+@option(
+    "--solver",
+    type=click.Choice(list(PROOF_SOLVERS)),
+    default=DEFAULT_SOLVER,
+    show_default=True,
+    help="The proof-logging SAT solver (python-sat).",
+)
+@option(
+    "--checker",
+    type=click.Choice(ENGINES),
+    default="auto",
+    show_default=True,
+    help="dratify's engine: native (Rust, from cdclkit-native), python, auto "
+    "(native when installed), or both (each proof must pass both).",
+)
+@option(
+    "--keep-proofs",
+    type=click.Path(file_okay=False, path_type=Path),
+    metavar="DIR",
+    help="Write every CNF and proof there, to re-check with another checker (drat-trim, ...).",
+)
+@option(
+    "--report",
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="FILE",
+    help="Write one JSON line per claim: where, whose, certified, why, certificate.",
+)
+@option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=1,
+    help="Worker processes; the lines stay in input order.",
+)
 @executor_options
 @run_command
-def certify(files: tuple[str, ...], solver: str, checker: str, keep_proofs: Path | None,
-            report: Path | None, jobs: int, executor: str, scheduler: str | None) -> None:
+def certify(
+    files: tuple[str, ...],
+    solver: str,
+    checker: str,
+    keep_proofs: Path | None,
+    report: Path | None,
+    jobs: int,
+    executor: str,
+    scheduler: str | None,
+) -> None:
     """Certify every claimed answer in results logs or `solve --format jsonl` output.
 
     FILE is a results log of crosscheck or bench, or what `solve --format jsonl` printed
@@ -101,15 +140,22 @@ def certify(files: tuple[str, ...], solver: str, checker: str, keep_proofs: Path
 
 def failure_line(entry: Entry, certification: Certification) -> str:
     """'FILE:LINE: BACKEND: CLAIM: not certified: WHY' (the smaller completion in WHY)."""
-    return (f"{entry.where}: {entry.label}: {certification.claim.describe()}: not certified: "
-            f"{certification.reason}")
+    return (
+        f"{entry.where}: {entry.label}: {certification.claim.describe()}: not certified: "
+        f"{certification.reason}"
+    )
 
 
 def report_record(entry: Entry, certification: Certification) -> dict[str, object]:
     """One line of --report."""
-    return {"file": entry.file, "line": entry.line, "backend": entry.label,
-            "status": entry.status, "claim": certification.claim.describe(),
-            **certification.to_dict()}
+    return {
+        "file": entry.file,
+        "line": entry.line,
+        "backend": entry.label,
+        "status": entry.status,
+        "claim": certification.claim.describe(),
+        **certification.to_dict(),
+    }
 
 
 @contextlib.contextmanager
@@ -124,17 +170,19 @@ def _report(path: Path | None) -> Iterator[IO[str] | None]:
 
 def _summary(tally: Tally, seconds: float) -> None:
     kinds = ", ".join(f"{kind} {count}" for kind, count in sorted(tally.kinds.items()))
-    echo(f"certify: {plural(tally.claims, 'claim')} from {plural(tally.files, 'file')}: "
-               f"{tally.certified} certified, {tally.failed} not certified"
-               + (f" ({kinds}; {tally.distinct} distinct)" if kinds else "")
-               + (f"; {plural(tally.unanswered, 'run')} without an answer"
-                  if tally.unanswered else ""))
+    echo(
+        f"certify: {plural(tally.claims, 'claim')} from {plural(tally.files, 'file')}: "
+        f"{tally.certified} certified, {tally.failed} not certified"
+        + (f" ({kinds}; {tally.distinct} distinct)" if kinds else "")
+        + (f"; {plural(tally.unanswered, 'run')} without an answer" if tally.unanswered else "")
+    )
     median = tally.median_check_ms()
     if median is not None:
         lines = sorted(tally.proof_lines)[len(tally.proof_lines) // 2]
-        echo(f"proofs: {len(tally.proof_checks)} checked by {tally.checker}; median "
-             f"{median:.1f} ms to check, median proof {plural(lines, 'line')}; "
-             f"{seconds:.1f} s in all")
+        echo(
+            f"proofs: {len(tally.proof_checks)} checked by {tally.checker}; median "
+            f"{median:.1f} ms to check, median proof {plural(lines, 'line')}; "
+            f"{seconds:.1f} s in all"
+        )
     else:
         echo(f"no proof needed; {seconds:.1f} s in all")
-

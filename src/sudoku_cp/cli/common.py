@@ -10,18 +10,29 @@ import math
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any, NoReturn, TextIO
 
 import click
 
-from .signals import (EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, EXIT_UNSOLVED, EXIT_USAGE, STOP,
-                      Interrupted, check_stop, quiet_echo, signal_word, stop_with)
+from .signals import (
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_TERMINATED,
+    EXIT_UNSOLVED,
+    EXIT_USAGE,
+    STOP,
+    Interrupted,
+    check_stop,
+    quiet_echo,
+    signal_word,
+    stop_with,
+)
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 80, "show_default": True}
 
 
-# -- errors and output ------------------------------------------------------------------------------
+# -- errors and output -----------------------------------------------------------------------------
+
 
 class UsageFailure(click.ClickException):
     """A one-line error for bad usage or input: 'Error: ...' on stderr, exit 2."""
@@ -58,6 +69,7 @@ def run_command(command: Callable[..., Any]) -> Callable[..., Any]:
         if STOP.signum is not None:
             stop_with()
         return result
+
     return wrapper
 
 
@@ -67,8 +79,10 @@ def stdout_closed(done: str = "") -> NoReturn:
     with contextlib.suppress(OSError, ValueError):  # no "Exception ignored" at exit
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-    quiet_echo(f"Error: standard output was closed (the reading end of the pipe ended)"
-               f"{', ' + done if done else ''}.")
+    quiet_echo(
+        f"Error: standard output was closed (the reading end of the pipe ended)"
+        f"{', ' + done if done else ''}."
+    )
     sys.exit(EXIT_USAGE)
 
 
@@ -90,7 +104,7 @@ def output_file(path: str) -> Iterator[TextIO]:
         yield sys.stdout
         return
     try:
-        handle = open(path, "w", encoding="utf-8")
+        handle = open(path, "w", encoding="utf-8")  # noqa: SIM115 (the caller closes it)
     except OSError as error:
         fail(f"{path}: cannot write: {error.strerror or error}")
     try:
@@ -129,6 +143,7 @@ def log_warnings() -> None:
 
 # -- option types ----------------------------------------------------------------------------------
 
+
 class Option(click.Option):
     """An option whose described default ('the machine's cores') is shown like a value:
     '[default: the machine's cores]', the one way every default is shown.
@@ -137,8 +152,9 @@ class Option(click.Option):
     otherwise read every installed package's entry points (the plugins) on every start.
     """
 
-    def __init__(self, *args: Any, lazy_help: Callable[[], str] | None = None,
-                 **attributes: Any) -> None:
+    def __init__(
+        self, *args: Any, lazy_help: Callable[[], str] | None = None, **attributes: Any
+    ) -> None:
         super().__init__(*args, **attributes)
         self._lazy_help = lazy_help
 
@@ -182,8 +198,9 @@ class Seconds(click.ParamType):  # type: ignore[type-arg,unused-ignore]
 
     name = "SECONDS"
 
-    def convert(self, value: Any, param: click.Parameter | None,
-                ctx: click.Context | None) -> float | None:
+    def convert(
+        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+    ) -> float | None:
         if value is None or isinstance(value, float):
             number = value
         else:
@@ -194,35 +211,55 @@ class Seconds(click.ParamType):  # type: ignore[type-arg,unused-ignore]
         if number is None:
             return None
         if math.isnan(number) or number <= 0:
-            self.fail(f"{value!r} is not a positive number of seconds (use inf for no limit)",
-                      param, ctx)
+            self.fail(
+                f"{value!r} is not a positive number of seconds (use inf for no limit)", param, ctx
+            )
         return None if math.isinf(number) or number > 1e9 else number
 
 
 def options(*decorators: Callable[..., Any]) -> Callable[..., Any]:
     """Several option decorators as one."""
+
     def apply(command: Callable[..., Any]) -> Callable[..., Any]:
         for decorator in reversed(decorators):
             command = decorator(command)
         return command
+
     return apply
 
 
 # -- option groups ---------------------------------------------------------------------------------
 
+
 def _layouts() -> list[str]:
     from ..formats import Layout
+
     return [str(layout) for layout in Layout]
 
 
 input_options = options(
     click.argument("files", nargs=-1, metavar="[FILE|SET]..."),
-    option("--input-format", type=LazyChoice(_layouts), default=None, show_default="detected",
-           help="Input layout."),
-    option("--box", metavar="RxC", default=None, show_default="square, else squarest",
-           help="Box shape, e.g. 2x3 for 6x6."),
-    option("--no-download", is_flag=True, default=False, show_default=False,
-           help="Never fetch a puzzle set by name; use the cache or SUDOKU_CP_DATA."),
+    option(
+        "--input-format",
+        type=LazyChoice(_layouts),
+        default=None,
+        show_default="detected",
+        help="Input layout.",
+    ),
+    option(
+        "--box",
+        metavar="RxC",
+        default=None,
+        show_default="square, else squarest",
+        help="Box shape, e.g. 2x3 for 6x6.",
+    ),
+    option(
+        "--no-download",
+        is_flag=True,
+        default=False,
+        show_default=False,
+        help="Never fetch a puzzle set by name; use the cache or SUDOKU_CP_DATA.",
+    ),
 )
 
 
@@ -240,43 +277,83 @@ def shorthand_flag_options() -> list[Callable[..., Any]]:
         elif isinstance(declared.choices, tuple):
             kind = click.Choice(declared.choices)
             metavar = None if len(declared.choices) <= 4 else "NAME"  # else listed in help
-        made.append(option(flag, f"flag_{declared.name}_{backend}", type=kind, default=None,
-                           show_default=str(declared.default), metavar=metavar,
-                           help=f"{backend}: {declared.help} (shorthand for "
-                                f"{backend}[{declared.name}=...])."))
+        made.append(
+            option(
+                flag,
+                f"flag_{declared.name}_{backend}",
+                type=kind,
+                default=None,
+                show_default=str(declared.default),
+                metavar=metavar,
+                help=f"{backend}: {declared.help} (shorthand for {backend}[{declared.name}=...]).",
+            )
+        )
     return made
 
 
 def _modes() -> list[str]:
     from ..result import Mode
+
     return [str(mode) for mode in Mode]
 
 
 solve_options = options(
-    option("--mode", type=LazyChoice(_modes), default="lexmin",
-           help="lexmin: smallest completion row by row; any: some completion; count: "
-                "completions up to --count-limit."),
-    option("--count-limit", "--limit", "limit", type=click.IntRange(min=1), default=2,
-           help="Count mode: stop counting at this many completions."),
-    option("--time-limit", type=Seconds(), default=None, show_default="none",
-           help="Seconds per puzzle (inf: none); past it the puzzle is a timeout."),
-    option("--certify", is_flag=True, default=False, show_default=False,
-           help="Certify each answer as it comes (a checked proof for lex-min, "
-                "unsatisfiable and counts); an answer that fails is wrong."),
-    option("--keep-proofs", type=click.Path(file_okay=False), metavar="DIR", default=None,
-           help="With --certify (implied): write each CNF and proof there."),
+    option(
+        "--mode",
+        type=LazyChoice(_modes),
+        default="lexmin",
+        help="lexmin: smallest completion row by row; any: some completion; count: "
+        "completions up to --count-limit.",
+    ),
+    option(
+        "--count-limit",
+        "--limit",
+        "limit",
+        type=click.IntRange(min=1),
+        default=2,
+        help="Count mode: stop counting at this many completions.",
+    ),
+    option(
+        "--time-limit",
+        type=Seconds(),
+        default=None,
+        show_default="none",
+        help="Seconds per puzzle (inf: none); past it the puzzle is a timeout.",
+    ),
+    option(
+        "--certify",
+        is_flag=True,
+        default=False,
+        show_default=False,
+        help="Certify each answer as it comes (a checked proof for lex-min, "
+        "unsatisfiable and counts); an answer that fails is wrong.",
+    ),
+    option(
+        "--keep-proofs",
+        type=click.Path(file_okay=False),
+        metavar="DIR",
+        default=None,
+        help="With --certify (implied): write each CNF and proof there.",
+    ),
     *shorthand_flag_options(),
 )
 
 
-def solve_settings(mode: str, limit: int, time_limit: float | None, certify: bool,
-                   keep_proofs: str | None, **more: Any) -> Any:
+def solve_settings(
+    mode: str,
+    limit: int,
+    time_limit: float | None,
+    certify: bool,
+    keep_proofs: str | None,
+    **more: Any,
+) -> Any:
     """The `SolveSettings` of the solve options; with --certify, its certifier (a missing
     checker is one line, exit 2, before any puzzle)."""
     from ..runs import SolveSettings
 
-    return SolveSettings.of(mode, limit, time_limit, certify=certify, keep_proofs=keep_proofs,
-                            **more)
+    return SolveSettings.of(
+        mode, limit, time_limit, certify=certify, keep_proofs=keep_proofs, **more
+    )
 
 
 def flags_given(given: dict[str, Any]) -> dict[str, Any]:
@@ -293,30 +370,52 @@ def flags_given(given: dict[str, Any]) -> dict[str, Any]:
 
 def _executor_names() -> list[str]:
     from ..executors import EXECUTORS
+
     return list(EXECUTORS)
 
 
 def _executor_help() -> str:
     from ..executors import EXECUTORS
+
     return "; ".join(f"{name}: {help_text}" for name, (_, _, help_text) in EXECUTORS.items())
 
 
 executor_options = options(
-    option("--executor", type=LazyChoice(_executor_names), default="local",
-           lazy_help=lambda: f"Where the puzzles run: {_executor_help()}."),
-    option("--scheduler", metavar="ADDRESS", default=None, show_default="a local cluster",
-           help="dask: the scheduler to attach to, e.g. tcp://host:8786 or tls://..."),
+    option(
+        "--executor",
+        type=LazyChoice(_executor_names),
+        default="local",
+        lazy_help=lambda: f"Where the puzzles run: {_executor_help()}.",
+    ),
+    option(
+        "--scheduler",
+        metavar="ADDRESS",
+        default=None,
+        show_default="a local cluster",
+        help="dask: the scheduler to attach to, e.g. tcp://host:8786 or tls://...",
+    ),
 )
 
 results_options = options(
-    option("--results", "results", type=click.Path(dir_okay=False), default=None,
-           help="Append every puzzle's record to this JSON Lines log as it completes."),
-    option("--resume", is_flag=True, default=False, show_default=False,
-           help="Continue the run in --results: skip its finished puzzles, retry errors."),
+    option(
+        "--results",
+        "results",
+        type=click.Path(dir_okay=False),
+        default=None,
+        help="Append every puzzle's record to this JSON Lines log as it completes.",
+    ),
+    option(
+        "--resume",
+        is_flag=True,
+        default=False,
+        show_default=False,
+        help="Continue the run in --results: skip its finished puzzles, retry errors.",
+    ),
 )
 
 
 # -- what the options mean -------------------------------------------------------------------------
+
 
 def configurations(items: Sequence[str], given: dict[str, Any]) -> list[Any]:
     """The configurations of `--backend(s)` and the shorthand flags, each built once so that a
@@ -338,8 +437,14 @@ def make_executor(kind: str, jobs: int, scheduler: str | None) -> Any:
     return build(kind, jobs=jobs, scheduler=scheduler)
 
 
-def puzzle_stream(files: Sequence[str], input_format: str | None, box: str | None,
-                  no_download: bool, *, first: int | None = None) -> Any:
+def puzzle_stream(
+    files: Sequence[str],
+    input_format: str | None,
+    box: str | None,
+    no_download: bool,
+    *,
+    first: int | None = None,
+) -> Any:
     """The puzzles of FILES (standard input when none), read lazily; set names are fetched."""
     from ..inputs import puzzle_stream as stream
 
@@ -356,15 +461,45 @@ def report_input_errors(stream: Any, reported: int) -> int:
 def resume_hint(results: str | None) -> str:
     """Where an interrupted run's results are, and how to continue it."""
     if results:
-        return (f"the results so far are in {results}; to continue, run the same command with "
-                f"--resume")
+        return (
+            f"the results so far are in {results}; to continue, run the same command with --resume"
+        )
     return "pass --results FILE to be able to resume"
 
 
-__all__ = ["CONTEXT", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_TERMINATED", "EXIT_UNSOLVED",
-           "EXIT_USAGE", "Interrupted", "LazyChoice", "Option", "STOP", "Seconds",
-           "UsageFailure", "check_stop", "configurations", "echo", "executor_options", "fail",
-           "flags_given", "input_options", "log_warnings",
-           "make_executor", "option", "options", "output_file", "puzzle_stream", "quiet_echo",
-           "report_input_errors", "results_options", "resume_hint", "run_command",
-           "signal_word", "solve_options", "stdout_closed", "stop_with"]
+__all__ = [
+    "CONTEXT",
+    "EXIT_INTERRUPTED",
+    "EXIT_OK",
+    "EXIT_TERMINATED",
+    "EXIT_UNSOLVED",
+    "EXIT_USAGE",
+    "Interrupted",
+    "LazyChoice",
+    "Option",
+    "STOP",
+    "Seconds",
+    "UsageFailure",
+    "check_stop",
+    "configurations",
+    "echo",
+    "executor_options",
+    "fail",
+    "flags_given",
+    "input_options",
+    "log_warnings",
+    "make_executor",
+    "option",
+    "options",
+    "output_file",
+    "puzzle_stream",
+    "quiet_echo",
+    "report_input_errors",
+    "results_options",
+    "resume_hint",
+    "run_command",
+    "signal_word",
+    "solve_options",
+    "stdout_closed",
+    "stop_with",
+]

@@ -4,42 +4,95 @@ compared (the session is the library's `CrosscheckSession`)."""
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from .common import (EXIT_UNSOLVED, EXIT_USAGE, check_stop, configurations, echo,
-                     executor_options, fail, input_options, make_executor, option, puzzle_stream,
-                     quiet_echo, report_input_errors, results_options, resume_hint, run_command,
-                     signal_word, solve_options, solve_settings, stdout_closed, stop_with)
+from .common import (
+    EXIT_UNSOLVED,
+    EXIT_USAGE,
+    check_stop,
+    configurations,
+    echo,
+    executor_options,
+    fail,
+    input_options,
+    make_executor,
+    option,
+    puzzle_stream,
+    quiet_echo,
+    report_input_errors,
+    results_options,
+    resume_hint,
+    run_command,
+    signal_word,
+    solve_options,
+    solve_settings,
+    stdout_closed,
+    stop_with,
+)
+
+if TYPE_CHECKING:  # loaded when the command runs: --help stays fast
+    from ..sessions import CrosscheckSession
 
 
-@click.command(epilog="""Examples:
+@click.command(
+    epilog="""Examples:
 
 \b
   sudoku-cp crosscheck top95 --backends dfs,cpsat,sat
   sudoku-cp crosscheck 17clue -b dfs,sat --results r.jsonl   # then --resume
-  sudoku-cp crosscheck puzzles.txt -b 'sat[solver=glucose3|cadical195]'""")
+  sudoku-cp crosscheck puzzles.txt -b 'sat[solver=glucose3|cadical195]'"""
+)
 @input_options
-@option("--backends", "-b", "backend_list", default="dfs,cpsat,sat",
-        help="Comma-separated backends or configurations to run and compare.")
+@option(
+    "--backends",
+    "-b",
+    "backend_list",
+    default="dfs,cpsat,sat",
+    help="Comma-separated backends or configurations to run and compare.",
+)
 @solve_options
-@option("--jobs", "-j", type=click.IntRange(min=1), default=None,
-        show_default="the machine's cores", help="Worker processes, each keeping its backends "
-                                                 "warm.")
+@option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=None,
+    show_default="the machine's cores",
+    help="Worker processes, each keeping its backends warm.",
+)
 @executor_options
 @results_options
 @option("--out", "out", type=click.Path(dir_okay=False), default=None, hidden=True)
-@option("--format", "output_format", type=click.Choice(["text", "jsonl"]), default="text",
-        help="text: summary table and findings; jsonl: one record per puzzle (the summary "
-             "goes to stderr).")
+@option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "jsonl"]),
+    default="text",
+    help="text: summary table and findings; jsonl: one record per puzzle (the summary "
+    "goes to stderr).",
+)
 @run_command
-def crosscheck(files: tuple[str, ...], input_format: str | None, box: str | None,
-               no_download: bool, backend_list: str, mode: str, limit: int,
-               time_limit: float | None, certify: bool, keep_proofs: str | None,
-               jobs: int | None, executor: str, scheduler: str | None,
-               results: str | None, resume: bool, out: str | None, output_format: str,
-               **given: Any) -> None:
+def crosscheck(
+    files: tuple[str, ...],
+    input_format: str | None,
+    box: str | None,
+    no_download: bool,
+    backend_list: str,
+    mode: str,
+    limit: int,
+    time_limit: float | None,
+    certify: bool,
+    keep_proofs: str | None,
+    jobs: int | None,
+    executor: str,
+    scheduler: str | None,
+    results: str | None,
+    resume: bool,
+    out: str | None,
+    output_format: str,
+    **given: Any,
+) -> None:
     """Run several backends on the same puzzles, verify every answer and compare them.
 
     \b
@@ -60,11 +113,30 @@ def crosscheck(files: tuple[str, ...], input_format: str | None, box: str | None
         fail("--resume needs --results FILE (the results log of the run to continue)")
     jobs = jobs or default_jobs()
     stream = puzzle_stream(files, input_format, box, no_download)
-    settings = solve_settings(mode, limit, time_limit, certify, keep_proofs)
-    session = CrosscheckSession(stream, chosen, settings,
-                                inputs=list(files) or ["-"], results=results, resume=resume,
-                                executor=make_executor(executor, jobs, scheduler), jobs=jobs)
+    session = CrosscheckSession(
+        stream,
+        chosen,
+        solve_settings(mode, limit, time_limit, certify, keep_proofs),
+        inputs=list(files) or ["-"],
+        results=results,
+        resume=resume,
+        executor=make_executor(executor, jobs, scheduler),
+        jobs=jobs,
+    )
     watch = _Watch(session, stream, output_format, _total(stream.paths))
+    _run(session, watch, results)
+    report_input_errors(stream, watch.shown)
+    if stream.nothing_read and not session.new and not session.resumed:
+        sys.exit(EXIT_USAGE)  # nothing could be read: the error lines say it all
+    watch.finish()
+    if stream.errors or session.invalid:
+        sys.exit(EXIT_USAGE)
+    sys.exit(EXIT_UNSOLVED if session.summary().problems else 0)
+
+
+def _run(session: CrosscheckSession, watch: _Watch, results: str | None) -> None:
+    """Run the session under its watch; an interrupt or a closed stdout stops with one line
+    (the results so far kept, and how to resume)."""
     try:
         with session:
             watch.replay()
@@ -77,13 +149,6 @@ def crosscheck(files: tuple[str, ...], input_format: str | None, box: str | None
         watch.close()
         stdout_closed(f"stopped after {_puzzles(session.kept())}: {resume_hint(results)}")
     watch.close()
-    report_input_errors(stream, watch.shown)
-    if stream.nothing_read and not session.new and not session.resumed:
-        sys.exit(EXIT_USAGE)  # nothing could be read: the error lines say it all
-    watch.finish()
-    if stream.errors or session.invalid:
-        sys.exit(EXIT_USAGE)
-    sys.exit(EXIT_UNSOLVED if session.summary().problems else 0)
 
 
 def _puzzles(count: int) -> str:
@@ -97,8 +162,11 @@ def _total(paths: list[str]) -> int | None:
     from ..formats import count_puzzles
 
     counts = [count_puzzles(path) for path in paths]
-    return None if any(count is None for count in counts) else sum(
-        count for count in counts if count is not None)
+    return (
+        None
+        if any(count is None for count in counts)
+        else sum(count for count in counts if count is not None)
+    )
 
 
 class _Watch:

@@ -20,13 +20,17 @@ Environment:
   {datasets.ENV_NO_DOWNLOAD}=1  never download; say what is missing"""
 
 
-@click.group(name="data", epilog=ENVIRONMENT_HELP + """
+@click.group(
+    name="data",
+    epilog=ENVIRONMENT_HELP
+    + """
 
 \b
 Examples:
   sudoku-cp data list
   sudoku-cp data fetch top95 17clue
-  sudoku-cp crosscheck 17clue --backends dfs,sat""")
+  sudoku-cp crosscheck 17clue --backends dfs,sat""",
+)
 def data() -> None:
     """The public puzzle sets by name: fetched once, verified by sha256, cached, offline.
 
@@ -48,19 +52,25 @@ def list_sets() -> None:
     echo(f"{'NAME':<{width}}  {'PUZZLES':>7}  {'GRID':<5}  {'SIZE':>7}  HERE")
     for dataset in datasets.REGISTRY.values():
         found = datasets.locate(dataset, config=config)
-        here = ("-" if found is None else
-                "local" if config.local is not None and found.parent == config.local else
-                "cached")
-        echo(f"{dataset.name:<{width}}  {dataset.puzzles:>7}  {dataset.grid:<5}  "
-             f"{_size(dataset.bytes):>7}  {here}")
+        here = (
+            "-"
+            if found is None
+            else "local"
+            if config.local is not None and found.parent == config.local
+            else "cached"
+        )
+        echo(
+            f"{dataset.name:<{width}}  {dataset.puzzles:>7}  {dataset.grid:<5}  "
+            f"{_size(dataset.bytes):>7}  {here}"
+        )
         echo(f"    {dataset.known_for}")
         echo(f"    {dataset.source}, licence: {dataset.licence}")
-    echo("\nHERE: local = in $SUDOKU_CP_DATA, cached = fetched before, - = fetched on "
-               "first use.")
+    echo("\nHERE: local = in $SUDOKU_CP_DATA, cached = fetched before, - = fetched on first use.")
 
 
-@data.command(epilog="\b\nExamples:\n  sudoku-cp data fetch top95 17clue\n"
-                     "  sudoku-cp data fetch --all")
+@data.command(
+    epilog="\b\nExamples:\n  sudoku-cp data fetch top95 17clue\n  sudoku-cp data fetch --all"
+)
 @click.argument("names", metavar="NAME...", nargs=-1)
 @click.option("--all", "fetch_all", is_flag=True, help="Every set in `sudoku-cp data list`.")
 @run_command
@@ -86,13 +96,17 @@ def fetch(names: tuple[str, ...], fetch_all: bool) -> None:
         raise SystemExit(EXIT_USAGE)
 
 
-@data.command(epilog="\b\nExamples:\n  sudoku-cp data path 17clue\n"
-                     "  head -3 \"$(sudoku-cp data path top95)\"\n"
-                     "  sudoku-cp data path          # the cache folder")
+@data.command(
+    epilog="\b\nExamples:\n  sudoku-cp data path 17clue\n"
+    '  head -3 "$(sudoku-cp data path top95)"\n'
+    "  sudoku-cp data path          # the cache folder"
+)
 @click.argument("name", required=False)
-@click.option("--no-download", is_flag=True,
-              help=f"Fail instead of downloading a set not there yet (also: "
-                   f"{datasets.ENV_NO_DOWNLOAD}=1).")
+@click.option(
+    "--no-download",
+    is_flag=True,
+    help=f"Fail instead of downloading a set not there yet (also: {datasets.ENV_NO_DOWNLOAD}=1).",
+)
 @run_command
 def path(name: str | None, no_download: bool) -> None:
     """Print the path of a set's verified file.

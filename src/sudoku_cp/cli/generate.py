@@ -8,51 +8,91 @@ import click
 
 from .._version import __version__
 from ..formats import to_json_line
+from ..inputs import box_shape
 from ..progress import Progress
 from ..text import plural
-from ..inputs import box_shape
 from .common import LazyChoice, option, output_file, quiet_echo, run_command
 
 
 def _kinds() -> list[str]:
     from ..generate import Kind
+
     return [str(kind) for kind in Kind]
 
 
-@click.command(name="generate", epilog="""Examples:
+@click.command(
+    name="generate",
+    epilog="""Examples:
 
 \b
   sudoku-cp generate --size 9 --count 10 --kind unique -o unique9.txt
-  sudoku-cp generate --size 6 --box 2x3 --kind multi --seed 7""")
-@option("--size", type=click.IntRange(min=4), default=9,
-              help="Grid size N: 4, 6, 9, 16, 25, ...")
-@option("--box", metavar="RxC", default=None, show_default="square, else squarest",
-              help="Box shape, e.g. 2x3 for 6x6.")
+  sudoku-cp generate --size 6 --box 2x3 --kind multi --seed 7""",
+)
+@option("--size", type=click.IntRange(min=4), default=9, help="Grid size N: 4, 6, 9, 16, 25, ...")
+@option(
+    "--box",
+    metavar="RxC",
+    default=None,
+    show_default="square, else squarest",
+    help="Box shape, e.g. 2x3 for 6x6.",
+)
 @option("--count", type=click.IntRange(min=1), default=1, help="How many puzzles.")
-@option("--givens", metavar="A..B", default=None, show_default="by size",
-              help="Givens per puzzle, a target drawn from A..B (e.g. 22..32 for 9x9); "
-                   "unique, unsat and adversarial may stop above it at a minimal puzzle.")
-@option("--kind", type=LazyChoice(_kinds), default="unique",
-              help="unique: one completion; multi: two or more; unsat: none, with no repeated "
-                   "given; adversarial: one, and costly for the naive row-major DFS.")
-@option("--seed", type=int, default=0,
-              help="Random seed: the same seed and version give the same puzzles.")
-@option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-",
-              help="Where to write the puzzles.")
-@option("--format", "output_format", type=click.Choice(["line", "jsonl"]), default="line",
-              help="line: one puzzle per line after '#' comments with the command and each "
-                   "puzzle's facts; jsonl: one object each.")
+@option(
+    "--givens",
+    metavar="A..B",
+    default=None,
+    show_default="by size",
+    help="Givens per puzzle, a target drawn from A..B (e.g. 22..32 for 9x9); "
+    "unique, unsat and adversarial may stop above it at a minimal puzzle.",
+)
+@option(
+    "--kind",
+    type=LazyChoice(_kinds),
+    default="unique",
+    help="unique: one completion; multi: two or more; unsat: none, with no repeated "
+    "given; adversarial: one, and costly for the naive row-major DFS.",
+)
+@option(
+    "--seed",
+    type=int,
+    default=0,
+    help="Random seed: the same seed and version give the same puzzles.",
+)
+@option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    default="-",
+    help="Where to write the puzzles.",
+)
+@option(
+    "--format",
+    "output_format",
+    type=click.Choice(["line", "jsonl"]),
+    default="line",
+    help="line: one puzzle per line after '#' comments with the command and each "
+    "puzzle's facts; jsonl: one object each.",
+)
 @run_command
-def generate_command(size: int, box: str | None, count: int, givens: str | None, kind: str,
-                     seed: int, output: str, output_format: str) -> None:
+def generate_command(
+    size: int,
+    box: str | None,
+    count: int,
+    givens: str | None,
+    kind: str,
+    seed: int,
+    output: str,
+    output_format: str,
+) -> None:
     """Make puzzles from a seed: unique, multi, unsat or adversarial.
 
     The same command and version give the same puzzles on any machine.
     """
     from .. import generate as generation
 
-    request = generation.make_request(kind, size=size, box=box_shape(box), givens=givens,
-                                      seed=seed, count=count)
+    request = generation.make_request(
+        kind, size=size, box=box_shape(box), givens=givens, seed=seed, count=count
+    )
     progress = Progress(count if count > 1 else None, label=f"generate {kind} ")
     made: list[Any] = []
 
@@ -66,8 +106,9 @@ def generate_command(size: int, box: str | None, count: int, givens: str | None,
             for generated in generation.generate(request, on_count=counted):
                 made.append(generated)
                 if output_format == "line":
-                    handle.write(f"{generation.fact_comment(generated)}\n"
-                                 f"{generated.puzzle.to_line()}\n")
+                    handle.write(
+                        f"{generation.fact_comment(generated)}\n{generated.puzzle.to_line()}\n"
+                    )
                 else:
                     record = generation.json_record(generated, request, version=__version__)
                     handle.write(to_json_line(record) + "\n")
@@ -79,8 +120,10 @@ def generate_command(size: int, box: str | None, count: int, givens: str | None,
             handle.write(generation.summary_line(made, request) + "\n")
     outside = sum(1 for generated in made if generated.givens not in request.givens)
     if outside:
-        quiet_echo(f"Note: {outside} of {plural(count, 'puzzle')} stopped at a minimal puzzle "
-                   f"outside --givens {request.givens}.")
+        quiet_echo(
+            f"Note: {outside} of {plural(count, 'puzzle')} stopped at a minimal puzzle "
+            f"outside --givens {request.givens}."
+        )
 
 
 __all__ = ["generate_command"]

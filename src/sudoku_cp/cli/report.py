@@ -11,36 +11,75 @@ from .common import LazyChoice, fail, option, output_file, quiet_echo, run_comma
 
 def _plot_kinds() -> list[str]:
     from ..plots import PLOT_KINDS
+
     return list(PLOT_KINDS)
 
 
 def _scaling_axes() -> list[str]:
     from ..plots import SCALING_AXES
+
     return list(SCALING_AXES)
 
 
-@click.command(epilog="""Examples:
+@click.command(
+    epilog="""Examples:
 
 \b
   sudoku-cp plot r.jsonl --kind cactus -o cactus.png
   sudoku-cp plot r.jsonl --kind scatter --x-backend dfs --y-backend sat \\
-      -o s.png""")
-@click.argument("results_files", metavar="RESULTS...", nargs=-1, required=True,
-                type=click.Path(dir_okay=False))
-@option("--kind", type=LazyChoice(_plot_kinds), default="cactus",
-              help="cactus: puzzles solved vs time, per set; scatter: two backends per "
-                   "puzzle, log-log; scaling: time vs grid size or givens.")
-@option("-o", "--output", required=True, type=click.Path(dir_okay=False),
-              help="Image file: .png, .svg or .pdf.")
-@option("--x-backend", "--x", "x_backend", metavar="BACKEND", default=None,
-              show_default="the first", help="scatter: the x axis.")
-@option("--y-backend", "--y", "y_backend", metavar="BACKEND", default=None,
-              show_default="the next", help="scatter: the y axis.")
-@option("--by", type=LazyChoice(_scaling_axes), default=None,
-              show_default="size when there are several", help="scaling: the x axis.")
+      -o s.png"""
+)
+@click.argument(
+    "results_files", metavar="RESULTS...", nargs=-1, required=True, type=click.Path(dir_okay=False)
+)
+@option(
+    "--kind",
+    type=LazyChoice(_plot_kinds),
+    default="cactus",
+    help="cactus: puzzles solved vs time, per set; scatter: two backends per "
+    "puzzle, log-log; scaling: time vs grid size or givens.",
+)
+@option(
+    "-o",
+    "--output",
+    required=True,
+    type=click.Path(dir_okay=False),
+    help="Image file: .png, .svg or .pdf.",
+)
+@option(
+    "--x-backend",
+    "--x",
+    "x_backend",
+    metavar="BACKEND",
+    default=None,
+    show_default="the first",
+    help="scatter: the x axis.",
+)
+@option(
+    "--y-backend",
+    "--y",
+    "y_backend",
+    metavar="BACKEND",
+    default=None,
+    show_default="the next",
+    help="scatter: the y axis.",
+)
+@option(
+    "--by",
+    type=LazyChoice(_scaling_axes),
+    default=None,
+    show_default="size when there are several",
+    help="scaling: the x axis.",
+)
 @run_command
-def plot(results_files: tuple[str, ...], kind: str, output: str, x_backend: str | None,
-         y_backend: str | None, by: str | None) -> None:
+def plot(
+    results_files: tuple[str, ...],
+    kind: str,
+    output: str,
+    x_backend: str | None,
+    y_backend: str | None,
+    by: str | None,
+) -> None:
     """Plot results logs written by `bench` or `crosscheck --results` (needs matplotlib).
 
     Several files (one per mode, say) are plotted together, a line style per mode.
@@ -50,36 +89,55 @@ def plot(results_files: tuple[str, ...], kind: str, output: str, x_backend: str 
 
     check_plot_path(output)
     results = load_results(*results_files)
-    figure = plot_figure(list(results.runs()), kind, time_limit=results.time_limit,
-                         x=x_backend, y=y_backend, by=by)
+    figure = plot_figure(
+        list(results.runs()), kind, time_limit=results.time_limit, x=x_backend, y=y_backend, by=by
+    )
     save_figure(figure, output)
 
 
-@click.command(epilog="""Examples:
+@click.command(
+    epilog="""Examples:
 
 \b
   sudoku-cp report r.jsonl -o report.md     # Markdown, with plots next to it
   sudoku-cp report r.jsonl -o table.tex     # LaTeX (booktabs) summary table
-  sudoku-cp report r.jsonl -o summary.csv   # the summary as CSV""")
-@click.argument("results_files", metavar="RESULTS...", nargs=-1, required=True,
-                type=click.Path(dir_okay=False))
-@option("-o", "--output", required=True, type=click.Path(dir_okay=False),
-              help="report.md (with plots STEM-cactus.png, ... next to it), .tex or .csv.")
-@option("--baseline", metavar="BACKEND", default=None, show_default="the run's",
-              help="Configuration of the ratio column.")
-@option("--plots/--no-plots", "with_plots", default=True,
-              help="Draw the plots of a Markdown report (they need matplotlib).")
+  sudoku-cp report r.jsonl -o summary.csv   # the summary as CSV"""
+)
+@click.argument(
+    "results_files", metavar="RESULTS...", nargs=-1, required=True, type=click.Path(dir_okay=False)
+)
+@option(
+    "-o",
+    "--output",
+    required=True,
+    type=click.Path(dir_okay=False),
+    help="report.md (with plots STEM-cactus.png, ... next to it), .tex or .csv.",
+)
+@option(
+    "--baseline",
+    metavar="BACKEND",
+    default=None,
+    show_default="the run's",
+    help="Configuration of the ratio column.",
+)
+@option(
+    "--plots/--no-plots",
+    "with_plots",
+    default=True,
+    help="Draw the plots of a Markdown report (they need matplotlib).",
+)
 @run_command
-def report(results_files: tuple[str, ...], output: str, baseline: str | None,
-           with_plots: bool) -> None:
+def report(
+    results_files: tuple[str, ...], output: str, baseline: str | None, with_plots: bool
+) -> None:
     """Write a report of results logs: Markdown (environment, tables and plots), a LaTeX
     table, or the summary as CSV. Several files (one per mode, say) make one report."""
     from pathlib import Path
 
-    from ..timings import summarize
     from ..render import render_summary_csv, render_summary_latex
     from ..report import render_markdown_report
     from ..results_log import load_results
+    from ..timings import summarize
 
     results = load_results(*results_files)
     chosen = _baseline(results, baseline)
@@ -91,10 +149,17 @@ def report(results_files: tuple[str, ...], output: str, baseline: str | None,
     if not folder.is_dir():  # before the plots beside it, which would be blamed instead
         fail(f"{output}: cannot write: the folder {folder} does not exist")
     if suffix in (".tex", ".csv"):
-        rows = summarize(results.runs(), time_limit=results.time_limit, baseline=chosen,
-                         intervals=results.repeat > 1)
-        text = (render_summary_latex(rows, baseline=chosen) if suffix == ".tex"
-                else render_summary_csv(rows))
+        rows = summarize(
+            results.runs(),
+            time_limit=results.time_limit,
+            baseline=chosen,
+            intervals=results.repeat > 1,
+        )
+        text = (
+            render_summary_latex(rows, baseline=chosen)
+            if suffix == ".tex"
+            else render_summary_csv(rows)
+        )
     else:
         plots = _report_plots(results, target) if with_plots else {}
         text = render_markdown_report(results, plots, baseline=chosen)

@@ -29,10 +29,10 @@ class Interrupted(KeyboardInterrupt):
 
 @dataclass
 class _Stop:
-    signum: int | None = None   # the first signal received
-    said: bool = False          # its one line is printed
-    deferred: bool = False      # while the command line loads: record the signal, raise nothing
-    forking: int = 0            # forks under way in this process: record, raise nothing
+    signum: int | None = None  # the first signal received
+    said: bool = False  # its one line is printed
+    deferred: bool = False  # while the command line loads: record the signal, raise nothing
+    forking: int = 0  # forks under way in this process: record, raise nothing
 
     @property
     def code(self) -> int:
@@ -66,8 +66,9 @@ def _in_a_child_process() -> bool:
     imports the `sudoku-cp` script again as its `__mp_main__`, and with it this package)."""
     process: Any = sys.modules.get("multiprocessing.process")
     # While a spawned child imports the main script, its name is set but its parent not yet.
-    return process is not None and (process.parent_process() is not None
-                                    or process.current_process().name != "MainProcess")
+    return process is not None and (
+        process.parent_process() is not None or process.current_process().name != "MainProcess"
+    )
 
 
 def install_signal_handlers(*, deferred: bool = False) -> None:
@@ -160,6 +161,18 @@ def quiet_echo(message: str) -> None:
         pass
 
 
-__all__ = ["EXIT_INTERRUPTED", "EXIT_OK", "EXIT_TERMINATED", "EXIT_UNSOLVED", "EXIT_USAGE",
-           "Interrupted", "STOP", "check_stop", "early_signal", "install_signal_handlers",
-           "quiet_echo", "signal_word", "stop_with"]
+__all__ = [
+    "EXIT_INTERRUPTED",
+    "EXIT_OK",
+    "EXIT_TERMINATED",
+    "EXIT_UNSOLVED",
+    "EXIT_USAGE",
+    "Interrupted",
+    "STOP",
+    "check_stop",
+    "early_signal",
+    "install_signal_handlers",
+    "quiet_echo",
+    "signal_word",
+    "stop_with",
+]

@@ -8,10 +8,28 @@ from typing import Any
 
 import click
 
-from .common import (EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE, check_stop, configurations, echo,
-                     executor_options, fail, input_options, make_executor, option,
-                     puzzle_stream, quiet_echo, report_input_errors, run_command, signal_word,
-                     solve_options, solve_settings, stdout_closed, stop_with)
+from .common import (
+    EXIT_OK,
+    EXIT_UNSOLVED,
+    EXIT_USAGE,
+    check_stop,
+    configurations,
+    echo,
+    executor_options,
+    fail,
+    input_options,
+    make_executor,
+    option,
+    puzzle_stream,
+    quiet_echo,
+    report_input_errors,
+    run_command,
+    signal_word,
+    solve_options,
+    solve_settings,
+    stdout_closed,
+    stop_with,
+)
 
 OUTPUT_FORMATS = ("grid", "spaced", "line", "jsonl")
 
@@ -19,29 +37,56 @@ OUTPUT_FORMATS = ("grid", "spaced", "line", "jsonl")
 def _backend_help() -> str:
     from ..backends import backend_names
 
-    return (f"Backend or configuration: {', '.join(backend_names())}, or e.g. "
-            f"'sat[solver=cadical195]'.")
+    return (
+        f"Backend or configuration: {', '.join(backend_names())}, or e.g. 'sat[solver=cadical195]'."
+    )
 
 
-@click.command(epilog="""Examples:
+@click.command(
+    epilog="""Examples:
 
 \b
   sudoku-cp solve data/examples/baekjoon2239.txt
   sudoku-cp solve -b sat --mode count --count-limit 10 puzzles.txt
-  sudoku-cp solve top95 -b 'cpsat[strategy=search]' --format jsonl -j 2""")
+  sudoku-cp solve top95 -b 'cpsat[strategy=search]' --format jsonl -j 2"""
+)
 @input_options
 @option("--backend", "-b", default="dfs", lazy_help=_backend_help)
 @solve_options
-@option("--format", "output_format", type=click.Choice(OUTPUT_FORMATS), default=None,
-        show_default="the input's layout", help="Output layout.")
-@option("--jobs", "-j", type=click.IntRange(min=1), default=1,
-        help="Worker processes; answers stay in input order.")
+@option(
+    "--format",
+    "output_format",
+    type=click.Choice(OUTPUT_FORMATS),
+    default=None,
+    show_default="the input's layout",
+    help="Output layout.",
+)
+@option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=1,
+    help="Worker processes; answers stay in input order.",
+)
 @executor_options
 @run_command
-def solve(files: tuple[str, ...], input_format: str | None, box: str | None, no_download: bool,
-          backend: str, mode: str, limit: int, time_limit: float | None, certify: bool,
-          keep_proofs: str | None, output_format: str | None, jobs: int, executor: str, scheduler: str | None,
-          **given: Any) -> None:
+def solve(
+    files: tuple[str, ...],
+    input_format: str | None,
+    box: str | None,
+    no_download: bool,
+    backend: str,
+    mode: str,
+    limit: int,
+    time_limit: float | None,
+    certify: bool,
+    keep_proofs: str | None,
+    output_format: str | None,
+    jobs: int,
+    executor: str,
+    scheduler: str | None,
+    **given: Any,
+) -> None:
     """Solve the puzzles of FILES or puzzle SETs (standard input when none, or '-').
 
     \b
@@ -61,8 +106,7 @@ def solve(files: tuple[str, ...], input_format: str | None, box: str | None, no_
     settings = solve_settings(mode, limit, time_limit, certify, keep_proofs)
     printer = _Printer(chosen[0].label, settings.mode, output_format, stream)
     progress = Progress(None, label="solve ")
-    outcomes = execute(stream, chosen, settings, executor=make_executor(executor, jobs,
-                                                                        scheduler))
+    outcomes = execute(stream, chosen, settings, executor=make_executor(executor, jobs, scheduler))
     try:
         for item in outcomes:
             printer.shown = report_input_errors(stream, printer.shown)
@@ -104,21 +148,30 @@ class _Printer:
         from ..render import INVALID, answer_record, format_answer, invalid_record
         from ..result import RunStatus
 
-        layout = self.output_format or str(self.stream.layouts.get(item.source if isinstance(
-            item, PuzzleRecord) else item.record.source, "line"))
+        layout = self.output_format or str(
+            self.stream.layouts.get(
+                item.source if isinstance(item, PuzzleRecord) else item.record.source, "line"
+            )
+        )
         if isinstance(item, PuzzleRecord):
             quiet_echo(f"{item.error}")
             self.code = max(self.code, EXIT_USAGE)
-            text = (_json(invalid_record(item, backend=self.label, mode=self.mode))
-                    if layout == "jsonl" else INVALID)
+            text = (
+                _json(invalid_record(item, backend=self.label, mode=self.mode))
+                if layout == "jsonl"
+                else INVALID
+            )
         else:
             if item.status is not RunStatus.SOLVED:
                 reason = f": {item.reason}" if item.reason else ""
                 who = f"{self.label} " if item.status in (RunStatus.WRONG, RunStatus.ERROR) else ""
                 quiet_echo(f"{item.record.where}: {who}{item.status}{reason}")
                 self.code = max(self.code, EXIT_UNSOLVED)
-            text = (_json(answer_record(item, mode=self.mode)) if layout == "jsonl"
-                    else format_answer(item, layout))
+            text = (
+                _json(answer_record(item, mode=self.mode))
+                if layout == "jsonl"
+                else format_answer(item, layout)
+            )
         if self.written and layout not in ("line", "jsonl"):
             echo()
         echo(text)

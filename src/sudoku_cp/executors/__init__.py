@@ -28,8 +28,11 @@ LOGGER = logging.getLogger(__name__)
 EXECUTORS: dict[str, tuple[str, str, str]] = {
     "local": ("pool", "PoolExecutor", "worker processes alongside this one (-j N)"),
     "inline": ("inline", "InlineExecutor", "this process, one puzzle after the other"),
-    "isolated": ("pool", "IsolatedExecutor",
-                 "each configuration in a process of its own, one after the other"),
+    "isolated": (
+        "pool",
+        "IsolatedExecutor",
+        "each configuration in a process of its own, one after the other",
+    ),
     "dask": ("dask", "DaskExecutor", "a Dask cluster (pip install 'sudoku-cp[dask]')"),
 }
 JOBS_PER_CORE = 4  # worker processes beyond this many per usable core only compete for cores
@@ -45,14 +48,23 @@ def usable_jobs(jobs: int) -> int:
     warning when capped."""
     most = JOBS_PER_CORE * default_jobs()
     if jobs > most:
-        LOGGER.warning("-j %d is more worker processes than this machine can use: running %d "
-                       "(%d per core)", jobs, most, JOBS_PER_CORE)
+        LOGGER.warning(
+            "-j %d is more worker processes than this machine can use: running %d (%d per core)",
+            jobs,
+            most,
+            JOBS_PER_CORE,
+        )
         return most
     return jobs
 
 
-def make_executor(kind: str | Executor | None = None, *, jobs: int = 1,
-                  scheduler: str | None = None, client: Any = None) -> Executor:
+def make_executor(
+    kind: str | Executor | None = None,
+    *,
+    jobs: int = 1,
+    scheduler: str | None = None,
+    client: Any = None,
+) -> Executor:
     """An executor by name (see `EXECUTORS`); an `Executor` instance is returned as is.
 
     `jobs` is the local pool's worker processes (capped at what the machine can use; one means
@@ -68,14 +80,14 @@ def make_executor(kind: str | Executor | None = None, *, jobs: int = 1,
     if kind not in EXECUTORS:
         raise ExecutorError(f"unknown executor {kind!r} (choose from {', '.join(EXECUTORS)})")
     if (scheduler or client is not None) and kind != "dask":
-        raise ExecutorError("a Dask scheduler or client needs the dask executor "
-                            "(--executor dask)")
+        raise ExecutorError("a Dask scheduler or client needs the dask executor (--executor dask)")
     module, name, _ = EXECUTORS[kind]
     cls = getattr(importlib.import_module(f".{module}", __name__), name)
     if kind == "local":
         jobs = usable_jobs(jobs)
         if jobs <= 1:
             from .inline import InlineExecutor
+
             return InlineExecutor()
         return cls(jobs)  # type: ignore[no-any-return]
     if kind == "dask":
@@ -83,5 +95,12 @@ def make_executor(kind: str | Executor | None = None, *, jobs: int = 1,
     return cls()  # type: ignore[no-any-return]
 
 
-__all__ = ["EXECUTORS", "Executor", "Job", "JobWorker", "default_jobs", "make_executor",
-           "usable_jobs"]
+__all__ = [
+    "EXECUTORS",
+    "Executor",
+    "Job",
+    "JobWorker",
+    "default_jobs",
+    "make_executor",
+    "usable_jobs",
+]

@@ -17,8 +17,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 IN_FLIGHT_PER_WORKER = 4  # chunks queued per worker: keeps workers busy, results flowing in order
-CHUNK_SIZE = 16           # items per task: dwarfs a process pool's per-task cost
-WORKER_RETRIES = 2        # a chunk whose worker died is re-sent this many times, then isolated
+CHUNK_SIZE = 16  # items per task: dwarfs a process pool's per-task cost
+WORKER_RETRIES = 2  # a chunk whose worker died is re-sent this many times, then isolated
 
 
 class JobWorker(abc.ABC):
@@ -98,5 +98,12 @@ def chunks(items: Iterable[Any], size: int, *, growing: bool = False) -> Iterato
         length = min(size, 2 * length)
 
 
-__all__ = ["CHUNK_SIZE", "IN_FLIGHT_PER_WORKER", "WORKER_RETRIES", "Executor", "Job", "JobWorker",
-           "chunks"]
+__all__ = [
+    "CHUNK_SIZE",
+    "IN_FLIGHT_PER_WORKER",
+    "WORKER_RETRIES",
+    "Executor",
+    "Job",
+    "JobWorker",
+    "chunks",
+]

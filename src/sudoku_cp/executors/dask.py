@@ -53,11 +53,11 @@ INSTALL_HINT = "--executor dask needs the dask extra: pip install 'sudoku-cp[das
 # same run, median of 5 interleaved rounds): fixed chunks of 16/32/64/128 puzzles gave
 # 1.34/1.05/0.80/0.89, i.e. tasks of 0.1/0.2/0.4/0.8 s; so a task aims at 0.5 s of solving.
 TASK_SECONDS = 0.5
-FIRST_CHUNK_SIZE = 16      # puzzles per task until answers tell how long a puzzle takes
+FIRST_CHUNK_SIZE = 16  # puzzles per task until answers tell how long a puzzle takes
 MAX_CHUNK_SIZE = 256
-CONNECT_TIMEOUT = 10.0     # seconds to reach a scheduler given by address
-WORKERS_REFRESH = 2.0      # seconds between looks at the cluster's size (adaptive clusters grow)
-CANCEL_GRACE = 2.0         # seconds a closing run waits for its cancelled chunks to stop
+CONNECT_TIMEOUT = 10.0  # seconds to reach a scheduler given by address
+WORKERS_REFRESH = 2.0  # seconds between looks at the cluster's size (adaptive clusters grow)
+CANCEL_GRACE = 2.0  # seconds a closing run waits for its cancelled chunks to stop
 TASK_PREFIX = "sudoku-cp-chunk"
 
 
@@ -94,6 +94,7 @@ def _still_wanted() -> bool:
     """False once this task was cancelled (the driver closed its run): stop between items."""
     try:
         from distributed import get_worker
+
         worker = get_worker()
         task = worker.state.tasks.get(worker.get_current_task())
     except (ImportError, AttributeError, KeyError, ValueError):  # not in a task: run on
@@ -119,6 +120,7 @@ def _job_key(job: Job) -> str:
 
 # -- in the driver ---------------------------------------------------------------------------------
 
+
 class DaskExecutor(Executor):
     """Chunks of puzzles on a Dask cluster: a `client`, a `scheduler` address, or a new
     `LocalCluster` of `jobs` worker processes bound to 127.0.0.1.
@@ -130,9 +132,15 @@ class DaskExecutor(Executor):
 
     name = "dask"
 
-    def __init__(self, *, jobs: int = 1, scheduler: str | None = None, client: Any = None,
-                 chunk_size: int | None = None,
-                 in_flight_per_worker: int = IN_FLIGHT_PER_WORKER) -> None:
+    def __init__(
+        self,
+        *,
+        jobs: int = 1,
+        scheduler: str | None = None,
+        client: Any = None,
+        chunk_size: int | None = None,
+        in_flight_per_worker: int = IN_FLIGHT_PER_WORKER,
+    ) -> None:
         self.distributed = _import_distributed()
         self.jobs = max(1, jobs)
         self.scheduler = scheduler
@@ -167,11 +175,13 @@ class DaskExecutor(Executor):
             try:
                 # Security comes from the Dask configuration (distributed.comm.tls.*), which
                 # is how tls:// addresses get their certificates.
-                self.client = distributed.Client(self.scheduler, timeout=CONNECT_TIMEOUT,
-                                                 set_as_default=False)
+                self.client = distributed.Client(
+                    self.scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False
+                )
             except (OSError, TimeoutError, ValueError) as error:
-                raise ExecutorError(f"cannot reach the Dask scheduler at {self.scheduler}: "
-                                    f"{one_line(error)}") from error
+                raise ExecutorError(
+                    f"cannot reach the Dask scheduler at {self.scheduler}: {one_line(error)}"
+                ) from error
             return self.client
         self._quiet_cluster_logs()
         try:
@@ -180,16 +190,22 @@ class DaskExecutor(Executor):
             with _cluster_config():
                 _workers_ignore_ctrl_c(distributed)
                 self.cluster = distributed.LocalCluster(
-                    n_workers=self.jobs, threads_per_worker=1, processes=True,
-                    host="127.0.0.1", dashboard_address="127.0.0.1:0",
-                    worker_dashboard_address="127.0.0.1:0")
+                    n_workers=self.jobs,
+                    threads_per_worker=1,
+                    processes=True,
+                    host="127.0.0.1",
+                    dashboard_address="127.0.0.1:0",
+                    worker_dashboard_address="127.0.0.1:0",
+                )
                 self.client = distributed.Client(self.cluster, set_as_default=False)
         except (OSError, TimeoutError, RuntimeError) as error:
             self.close()
-            raise ExecutorError(f"cannot start a local Dask cluster: {one_line(error)}") \
-                from error
-        LOGGER.info("local Dask cluster at %s, dashboard %s", self.cluster.scheduler_address,
-                    self.cluster.dashboard_link)
+            raise ExecutorError(f"cannot start a local Dask cluster: {one_line(error)}") from error
+        LOGGER.info(
+            "local Dask cluster at %s, dashboard %s",
+            self.cluster.scheduler_address,
+            self.cluster.dashboard_link,
+        )
         return self.client
 
     def close(self) -> None:
@@ -228,8 +244,9 @@ class DaskExecutor(Executor):
         window = _Window(client, self.in_flight_per_worker, self.jobs)
 
         def submit(chunk: list[Any]) -> None:
-            future = client.submit(_run_chunk, key, job, chunk,
-                                   key=f"{TASK_PREFIX}-{run}-{next(numbers)}", pure=False)
+            future = client.submit(
+                _run_chunk, key, job, chunk, key=f"{TASK_PREFIX}-{run}-{next(numbers)}", pure=False
+            )
             pending.append((chunk, future))
 
         quiet = _QuietSchedulerLoss()
@@ -262,9 +279,13 @@ class DaskExecutor(Executor):
                     dask_log.setLevel(level)
                 client_log.removeFilter(quiet)
 
-    def _fill(self, pending: collections.deque[tuple[list[Any], Any]],
-              chunks: Iterator[list[Any]], window: _Window,
-              submit: Any) -> None:
+    def _fill(
+        self,
+        pending: collections.deque[tuple[list[Any], Any]],
+        chunks: Iterator[list[Any]],
+        window: _Window,
+        submit: Any,
+    ) -> None:
         """Submit chunks until the window of chunks in flight is full or the input ends."""
         while len(pending) < window.size():
             chunk = next(chunks, None)
@@ -272,12 +293,14 @@ class DaskExecutor(Executor):
                 return
             submit(chunk)
 
-    def _outputs(self, client: Any, future: Any, chunk: list[Any], key: str,
-                 job: Job) -> list[Any]:
+    def _outputs(self, client: Any, future: Any, chunk: list[Any], key: str, job: Job) -> list[Any]:
         outputs, error = _fetch(future)
         if isinstance(error, self.distributed.KilledWorker):
-            LOGGER.warning("a chunk of %d puzzles kept killing its workers: running it one "
-                           "puzzle and configuration at a time", len(chunk))
+            LOGGER.warning(
+                "a chunk of %d puzzles kept killing its workers: running it one "
+                "puzzle and configuration at a time",
+                len(chunk),
+            )
             return self._isolate(client, chunk, key, job)
         if error is not None:
             raise self._failed(client, error) from error
@@ -302,9 +325,15 @@ class DaskExecutor(Executor):
                 if isinstance(error, self.distributed.KilledWorker):
                     where = getattr(item, "where", item)
                     LOGGER.warning("%s killed its workers on %s", part, where)
-                    parts.append(job.failed(item, part, f"worker process died while running "
-                                                        f"{part} on this puzzle (Dask "
-                                                        f"KilledWorker)"))
+                    parts.append(
+                        job.failed(
+                            item,
+                            part,
+                            f"worker process died while running "
+                            f"{part} on this puzzle (Dask "
+                            f"KilledWorker)",
+                        )
+                    )
                     continue
                 if error is not None:
                     raise self._failed(client, error) from error
@@ -318,15 +347,20 @@ class DaskExecutor(Executor):
         run sudoku-cp (not installed there, a solver missing)."""
         if isinstance(error, (self.distributed.CancelledError, OSError, TimeoutError)):
             return self._gone(client, error)
-        return ExecutorError(f"a Dask worker could not run sudoku-cp: {type(error).__name__}: "
-                             f"{one_line(error)} (every worker needs the same sudoku-cp and "
-                             f"solvers as this machine)")
+        return ExecutorError(
+            f"a Dask worker could not run sudoku-cp: {type(error).__name__}: "
+            f"{one_line(error)} (every worker needs the same sudoku-cp and "
+            f"solvers as this machine)"
+        )
 
     def _gone(self, client: Any, error: BaseException) -> ExecutorError:
-        LOGGER.debug("Dask run ended by %r (client status %s)", error,
-                     getattr(client, "status", "?"))
-        return ExecutorError(f"the Dask scheduler at {self.where} is gone: the results so far "
-                             f"are kept; continue with --resume")
+        LOGGER.debug(
+            "Dask run ended by %r (client status %s)", error, getattr(client, "status", "?")
+        )
+        return ExecutorError(
+            f"the Dask scheduler at {self.where} is gone: the results so far "
+            f"are kept; continue with --resume"
+        )
 
     @staticmethod
     def _cancel(client: Any, futures: list[Any]) -> bool:
@@ -377,8 +411,11 @@ class _ChunkSizer:
             size = FIRST_CHUNK_SIZE
         else:
             per_puzzle = self.seconds / self.puzzles
-            size = (MAX_CHUNK_SIZE if per_puzzle <= 0 else
-                    max(1, min(MAX_CHUNK_SIZE, round(TASK_SECONDS / per_puzzle))))
+            size = (
+                MAX_CHUNK_SIZE
+                if per_puzzle <= 0
+                else max(1, min(MAX_CHUNK_SIZE, round(TASK_SECONDS / per_puzzle)))
+            )
         return size
 
 
@@ -464,12 +501,16 @@ def _cluster_config() -> Any:
     """
     import dask.config
 
-    return dask.config.set({"distributed.worker.profile.enabled": False,
-                            "distributed.admin.tick.interval": "1s",
-                            "distributed.scheduler.work-stealing": False,
-                            "distributed.worker.memory.monitor-interval": "1s",
-                            "distributed.admin.system-monitor.interval": "2s",
-                            "distributed.worker.multiprocessing-method": "forkserver"})
+    return dask.config.set(
+        {
+            "distributed.worker.profile.enabled": False,
+            "distributed.admin.tick.interval": "1s",
+            "distributed.scheduler.work-stealing": False,
+            "distributed.worker.memory.monitor-interval": "1s",
+            "distributed.admin.system-monitor.interval": "2s",
+            "distributed.worker.multiprocessing-method": "forkserver",
+        }
+    )
 
 
 def _executing(dask_worker: Any) -> int:

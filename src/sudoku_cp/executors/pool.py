@@ -18,8 +18,7 @@ import signal
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from .base import (CHUNK_SIZE, IN_FLIGHT_PER_WORKER, WORKER_RETRIES, Executor, Job, JobWorker,
-                   chunks)
+from .base import CHUNK_SIZE, IN_FLIGHT_PER_WORKER, WORKER_RETRIES, Executor, Job, JobWorker, chunks
 
 if TYPE_CHECKING:  # the pool's modules load only when a pool runs (solve -j 1 stays quick)
     from concurrent.futures import Future, ProcessPoolExecutor
@@ -87,9 +86,12 @@ class _Pool:
         from concurrent.futures import ProcessPoolExecutor
 
         # fork: workers inherit the registry (test and plugin backends) and start in milliseconds.
-        return ProcessPoolExecutor(max_workers=self.jobs, initializer=_start_worker,
-                                   initargs=(self.job, os.getpid()),
-                                   mp_context=multiprocessing.get_context("fork"))
+        return ProcessPoolExecutor(
+            max_workers=self.jobs,
+            initializer=_start_worker,
+            initargs=(self.job, os.getpid()),
+            mp_context=multiprocessing.get_context("fork"),
+        )
 
     def renew(self) -> None:
         self.stop()
@@ -128,11 +130,21 @@ class _Pool:
                     except BrokenProcessPool:
                         self.renew()
                         if attempt == 1:
-                            LOGGER.warning("%s killed its worker twice on %s", part,
-                                           getattr(item, "where", item))
-                            parts.append(job.failed(item, part, (
-                                f"worker process died while running {part} on this puzzle "
-                                f"({WORKER_RETRIES + 3} tries)")))
+                            LOGGER.warning(
+                                "%s killed its worker twice on %s",
+                                part,
+                                getattr(item, "where", item),
+                            )
+                            parts.append(
+                                job.failed(
+                                    item,
+                                    part,
+                                    (
+                                        f"worker process died while running {part} on this puzzle "
+                                        f"({WORKER_RETRIES + 3} tries)"
+                                    ),
+                                )
+                            )
             outputs.append(job.merge(item, parts))
         return outputs
 
@@ -187,8 +199,9 @@ class PoolExecutor(Executor):
         else:
             outputs = pool.isolate(chunk)
         for queued_chunk, queued_tries in queued:  # they died with the pool: send them again
-            pending.append((queued_chunk, pool.executor.submit(_run_chunk, queued_chunk),
-                            queued_tries))
+            pending.append(
+                (queued_chunk, pool.executor.submit(_run_chunk, queued_chunk), queued_tries)
+            )
         return outputs
 
 
@@ -214,9 +227,11 @@ class IsolatedExecutor(Executor):
                         answers = pool.executor.submit(_run_chunk, chunk).result()
                     except BrokenProcessPool:
                         answers = pool.isolate(chunk)
-                    for collected, answer in zip(outputs, answers):
+                    for collected, answer in zip(outputs, answers, strict=True):
                         collected.append(answer)
-                yield from (job.merge(item, parts) for item, parts in zip(chunk, outputs))
+                yield from (
+                    job.merge(item, parts) for item, parts in zip(chunk, outputs, strict=True)
+                )
         finally:
             for pool in pools.values():
                 pool.stop()

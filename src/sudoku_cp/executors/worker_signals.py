@@ -12,8 +12,9 @@ import sys
 from types import TracebackType
 
 
-def _quiet(kind: type[BaseException], error: BaseException,
-           traceback: TracebackType | None) -> None:
+def _quiet(
+    kind: type[BaseException], error: BaseException, traceback: TracebackType | None
+) -> None:
     """Say nothing (see the module docstring)."""
 
 

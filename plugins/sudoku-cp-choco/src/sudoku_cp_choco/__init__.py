@@ -62,8 +62,9 @@ def _units(size: int, box: Shape) -> tuple[tuple[int, ...], ...]:
 def _pairs(size: int, box: Shape) -> tuple[tuple[int, int], ...]:
     """Each pair of peers once (a pair in a row and a box is one pair)."""
     geo = geometry(size, box)
-    return tuple((cell, peer) for cell in range(size * size) for peer in geo.peers[cell]
-                 if peer > cell)
+    return tuple(
+        (cell, peer) for cell in range(size * size) for peer in geo.peers[cell] if peer > cell
+    )
 
 
 def _native_counts(solver: Solver) -> dict[str, Any]:
@@ -72,10 +73,12 @@ def _native_counts(solver: Solver) -> dict[str, Any]:
     from pychoco import backend as native
 
     handle = solver._handle
-    return {"nodes": int(native.get_node_count(handle)),
-            "fails": int(native.get_fail_count(handle)),
-            "backtracks": int(native.get_backtrack_count(handle)),
-            "solver_seconds": round(float(native.get_time_count(handle)), 6)}
+    return {
+        "nodes": int(native.get_node_count(handle)),
+        "fails": int(native.get_fail_count(handle)),
+        "backtracks": int(native.get_backtrack_count(handle)),
+        "solver_seconds": round(float(native.get_time_count(handle)), 6),
+    }
 
 
 class ChocoBackend(Backend):
@@ -88,16 +91,22 @@ class ChocoBackend(Backend):
     """
 
     name = "choco"
-    description = ("Choco CP solver (plugin sudoku-cp-choco): AllDifferent per unit, lex-min by "
-                   "a row-major smallest-value search")
+    description = (
+        "Choco CP solver (plugin sudoku-cp-choco): AllDifferent per unit, lex-min by "
+        "a row-major smallest-value search"
+    )
     requires = ("pychoco",)
     packages = ("pychoco", "sudoku-cp-choco")
     setup_modules = ("pychoco",)
     install_hint = "pip install pychoco (the dependency of sudoku-cp-choco)"
     options: ClassVar[tuple[BackendOption, ...]] = (
-        BackendOption("alldiff", "all-different per unit: global with arc consistency (ac), "
-                      "with bound consistency (bc), or pairwise != (decomposition)", "ac",
-                      choices=ALLDIFF),
+        BackendOption(
+            "alldiff",
+            "all-different per unit: global with arc consistency (ac), "
+            "with bound consistency (bc), or pairwise != (decomposition)",
+            "ac",
+            choices=ALLDIFF,
+        ),
     )
 
     def __init__(self, **options: Any) -> None:
@@ -125,8 +134,9 @@ class ChocoBackend(Backend):
 
         size = grid.size
         model = Model()
-        cells = [model.intvar(value, value) if value else model.intvar(1, size)
-                 for value in grid.values]
+        cells = [
+            model.intvar(value, value) if value else model.intvar(1, size) for value in grid.values
+        ]
         if self.alldiff == "decomposition":
             for cell, peer in _pairs(size, grid.box):
                 model.arithm(cells[cell], "!=", cells[peer]).post()
@@ -163,11 +173,16 @@ class ChocoBackend(Backend):
                 raise BackendFailure(f"Choco stopped in state {state!r}")
             return self._timeout(deadline, stats)
         if values is None:
-            return Outcome(Status.UNSATISFIABLE, count=0 if mode is Mode.COUNT else None,
-                           stats=stats, reason="Choco proved that no completion exists")
+            return Outcome(
+                Status.UNSATISFIABLE,
+                count=0 if mode is Mode.COUNT else None,
+                stats=stats,
+                reason="Choco proved that no completion exists",
+            )
         return Outcome(Status.SOLVED, values, count if mode is Mode.COUNT else None, stats)
 
     @staticmethod
     def _timeout(deadline: Deadline, stats: dict[str, Any]) -> Outcome:
-        return Outcome(Status.TIMEOUT, stats=stats,
-                       reason=f"no answer within {deadline.time_limit:g} s")
+        return Outcome(
+            Status.TIMEOUT, stats=stats, reason=f"no answer within {deadline.time_limit:g} s"
+        )

@@ -90,8 +90,12 @@ class NaiveBackend(Backend):
                 untried[depth] = full & ~(rows[row] | columns[column] | boxes[box])
         stats = {"nodes": nodes}
         if mode is Mode.COUNT:
-            return Outcome(Status.SOLVED if found else Status.UNSATISFIABLE, values=first,
-                           count=found, stats=stats)
+            return Outcome(
+                Status.SOLVED if found else Status.UNSATISFIABLE,
+                values=first,
+                count=found,
+                stats=stats,
+            )
         if first is None:
             return Outcome(Status.UNSATISFIABLE, stats=stats)
         return Outcome(Status.SOLVED, values=first, stats=stats)
