@@ -125,7 +125,49 @@ def test_timeout_exits_1(run):
 def test_rectangular_box_option(run):
     result = run("solve", "--box", "3x2", stdin="0" * 36 + "\n")
     assert result.exit_code == 0
-    assert result.stdout == "123456345612561234214365436521652143\n"
+    # The shape is declared before the first answer, so the output reads back as 3x2 boxes.
+    assert result.stdout == "# box: 3x2\n123456345612561234214365436521652143\n"
+    again = run("solve", "--mode", "count", stdin=result.stdout)
+    assert again.exit_code == 0 and again.stdout == "1\n"
+
+
+def test_the_default_shape_is_never_declared(run):
+    result = run("solve", "--format", "grid", stdin="0" * 36 + "\n")
+    assert result.exit_code == 0 and not result.stdout.startswith("#")
+
+
+def test_generated_files_read_back_with_their_box_shape(run, tmp_path):
+    """Issue 24.11: a 6x6 generated with 3x2 boxes was read back with 2x3 ones, and its three
+    valid puzzles reported unsatisfiable (crosscheck: '3 agree')."""
+    path = tmp_path / "g6.txt"
+    made = run(
+        "generate", "--size", "6", "--box", "3x2", "--count", "3", "--seed", "1", "-o", str(path)
+    )
+    assert made.exit_code == 0 and "# box: 3x2" in path.read_text().splitlines()
+    solved = run("solve", str(path))
+    assert solved.exit_code == 0 and "unsatisfiable" not in solved.stdout
+    checked = run("crosscheck", str(path), "-b", "dfs,sat")
+    assert checked.exit_code == 0
+    wrong = run("solve", str(path), "--box", "2x3")
+    assert wrong.exit_code == 2 and wrong.stdout == ""
+    assert wrong.stderr.strip().endswith(
+        "the file declares box 3x2, --box says 2x3: drop --box, or give the file's shape"
+    )
+    assert len(wrong.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("command", ["solve", "crosscheck", "bench"])
+def test_a_box_that_fits_no_puzzle_is_one_error(run, command):
+    """Issue 24.12: a wrong --box gave one 'invalid' line and one error line per puzzle."""
+    lines = (BAEKJOON_2239.replace("\n", "") + "\n") * 50
+    extra = ["--no-setup"] if command == "bench" else []
+    result = run(command, "--box", "2x3", "-b", "dfs", *extra, stdin=lines)
+    assert result.exit_code == 2
+    assert "invalid" not in result.stdout
+    assert result.stderr.strip().splitlines() == [
+        "Error: <stdin>:1: a 2x3 box does not fit a 9x9 grid (81 symbols), as --box asks; "
+        "nothing more is read from this source"
+    ]
 
 
 @pytest.mark.parametrize(

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import contextlib
+import io
 import select
 import subprocess
 import sys
@@ -21,6 +22,7 @@ from sudoku_cp.formats import (
     Layout,
     PuzzleRecord,
     PuzzleStream,
+    box_directive,
     decode_input,
     detect_layout,
     format_grid,
@@ -45,6 +47,58 @@ def error(record: PuzzleRecord) -> str:
 
 BAEKJOON_2239_ROWS = "\n".join(BAEKJOON_2239[r * 9 : (r + 1) * 9] for r in range(9)) + "\n"
 BAEKJOON_2580_TEXT = (DATA / "examples" / "baekjoon2580.txt").read_text()
+
+
+# -- the '# box: RxC' declaration ------------------------------------------------------------------
+
+EMPTY_6 = "0" * 36
+
+
+def test_a_box_declaration_holds_from_its_line_on() -> None:
+    text = f"{EMPTY_6}\n{box_directive((3, 2))}\n{EMPTY_6}\n# box: 2X3\n{EMPTY_6}\n"
+    _, records = read_puzzles(text)
+    assert [grid(record).box for record in records] == [(2, 3), (3, 2), (2, 3)]
+
+
+def test_a_box_declaration_shapes_grid_blocks_too() -> None:
+    rows = "\n".join(["000000"] * 6)
+    _, records = read_puzzles(f"# box: 3x2\n{rows}\n")
+    assert grid(records[0]).box == (3, 2)
+
+
+def test_given_box_may_repeat_the_declaration_never_contradict_it() -> None:
+    _, records = read_puzzles(f"# box: 3x2\n{EMPTY_6}\n", box=(3, 2))
+    assert grid(records[0]).box == (3, 2)
+    with pytest.raises(GridParseError) as raised:
+        read_puzzles(f"# box: 3x2\n{EMPTY_6}\n", box=(2, 3), source="g6.txt")
+    assert raised.value.located() == (
+        "g6.txt:1: the file declares box 3x2, --box says 2x3: drop --box, or give the file's shape"
+    )
+
+
+def test_a_malformed_box_declaration_is_an_error_where_it_stands() -> None:
+    with pytest.raises(GridParseError) as raised:
+        read_puzzles(f"{EMPTY_6}\n# box: 3by2\n{EMPTY_6}\n", source="g6.txt")
+    assert raised.value.located().startswith("g6.txt:2: expected a box shape like 2x3")
+
+
+def test_other_comments_that_mention_a_box_are_comments() -> None:
+    _, records = read_puzzles(f"# boxes: 3x2, see below\n#box 3x2\n{EMPTY_6}\n")
+    assert grid(records[0]).box == (2, 3)
+
+
+def test_a_shape_that_fits_no_puzzle_stops_the_source_with_one_error() -> None:
+    stream = PuzzleStream(["-"], box=(2, 3), stdin=io.BytesIO((BAEKJOON_2239 + "\n").encode() * 3))
+    assert list(stream) == []
+    assert stream.errors == [
+        "<stdin>:1: a 2x3 box does not fit a 9x9 grid (81 symbols), as --box asks; nothing more "
+        "is read from this source"
+    ]
+
+
+def test_a_broken_line_keeps_its_own_error_whatever_the_shape() -> None:
+    _, records = read_puzzles("x" + "0" * 35 + "\n", box=(3, 2))
+    assert records[0].grid is None and "unknown symbol 'x'" in error(records[0])
 
 
 def test_grid_layout_is_detected() -> None:

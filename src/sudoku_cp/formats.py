@@ -5,8 +5,11 @@ Layouts:
     spaced  N lines of N space-separated integers (Baekjoon 2580); holds values >= 10 as numbers.
     line    one puzzle per line, N*N symbols, '0' or '.' blank, 1-9 then A.. (G = 16, P = 25).
     jsonl   output only: one JSON object per puzzle.
-Blank lines and lines starting with '#' are skipped in every layout. A grid or spaced input may
-hold several puzzles, one block of N rows after another.
+Blank lines and lines starting with '#' are skipped in every layout, except one: a comment
+``# box: RxC`` declares the box shape (R rows by C columns) of the puzzles after it, as the files
+sudoku-cp writes for shapes other than the size's default do (a 6x6 with 3x2 boxes); `--box` may
+repeat it, never contradict it. A grid or spaced input may hold several puzzles, one block of N
+rows after another.
 
 Errors carry where they are (source, line, column). In the line layout a bad line does not stop the
 batch: it becomes a record with an error, and the caller reports it and goes on.
@@ -20,6 +23,7 @@ import itertools
 import json
 import math
 import os
+import re
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -33,6 +37,7 @@ from .grid import (
     Grid,
     Shape,
     default_box,
+    parse_box,
     symbol_value,
     value_symbol,
 )
@@ -105,17 +110,82 @@ def _is_square_of_size(length: int) -> bool:
 
 Line = tuple[int, str]  # (1-based line number, stripped content)
 
-
-def _content_lines(text: str) -> list[Line]:
-    """(1-based line number, stripped line) for every line that is not blank or a comment."""
-    return list(_content(enumerate(text.splitlines(), start=1)))
+BOX_DIRECTIVE = re.compile(r"#\s*box:\s*(\S+)\s*$", re.IGNORECASE)
 
 
-def _content(lines: Iterable[tuple[int, str]]) -> Iterator[Line]:
+def box_directive(box: Shape) -> str:
+    """The comment line that declares a box shape: '# box: 3x2'."""
+    return f"# box: {box[0]}x{box[1]}"
+
+
+class _Boxes:
+    """The box shape in force at each line of one source: `--box`, else the last `# box: RxC`
+    line above it (declarations are kept with their line numbers: layout detection reads
+    ahead of the puzzles it hands on)."""
+
+    def __init__(self, given: Shape | None, source: str) -> None:
+        self.given = given
+        self.declared: list[tuple[int, Shape]] = []  # (line, shape), in line order
+        self.source = source
+
+    def shape_at(self, number: int) -> Shape | None:
+        """The shape for a puzzle that starts at line `number`."""
+        if self.given is not None or not self.declared:
+            return self.given
+        return next((shape for line, shape in reversed(self.declared) if line < number), None)
+
+    def declare(self, number: int, text: str) -> None:
+        """Take a `# box:` line.
+
+        Raises:
+            GridParseError: for a shape that is not RxC, or one that `--box` contradicts.
+        """
+        try:
+            declared = parse_box(text)
+        except GridShapeError as error:
+            raise GridParseError(str(error), source=self.source, line=number) from None
+        if self.given is not None and declared != self.given:
+            raise GridParseError(
+                f"the file declares box {declared[0]}x{declared[1]}, --box says "
+                f"{self.given[0]}x{self.given[1]}: drop --box, or give the file's shape",
+                source=self.source,
+                line=number,
+            )
+        self.declared.append((number, declared))
+
+    def check_fits(self, line: str, number: int, error: Exception) -> None:
+        """After a line failed to parse with the shape in force (`error`): when it reads as a
+        puzzle of its size's default shape, the shape is what is wrong, for this puzzle and
+        (one shape for the whole source) for the rest, so the source stops with one error.
+
+        Raises:
+            GridParseError: the shape does not fit the size of the puzzle on this line.
+        """
+        if self.shape_at(number) is None:
+            return
+        try:
+            Grid.parse(line)
+        except (GridParseError, GridShapeError):
+            return  # the line is broken whatever the shape: its own error says so
+        whose = "--box" if self.given is not None else "the file's '# box:' line"
+        raise GridParseError(
+            f"{getattr(error, 'message', error)}, as {whose} asks; nothing more is read from "
+            f"this source",
+            source=self.source,
+            line=number,
+        )
+
+
+def _content(lines: Iterable[tuple[int, str]], boxes: _Boxes | None = None) -> Iterator[Line]:
+    """The content lines; `# box:` declarations go to `boxes` as they are met."""
     for number, line in lines:
         stripped = line.strip()
-        if stripped and not stripped.startswith("#"):
+        if not stripped:
+            continue
+        if not stripped.startswith("#"):
             yield number, stripped
+        elif boxes is not None and (declared := BOX_DIRECTIVE.match(stripped)):
+            boxes.declare(number, declared.group(1))
 
 
 def _has_row_repeat(line: str) -> bool:
@@ -170,8 +240,13 @@ def read_puzzles(
             layouts (a single bad row spoils its whole block). Bad lines of the line layout are
             returned as records with an `error` instead.
     """
+    boxes = _Boxes(box, source)
     chosen, records = _records(
-        iter(_content_lines(text)), source=source, layout=layout, box=box, start_index=start_index
+        _content(enumerate(text.splitlines(), start=1), boxes),
+        source=source,
+        layout=layout,
+        boxes=boxes,
+        start_index=start_index,
     )
     return chosen, list(records)
 
@@ -181,7 +256,7 @@ def _records(
     *,
     source: str,
     layout: Layout | None,
-    box: Shape | None,
+    boxes: _Boxes,
     start_index: int,
     first: int | None = None,
 ) -> tuple[Layout, Iterator[PuzzleRecord]]:
@@ -200,9 +275,11 @@ def _records(
         layout = detect_layout(head)
     every = itertools.chain(head, lines)
     if layout is Layout.LINE:
-        stream = _read_lines(every, source=source, box=box, start_index=start_index)
+        stream = _read_lines(every, source=source, boxes=boxes, start_index=start_index)
     else:
-        stream = _read_blocks(every, layout=layout, source=source, box=box, start_index=start_index)
+        stream = _read_blocks(
+            every, layout=layout, source=source, boxes=boxes, start_index=start_index
+        )
     return layout, itertools.islice(stream, first) if first is not None else stream
 
 
@@ -229,13 +306,14 @@ def _block_lookahead(first: str, lines: Iterator[Line]) -> list[Line]:
 
 
 def _read_lines(
-    lines: Iterable[Line], *, source: str, box: Shape | None, start_index: int
+    lines: Iterable[Line], *, source: str, boxes: _Boxes, start_index: int
 ) -> Iterator[PuzzleRecord]:
     for offset, (number, line) in enumerate(lines):
         index = start_index + offset
         try:
-            grid = Grid.parse(line, box=box)
+            grid = Grid.parse(line, box=boxes.shape_at(number))
         except (GridParseError, GridShapeError) as error:
+            boxes.check_fits(line, number, error)  # a shape that fits nothing: one error
             located = GridParseError(
                 getattr(error, "message", str(error)),
                 source=source,
@@ -296,7 +374,7 @@ def _row_values(line: str, number: int, layout: Layout, source: str, size: int) 
 
 
 def _read_blocks(
-    lines: Iterable[Line], *, layout: Layout, source: str, box: Shape | None, start_index: int
+    lines: Iterable[Line], *, layout: Layout, source: str, boxes: _Boxes, start_index: int
 ) -> Iterator[PuzzleRecord]:
     """Group rows into N-row puzzles; N is the number of values in the first row.
 
@@ -309,7 +387,7 @@ def _read_blocks(
     for number, line in lines:
         if not size:
             size = len(line) if layout is Layout.GRID else len(line.split())
-            _check_size(size, box, source=source, line=number)
+            _check_size(size, boxes.shape_at(number), source=source, line=number)
         values = _row_values(line, number, layout, source, size)
         if len(values) != size:
             raise GridParseError(
@@ -328,7 +406,9 @@ def _read_blocks(
         block.append((number, values))
         if len(block) == size:
             try:
-                grid = Grid.from_values([v for _, row in block for v in row], box=box)
+                grid = Grid.from_values(
+                    [v for _, row in block for v in row], box=boxes.shape_at(block[0][0])
+                )
             except GridShapeError as error:
                 raise GridParseError(str(error), source=source, line=block[0][0]) from None
             yield PuzzleRecord(
@@ -403,11 +483,12 @@ class PuzzleStream:
             source = "<stdin>" if path == "-" else path
             try:
                 with _open_source(path, self.stdin) as handle:
+                    boxes = _Boxes(self.box, source)
                     chosen, records = _records(
-                        _content(_decoded_lines(handle, source)),
+                        _content(_decoded_lines(handle, source), boxes),
                         source=source,
                         layout=self.layout,
-                        box=self.box,
+                        boxes=boxes,
                         start_index=self.read,
                         first=self.first,
                     )

@@ -37,6 +37,7 @@ from typing import Any
 
 from .backends import Backend, backend_class, get_backend
 from .errors import GenerateError, SudokuError
+from .formats import box_directive
 from .grid import BLANK, Grid, Shape, geometry
 from .naive import naive_solve
 from .result import Mode, Status
@@ -701,12 +702,15 @@ def header_lines(request: Request, *, version: str) -> list[str]:
         Kind.ADVERSARIAL: f" (nodes counted up to {request.node_limit}, best of "
         f"{request.variants} variants)",
     }
-    return [
+    lines = [
         f"# {command_line(request)}",
         f"# sudoku-cp {version}: the same command and version give the same puzzles",
         f"# {request.kind}: {KIND_DESCRIPTIONS[request.kind]}{limits.get(request.kind, '')}",
         "# each puzzle line (N*N symbols, 0 blank) follows a comment with its facts",
     ]
+    if request.box != geometry(request.size).box_shape:
+        lines.append(box_directive(request.box))  # read back with this shape, not the default
+    return lines
 
 
 def fact_comment(generated: GeneratedPuzzle) -> str:

@@ -4,7 +4,7 @@ soon as it is ready, in input order."""
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -30,6 +30,9 @@ from .common import (
     stdout_closed,
     stop_with,
 )
+
+if TYPE_CHECKING:
+    from ..grid import Grid
 
 OUTPUT_FORMATS = ("grid", "spaced", "line", "jsonl")
 
@@ -142,6 +145,7 @@ class _Printer:
         self.written = 0
         self.shown = 0
         self.code = EXIT_OK
+        self.declared: Any = None  # the box shape the output last declared ('# box: RxC')
 
     def print(self, item: Any) -> None:
         from ..formats import PuzzleRecord
@@ -174,8 +178,27 @@ class _Printer:
             )
         if self.written and layout not in ("line", "jsonl"):
             echo()
+        shows_grid = (
+            layout != "jsonl"
+            and not isinstance(item, PuzzleRecord)
+            and item.solution is not None
+            and str(self.mode) != "count"
+        )
+        if shows_grid:
+            self._declare_box(item.record.grid)  # say the shape of the grid printed
         echo(text)
         self.written += 1
+
+    def _declare_box(self, grid: Grid) -> None:
+        """Before the first answer with a box shape other than its size's default (and at each
+        change), the '# box: RxC' line that makes the output read back with that shape."""
+        from ..formats import box_directive
+        from ..grid import default_box
+
+        shape = grid.box if grid.box != default_box(grid.size) else None
+        if shape != self.declared and (shape is not None or self.declared is not None):
+            echo(box_directive(shape or default_box(grid.size)))
+            self.declared = shape
 
 
 def _json(data: dict[str, Any]) -> str:
