@@ -7,6 +7,7 @@ through a worker plugin, which Dask also runs on the workers that replace killed
 from __future__ import annotations
 
 import json
+import logging
 import os
 import shutil
 import signal
@@ -342,6 +343,21 @@ def test_a_local_cluster_listens_on_loopback_only_and_is_closed_after_the_run():
         executor.close()
     assert executor.client is None and executor.cluster is None
     assert wait_until(lambda: not any(psutil.pid_exists(pid) for pid in workers))
+
+
+def _distributed_level() -> int:
+    return logging.getLogger("distributed").getEffectiveLevel()
+
+
+def test_the_local_clusters_workers_keep_dasks_info_lines_to_themselves():
+    """A worker writes to the user's terminal directly, after the command's one line too: its
+    INFO lines ('Received 'close-stream'... closing') showed after an interrupt (issue 24.5)."""
+    executor = DaskExecutor(jobs=1)
+    try:
+        levels = executor.start().run(_distributed_level)
+    finally:
+        executor.close()
+    assert set(levels.values()) == {logging.WARNING}
 
 
 def test_the_executors_own_cluster_ends_with_its_run():

@@ -36,6 +36,19 @@ MOMENTS = [
 ]
 
 
+_window: list[float] = []
+
+
+def window(delay: float) -> float:
+    """The start-up window on this machine now (three times its median, at least 0.3 s), measured
+    once, and only for a trial whose signal comes late enough for it to matter."""
+    if delay <= storm.WINDOW:
+        return storm.WINDOW
+    if not _window:
+        _window.append(max(storm.WINDOW, 3 * storm.startup_window(repeats=5)))
+    return _window[0]
+
+
 @pytest.fixture(scope="module")
 def puzzles(tmp_path_factory: pytest.TempPathFactory) -> Path:
     lines = [
@@ -54,11 +67,12 @@ def puzzles(tmp_path_factory: pytest.TempPathFactory) -> Path:
     ids=[f"{c}-{signal.Signals(s).name}-{d}s" for c, s, d in MOMENTS],
 )
 def test_a_signal_at_this_moment_loses_nothing(command, signum, delay, puzzles, tmp_path):
-    trial = storm.run_trial(command, signum, delay, puzzles, 600, tmp_path)
+    trial = storm.run_trial(command, signum, delay, puzzles, 600, tmp_path, window(delay))
     assert trial.problems == [], trial
     assert trial.kind in (
         "stopped",
         "start-up window",
         "finished first",
         "finished before the signal",
+        "killed while exiting",
     )
