@@ -11,6 +11,8 @@ import logging
 import os
 import shutil
 import signal
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -358,6 +360,34 @@ def test_the_local_clusters_workers_keep_dasks_info_lines_to_themselves():
     finally:
         executor.close()
     assert set(levels.values()) == {logging.WARNING}
+
+
+FORK_SERVER_MASK = """
+from multiprocessing import forkserver
+from sudoku_cp.executors.dask import DaskExecutor
+
+if __name__ == "__main__":
+    executor = DaskExecutor(jobs=1)
+    executor.start()
+    pid = forkserver._forkserver._forkserver_pid
+    status = open(f"/proc/{pid}/status").read().splitlines()
+    print(next(line.split()[1] for line in status if line.startswith("SigBlk")))
+    executor.close()
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs Linux's /proc")
+def test_the_fork_server_starts_with_ctrl_c_held(tmp_path):
+    """A Ctrl-C while the fork server imports its modules, before it ignores SIGINT, printed a
+    KeyboardInterrupt traceback (issue 24.5): it starts with SIGINT blocked, from its first
+    instruction. Seen from its signal mask (SigBlk), in a fresh process of its own."""
+    script = tmp_path / "mask.py"
+    script.write_text(FORK_SERVER_MASK)
+    shown = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=120
+    )
+    assert shown.returncode == 0, shown.stderr
+    assert int(shown.stdout.split()[-1], 16) & (1 << (signal.SIGINT - 1))
 
 
 def test_the_executors_own_cluster_ends_with_its_run():

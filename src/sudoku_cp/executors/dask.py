@@ -32,6 +32,7 @@ import hashlib
 import itertools
 import logging
 import pickle
+import signal
 import threading
 import time
 import uuid
@@ -482,6 +483,24 @@ def _workers_ignore_ctrl_c(distributed: Any) -> None:
     context = distributed.utils.get_mp_context()  # sets Dask's own preload list, once
     if context.get_start_method() == "forkserver":
         context.set_forkserver_preload([f"{__package__}.worker_signals", "distributed"])
+        _start_fork_server_with_ctrl_c_held()
+
+
+def _start_fork_server_with_ctrl_c_held() -> None:
+    """Start the fork server with SIGINT blocked in this thread, so that it starts with SIGINT
+    blocked too (a signal mask survives exec): a Ctrl-C while it imports its own modules,
+    before `worker_signals` runs, printed a KeyboardInterrupt traceback (1 in 50 interrupted
+    Dask runs). A Ctrl-C meant for the command meanwhile is held, not lost: it is delivered
+    when the mask is restored. The resource tracker is started first: its own start unblocks
+    SIGINT in this thread when it is done."""
+    from multiprocessing import forkserver, resource_tracker
+
+    resource_tracker.ensure_running()
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        forkserver.ensure_running()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def _cluster_config() -> Any:
