@@ -1,4 +1,4 @@
-"""results.py: the one results log (header + puzzle records, one locked writer, resume, torn
+"""results_log: the one results log (header + puzzle records, one locked writer, resume, torn
 lines cut in place, only regular files) and reading logs back (load_results, to_pandas)."""
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Confidence intervals, the Wilcoxon test and per-configuration memory, measured for real."""
+"""timings: confidence intervals, the Wilcoxon test and per-configuration memory, measured
+for real."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""configs: backend configurations and grids of them, labels, shorthand flags, and the one-line
-refusals (in the library and through the CLI)."""
+"""configurations: backend configurations and grids of them, labels, shorthand flags, and
+the one-line refusals (in the library and through the CLI)."""
 
 from __future__ import annotations
 
