@@ -62,10 +62,11 @@ def short_labels(
             described.setdefault(
                 str(item["label"]), (str(item.get("backend") or item["label"]), _options(item))
             )
-    by_backend: dict[str, list[dict[str, str]]] = {}
+    by_backend: dict[str, list[dict[str, str]]] = {}  # the configurations written out
     for label in labels:
         backend, options = described.get(label, (label, {}))
-        by_backend.setdefault(backend, []).append(options)
+        if _spells(label, backend, options):
+            by_backend.setdefault(backend, []).append(options)
     found = {label: _short(label, described.get(label), by_backend) for label in labels}
     texts = [short.text for short in found.values()]
     return {

@@ -242,6 +242,7 @@
       later(draw, 0); /* the table first: a plot of 50,000 puzzles takes a moment */
     });
     window.addEventListener("resize", () => later(draw, 150));
+    window.addEventListener("hashchange", openFromAddress);
     R.applyFilters();
     clearTimeout(waiting); /* drawn now, before the page says it is ready */
     draw();
