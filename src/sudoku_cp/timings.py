@@ -183,13 +183,11 @@ def summarize(
     """The summary table: one row per (set, mode, backend), sets and backends in input order.
 
     With `intervals` (bench does it with --repeat), and scipy installed: 95% bootstrap intervals
-    of each median and of each ratio to the baseline, and a paired Wilcoxon signed-rank test of
-    each configuration against the baseline on the puzzles both answered. `outcomes` is
-    `puzzle_outcomes(records)` when the caller has it already (the HTML report needs both).
+    of each median and ratio to the baseline, and a paired Wilcoxon signed-rank test against the
+    baseline on the puzzles both answered. `outcomes`: `puzzle_outcomes(records)`, if known.
     """
     records = list(records)
-    if outcomes is None:
-        outcomes = puzzle_outcomes(records)
+    outcomes = puzzle_outcomes(records) if outcomes is None else outcomes
     extra = _run_extras(records)
     rows = []
     for (name, mode, backend), puzzles in outcomes.items():

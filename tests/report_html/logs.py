@@ -55,10 +55,11 @@ def disagreement_log(folder: Path) -> Path:
     nine.write_text("\n".join(NINE) + "\n")
     six.write_text("\n".join(SIX) + "\n")
     log = folder / "disagree.jsonl"
-    with wrong_backends():
+    with wrong_backends(), contextlib.chdir(folder):  # the sources as a user names them
         result = invoke(
-            "crosscheck", nine, six, "-b", ",".join(BACKENDS), "-j", "1", "--results", log
-        )
+            "crosscheck", nine.name, six.name, "-b", ",".join(BACKENDS), "-j", "1",
+            "--results", log.name,
+        )  # fmt: skip
     assert result.exit_code == 1, result.output  # the wrong answers make it exit 1
     return log
 

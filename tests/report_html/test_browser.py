@@ -4,8 +4,8 @@ tests act as a reader does: sort, filter, hover and click a scatter point, open 
 find the cell where a deliberately wrong backend's answer differs.
 
 Without the browser the whole module skips, with one line naming the packages. With
-SUDOKU_CP_SCREENSHOTS=FOLDER the tests also save what they looked at there (the screenshots of
-docs/commands/report.md).
+SUDOKU_CP_SCREENSHOTS=FOLDER the grid test also saves the puzzle view it checked there (the
+screenshot docs/images/report-puzzle.png; the others come from benchmarks/html_report.py).
 """
 
 from __future__ import annotations
@@ -140,7 +140,6 @@ def test_the_page_loads_offline_without_console_errors(page: WebDriver) -> None:
     assert len(rows) == 2 * len(BACKENDS)  # two sets
     assert count_text(page) == "5 puzzles" and len(shown_records(page)) == 5
     assert page.find_elements(By.CSS_SELECTOR, "#plot-area canvas")  # the cactus is drawn
-    snapshot(page.find_element(By.ID, "summary"), "report-summary-small.png")
 
 
 def test_the_console_check_sees_an_error(browser: WebDriver, report: Path) -> None:
@@ -257,7 +256,6 @@ def test_a_scatter_point_opens_its_puzzle(page: WebDriver) -> None:
     tooltip = page.find_element(By.ID, "tooltip")
     until(page, lambda d: tooltip.is_displayed())
     assert "nine · puzzle 2" in tooltip.text and "notlexmin" in tooltip.text
-    snapshot(page.find_element(By.ID, "plots"), "report-scatter-small.png")
     ActionChains(page).click().perform()
     view = page.find_element(By.ID, "puzzle-view")
     until(page, lambda d: view.get_attribute("data-record") == "1")

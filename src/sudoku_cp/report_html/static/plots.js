@@ -262,7 +262,7 @@
     const unit = R.meta.time_unit;
     const limit = R.meta.time_limit;
     const everything = all.every((series) => series.items.length === series.runs);
-    const right = !everything && limit ? limit / unit : hi * 1.5;
+    const right = !everything && limit ? (limit / unit) * 1.15 : hi * 1.5;
     const range = ranges(plot);
     const x = scale("log", Math.max(lo / 1.5, 1), Math.max(right, lo * 2), ...range.x);
     const y = scale("linear", 0, puzzles * 1.05, ...range.y);
@@ -277,6 +277,13 @@
     });
     plot.line(range.x[0], Math.round(y(puzzles)) + 0.5, range.x[1], Math.round(y(puzzles)) + 0.5,
       "#afb8c1");
+    if (!everything && limit) {
+      const at = Math.round(x(limit / unit)) - 0.5; /* the time limit: the story then */
+      plot.ctx.setLineDash([5, 4]);
+      plot.line(at, range.y[1], at, range.y[0], "#6e7781");
+      plot.ctx.setLineDash([]);
+      plot.text(`limit ${R.duration(limit)}`, at - 4, range.y[1] + 10, "right", MUTED);
+    }
     plot.clip((ctx) => {
       for (const series of shown) {
         ctx.strokeStyle = R.colour(series.config);
