@@ -141,10 +141,14 @@
       ctx.fillRect(0, 0, this.width, this.height);
       ctx.lineWidth = 1;
       ctx.textBaseline = "middle";
+      const xAtLeft = xTicks.some((tick) => Math.abs(x(tick.v) - left) < 3);
       for (const tick of yTicks) {
         const py = Math.round(y(tick.v)) + 0.5;
         this.line(left, py, right, py, tick.major ? GRID : "#f3f4f6");
-        if (tick.major || yTicks.length < 8) this.text(yFormat(tick.v), left - 6, py, "right");
+        const corner = xAtLeft && py > bottom - 3; /* where the x axis's first label stands */
+        if ((tick.major || yTicks.length < 8) && !corner) {
+          this.text(yFormat(tick.v), left - 6, py, "right");
+        }
       }
       ctx.textBaseline = "top";
       for (const tick of xTicks) {
@@ -282,7 +286,7 @@
       plot.ctx.setLineDash([5, 4]);
       plot.line(at, range.y[1], at, range.y[0], "#6e7781");
       plot.ctx.setLineDash([]);
-      plot.text(`limit ${R.duration(limit)}`, at - 4, range.y[1] + 10, "right", MUTED);
+      plot.text(`limit ${R.duration(limit)}`, at - 4, range.y[0] - 10, "right", MUTED);
     }
     plot.clip((ctx) => {
       for (const series of shown) {
