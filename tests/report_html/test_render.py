@@ -97,6 +97,8 @@ def test_cli_html_of_two_logs_and_a_certify_report(log: Path, tmp_path: Path) ->
          "{tmp}/no does not exist"),
         (["-o", "{tmp}/r.html", "--baseline", "zzz"], "no results for baseline 'zzz' (the "
          "results hold a, b)"),
+        (["-o", "{tmp}/r.html", "--format", "pdf"], "Invalid value for '--format': 'pdf' is not "
+         "one of 'md', 'html', 'tex', 'csv'. (see sudoku-cp report --help)"),
     ],
 )  # fmt: skip
 def test_cli_bad_output_or_baseline_is_one_line(
