@@ -110,7 +110,7 @@ REPORT_FORMATS = {
 
 \b
   sudoku-cp report r.jsonl -o report.md     # Markdown, with plots next to it
-  sudoku-cp report r.jsonl -o report.html   # one page to browse, self-contained
+  sudoku-cp report r.jsonl -o report.html   # a self-contained page to browse
   sudoku-cp report r.jsonl -o table.tex     # LaTeX (booktabs) summary table
   sudoku-cp report r.jsonl -o summary.csv   # the summary as CSV"""
 )
