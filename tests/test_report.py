@@ -436,7 +436,11 @@ def test_cli_report_of_two_modes_has_a_mode_column(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "name, message",
     [
-        ("report.txt", "report.txt: name the report .md (Markdown), .tex (LaTeX) or .csv"),
+        (
+            "report.txt",
+            "report.txt: name the report .md (Markdown), .html, .tex (LaTeX) or .csv, "
+            "or choose with --format",
+        ),
     ],
 )
 def test_cli_report_bad_output_name_exit_2(results_file: Path, name: str, message: str) -> None:

@@ -373,7 +373,7 @@ def summary_cells(
                 format_milliseconds(row.mean),
                 format_milliseconds(row.median),
             ]
-            + ([_interval(row.median_ci, format_milliseconds)] if with_ci else [])
+            + ([format_interval(row.median_ci, format_milliseconds)] if with_ci else [])
             + [
                 format_milliseconds(row.p90),
                 format_milliseconds(row.p99),
@@ -387,7 +387,7 @@ def summary_cells(
             )
             + ([format_ratio(row.ratio)] if baseline else [])
             + (
-                [_interval(row.ratio_ci, format_ratio), _p_value(row.p_value)]
+                [format_interval(row.ratio_ci, format_ratio), format_p_value(row.p_value)]
                 if with_ci and baseline
                 else []
             )
@@ -395,11 +395,13 @@ def summary_cells(
     return names, cells
 
 
-def _interval(interval: tuple[float, float] | None, show: Any) -> str:
+def format_interval(interval: tuple[float, float] | None, show: Any) -> str:
+    """'[low, high]', each end shown by `show` ('-' for none)."""
     return "-" if interval is None else f"[{show(interval[0])}, {show(interval[1])}]"
 
 
-def _p_value(p: float | None) -> str:
+def format_p_value(p: float | None) -> str:
+    """A p-value with three decimals, '<0.001' below that ('-' for none)."""
     if p is None:
         return "-"
     return "<0.001" if p < 0.001 else f"{p:.3f}"

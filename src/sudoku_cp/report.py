@@ -17,10 +17,11 @@ def _options(options: Any) -> str:
     return "[" + ",".join(f"{key}={value}" for key, value in dict(options).items()) + "]"
 
 
-def render_environment_markdown(session: Mapping[str, Any]) -> str:
-    """A session header as a two-column Markdown table."""
+def environment_rows(session: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """A session header as (name, value) rows: date, command line, versions, machine, the
+    configurations, the settings and the inputs (empty for no header)."""
     if not session:
-        return "_No header: the environment was not recorded._"
+        return []
     settings = session.get("settings", {})
     header = {
         **session.get("environment", {}),
@@ -43,7 +44,7 @@ def render_environment_markdown(session: Mapping[str, Any]) -> str:
     )
     rows = [
         ("date", header.get("date", "")),
-        ("command", f"`{header.get('argv') or header.get('command', '')}`"),
+        ("command", command_line(session)),
         ("tool", header.get("tool", "")),
         ("Python", header.get("python", "")),
         ("packages", versions),
@@ -67,37 +68,91 @@ def render_environment_markdown(session: Mapping[str, Any]) -> str:
             + (f", first {settings['first']} puzzles of each set" if settings.get("first") else "")
             + (" (a resumed session)" if header.get("resumed") else ""),
         ),
-        ("inputs", ", ".join(f"`{path}`" for path in header.get("inputs", []))),
+        ("inputs", ", ".join(str(path) for path in _inputs(session))),
     ]
+    return [(name, str(value)) for name, value in rows]
+
+
+def command_line(session: Mapping[str, Any]) -> str:
+    """The exact command line of a session (`argv`, as the CLI records it), else its command."""
+    environment = session.get("environment", {})
+    return str(environment.get("argv") or session.get("argv") or session.get("command", ""))
+
+
+def _inputs(session: Mapping[str, Any]) -> list[Any]:
+    found = session.get("inputs", session.get("environment", {}).get("inputs", []))
+    return list(found or [])
+
+
+def render_environment_markdown(session: Mapping[str, Any]) -> str:
+    """A session header as a two-column Markdown table."""
+    rows = environment_rows(session)
+    if not rows:
+        return "_No header: the environment was not recorded._"
     lines = ["| | |", "|:---|:---|"]
-    lines += [f"| {name} | {str(value).replace('|', '/')} |" for name, value in rows]
+    for name, value in rows:
+        if name == "command":
+            value = f"`{value}`"
+        elif name == "inputs":  # each path as code
+            value = ", ".join(f"`{path}`" for path in _inputs(session))
+        lines.append(f"| {name} | {value.replace('|', '/')} |")
     return "\n".join(lines)
 
 
-def render_setup_markdown(setup: Mapping[str, Any]) -> str:
-    """One-off costs per backend and grid shape, as a Markdown table."""
-    lines = [
-        "| backend | import (ms) | create (ms) | set | first solve (ms) | warm solve (ms) |",
-        "|:---|---:|---:|:---|---:|---:|",
-    ]
+SETUP_COLUMNS = (
+    "backend",
+    "import (ms)",
+    "create (ms)",
+    "set",
+    "first solve (ms)",
+    "warm solve (ms)",
+)
+
+
+def setup_rows(setup: Mapping[str, Any]) -> list[tuple[str, ...]]:
+    """One-off costs per backend and grid shape, one row each in the order of `SETUP_COLUMNS`
+    (a backend whose set-up could not be measured: one row saying why)."""
+    rows: list[tuple[str, ...]] = []
     for backend, measured in setup.items():
         if "error" in measured:
-            lines.append(f"| {backend} | - | - | not measured: {measured['error']} | - | - |")
+            rows.append((backend, "-", "-", f"not measured: {measured['error']}", "-", "-"))
             continue
-        timed_out = [
-            shape for shape in measured.get("shapes", []) if shape.get("first_status") == "timeout"
-        ]
         imported = format_milliseconds(measured.get("import_seconds"))
         created = format_milliseconds(measured["create_seconds"])
         for shape in measured.get("shapes", []) or [{}]:
             first = format_milliseconds(shape.get("first_seconds"))
-            if shape in timed_out:
+            if shape.get("first_status") == "timeout":
                 first += " (timed out)"
-            lines.append(
-                f"| {backend} | {imported} | {created} | {shape.get('set', '-')} | "
-                f"{first} | {format_milliseconds(shape.get('warm_seconds'))} |"
+            rows.append(
+                (
+                    backend,
+                    imported,
+                    created,
+                    str(shape.get("set", "-")),
+                    first,
+                    format_milliseconds(shape.get("warm_seconds")),
+                )
             )
+    return rows
+
+
+def render_setup_markdown(setup: Mapping[str, Any]) -> str:
+    """One-off costs per backend and grid shape, as a Markdown table."""
+    lines = ["| " + " | ".join(SETUP_COLUMNS) + " |", "|:---|---:|---:|:---|---:|---:|"]
+    lines += ["| " + " | ".join(row) + " |" for row in setup_rows(setup)]
     return "\n".join(lines)
+
+
+def sessions_of(results: Results) -> list[tuple[str, dict[str, Any]]]:
+    """(file, header) of every session, in order; a bench session's set-up header (written
+    after its session header) is folded into that session as its `setup`."""
+    sessions: list[tuple[str, dict[str, Any]]] = []
+    for path, header in zip(results.header_paths, results.headers, strict=True):
+        if header.get("setup_of") == "session" and sessions and sessions[-1][0] == path:
+            sessions[-1] = (path, {**sessions[-1][1], "setup": header.get("setup")})
+        else:
+            sessions.append((path, header))
+    return sessions
 
 
 def render_markdown_report(
@@ -112,12 +167,7 @@ def render_markdown_report(
         results.runs(), time_limit=time_limit, baseline=baseline, intervals=results.repeat > 1
     )
     parts = ["# sudoku-cp benchmark", ""]
-    sessions: list[tuple[str, dict[str, Any]]] = []
-    for path, header in zip(results.header_paths, results.headers, strict=True):
-        if header.get("setup_of") == "session" and sessions and sessions[-1][0] == path:
-            sessions[-1] = (path, {**sessions[-1][1], "setup": header.get("setup")})
-        else:
-            sessions.append((path, header))
+    sessions = sessions_of(results)
     for path, header in sessions:
         title = "## Environment" + (
             f": `{path}`" + (" (resumed)" if header.get("resumed") else "")
@@ -159,4 +209,13 @@ def render_markdown_report(
     return "\n".join(parts).rstrip() + "\n"
 
 
-__all__ = ["render_environment_markdown", "render_markdown_report", "render_setup_markdown"]
+__all__ = [
+    "SETUP_COLUMNS",
+    "command_line",
+    "environment_rows",
+    "render_environment_markdown",
+    "render_markdown_report",
+    "render_setup_markdown",
+    "sessions_of",
+    "setup_rows",
+]

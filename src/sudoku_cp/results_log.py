@@ -524,6 +524,7 @@ class Results:
     records: list[Record] = field(default_factory=list)
     paths: list[str] = field(default_factory=list)
     header_paths: list[str] = field(default_factory=list)  # the file of each header
+    record_lines: list[tuple[str, int]] = field(default_factory=list)  # each record's file, line
 
     @property
     def header(self) -> Record:
@@ -623,6 +624,7 @@ def load_results(*paths: str | os.PathLike[str]) -> Results:
         merged.headers += results.headers
         merged.header_paths += results.header_paths
         merged.records += results.records
+        merged.record_lines += results.record_lines
         merged.paths.append(str(path))
     return merged
 
@@ -641,6 +643,7 @@ def _load_one(path: Path) -> Results:
         raise ResultsFileError(f"{path}: cannot read: {error.strerror or error}") from None
     results = Results()
     latest: dict[tuple[str, int, str], Record] = {}
+    where: dict[tuple[str, int, str], int] = {}  # the line of the latest record of each
     lines = data.split(b"\n")
     for number, raw in enumerate(lines, start=1):
         if not raw.strip():
@@ -659,9 +662,12 @@ def _load_one(path: Path) -> Results:
             results.headers.append(record)
             results.header_paths.append(str(path))
         elif record.get("kind") == "puzzle" and isinstance(record.get("runs"), list):
-            latest[
-                (str(record.get("source")), int(record.get("number") or 0), str(record.get("mode")))
-            ] = record
+            key = (
+                str(record.get("source")),
+                int(record.get("number") or 0),
+                str(record.get("mode")),
+            )
+            latest[key], where[key] = record, number
         else:
             raise ResultsFileError(
                 f"{path}:{number}: not a results record; write one with "
@@ -672,6 +678,7 @@ def _load_one(path: Path) -> Results:
     if not latest:
         raise ResultsFileError(f"{path}: no puzzle records")
     results.records = list(latest.values())
+    results.record_lines = [(str(path), where[key]) for key in latest]
     return results
 
 

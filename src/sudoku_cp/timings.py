@@ -178,15 +178,16 @@ def summarize(
     time_limit: float | None,
     baseline: str | None,
     intervals: bool = False,
+    outcomes: Mapping[GroupKey, Mapping[int, PuzzleOutcome]] | None = None,
 ) -> list[SummaryRow]:
     """The summary table: one row per (set, mode, backend), sets and backends in input order.
 
     With `intervals` (bench does it with --repeat), and scipy installed: 95% bootstrap intervals
-    of each median and of each ratio to the baseline, and a paired Wilcoxon signed-rank test of
-    each configuration against the baseline on the puzzles both answered.
+    of each median and ratio to the baseline, and a paired Wilcoxon signed-rank test against the
+    baseline on the puzzles both answered. `outcomes`: `puzzle_outcomes(records)`, if known.
     """
     records = list(records)
-    outcomes = puzzle_outcomes(records)
+    outcomes = puzzle_outcomes(records) if outcomes is None else outcomes
     extra = _run_extras(records)
     rows = []
     for (name, mode, backend), puzzles in outcomes.items():
@@ -248,6 +249,23 @@ def _run_extras(
     keys = set(cpu) | set(peak)
     return {
         key: (statistics.median(cpu[key]) if key in cpu else None, peak.get(key)) for key in keys
+    }
+
+
+def cpu_statistics(
+    records: Iterable[Mapping[str, Any]],
+) -> dict[GroupKey, tuple[float, float, float]]:
+    """Per (set, mode, backend): the mean, the median and the p90 (nearest rank) of the CPU
+    seconds of its answered runs, over the runs that recorded them (the median is the summary
+    row's `cpu_median`)."""
+    cpu: dict[GroupKey, list[float]] = {}
+    for record in records:  # as `summarize` counts them, so the medians are the same
+        if record.get("cpu_seconds") is not None and RunStatus(record["status"]).answered:
+            key = (record["set"], record["mode"], record["backend"])
+            cpu.setdefault(key, []).append(float(record["cpu_seconds"]))
+    return {
+        key: (statistics.fmean(values), statistics.median(values), percentile(values, 90))
+        for key, values in cpu.items()
     }
 
 

@@ -95,11 +95,22 @@ def plot(
     save_figure(figure, output)
 
 
+REPORT_FORMATS = {
+    ".md": "md",
+    ".markdown": "md",
+    ".tex": "tex",
+    ".csv": "csv",
+    ".html": "html",
+    ".htm": "html",
+}
+
+
 @click.command(
     epilog="""Examples:
 
 \b
   sudoku-cp report r.jsonl -o report.md     # Markdown, with plots next to it
+  sudoku-cp report r.jsonl -o report.html   # a self-contained page to browse
   sudoku-cp report r.jsonl -o table.tex     # LaTeX (booktabs) summary table
   sudoku-cp report r.jsonl -o summary.csv   # the summary as CSV"""
 )
@@ -111,7 +122,15 @@ def plot(
     "--output",
     required=True,
     type=click.Path(dir_okay=False),
-    help="report.md (with plots STEM-cactus.png, ... next to it), .tex or .csv.",
+    help="report.md (with plots STEM-cactus.png, ... next to it), .html, .tex or .csv.",
+)
+@option(
+    "--format",
+    "report_format",
+    type=click.Choice(["md", "html", "tex", "csv"]),
+    default=None,
+    show_default="from the suffix of --output",
+    help="The kind of report, whatever the file is called.",
 )
 @option(
     "--baseline",
@@ -128,12 +147,46 @@ def plot(
 )
 @run_command
 def report(
-    results_files: tuple[str, ...], output: str, baseline: str | None, with_plots: bool
+    results_files: tuple[str, ...],
+    output: str,
+    report_format: str | None,
+    baseline: str | None,
+    with_plots: bool,
 ) -> None:
-    """Write a report of results logs: Markdown (environment, tables and plots), a LaTeX
-    table, or the summary as CSV. Several files (one per mode, say) make one report."""
+    """Write a report of results logs: Markdown (environment, tables and plots), an HTML page
+    to browse (tables, interactive plots, every puzzle), a LaTeX table, or the summary as CSV.
+    Several files (one per mode, say) make one report; an HTML report also takes the reports
+    of `certify --report` beside the logs they certify."""
     from pathlib import Path
 
+    target = Path(output)
+    kind = report_format or REPORT_FORMATS.get(target.suffix.lower())
+    if kind is None:
+        fail(
+            f"{output}: name the report .md (Markdown), .html, .tex (LaTeX) or .csv, "
+            f"or choose with --format"
+        )
+    folder = target.parent
+    if not folder.is_dir():  # before the plots beside it, which would be blamed instead
+        fail(f"{output}: cannot write: the folder {folder} does not exist")
+    text = _html(results_files, baseline) if kind == "html" else None
+    if text is None:
+        text = _document(results_files, kind, target, baseline, with_plots)
+    with output_file(output) as handle:
+        handle.write(text)
+
+
+def _html(results_files: tuple[str, ...], baseline: str | None) -> str:
+    from ..report_html import load_report_inputs, render_html_report
+
+    inputs = load_report_inputs(results_files)
+    return render_html_report(inputs, baseline=_baseline(inputs.results, baseline))
+
+
+def _document(
+    results_files: tuple[str, ...], kind: str, target: Any, baseline: str | None, with_plots: bool
+) -> str:
+    """The Markdown report, the LaTeX table or the CSV summary."""
     from ..render import render_summary_csv, render_summary_latex
     from ..report import render_markdown_report
     from ..results_log import load_results
@@ -141,30 +194,15 @@ def report(
 
     results = load_results(*results_files)
     chosen = _baseline(results, baseline)
-    target = Path(output)
-    suffix = target.suffix.lower()
-    if suffix not in (".md", ".markdown", ".tex", ".csv"):
-        fail(f"{output}: name the report .md (Markdown), .tex (LaTeX) or .csv")
-    folder = target.parent
-    if not folder.is_dir():  # before the plots beside it, which would be blamed instead
-        fail(f"{output}: cannot write: the folder {folder} does not exist")
-    if suffix in (".tex", ".csv"):
-        rows = summarize(
-            results.runs(),
-            time_limit=results.time_limit,
-            baseline=chosen,
-            intervals=results.repeat > 1,
-        )
-        text = (
-            render_summary_latex(rows, baseline=chosen)
-            if suffix == ".tex"
-            else render_summary_csv(rows)
-        )
-    else:
+    if kind == "md":
         plots = _report_plots(results, target) if with_plots else {}
-        text = render_markdown_report(results, plots, baseline=chosen)
-    with output_file(output) as handle:
-        handle.write(text)
+        return render_markdown_report(results, plots, baseline=chosen)
+    rows = summarize(
+        results.runs(), time_limit=results.time_limit, baseline=chosen, intervals=results.repeat > 1
+    )
+    return (
+        render_summary_latex(rows, baseline=chosen) if kind == "tex" else render_summary_csv(rows)
+    )
 
 
 def _baseline(results: Any, chosen: str | None) -> str | None:
