@@ -246,9 +246,14 @@ def test_a_scatter_point_opens_its_puzzle(page: WebDriver) -> None:
     click(page, page.find_element(By.CSS_SELECTOR, "#plot-tabs button[data-plot=scatter]"))
     Select(page.find_element(By.ID, "p-x")).select_by_visible_text("dfs")
     Select(page.find_element(By.ID, "p-y")).select_by_visible_text("notlexmin")
-    point = until(page, lambda d: d.execute_script("return SudokuReport.scatterPoint(1)"))
+    page.execute_script("document.querySelector('#plot-area').scrollIntoView({block: 'center'})")
+    # A redraw still pending (the selections, a resize from the scroll) would move the point
+    # and replace the canvas: wait for the drawn plot, then find both.
+    point = until(
+        page,
+        lambda d: d.execute_script("return !SudokuReport.drawing && SudokuReport.scatterPoint(1)"),
+    )
     canvas = page.find_element(By.CSS_SELECTOR, "#plot-area .plot-overlay")
-    page.execute_script("arguments[0].scrollIntoView({block: 'center'})", canvas)
     size = canvas.size
     ActionChains(page).move_to_element_with_offset(
         canvas, round(point["x"] - size["width"] / 2), round(point["y"] - size["height"] / 2)
