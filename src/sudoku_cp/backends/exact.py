@@ -38,6 +38,7 @@ from typing import Any, ClassVar
 from ..errors import BackendFailure
 from ..grid import Grid, Shape, geometry
 from .base import BackendOption, Deadline, TimeUp
+from .helper import process_option
 from .lexmin import OracleBackend
 
 ENCODINGS = ("extended", "minimal")
@@ -196,6 +197,7 @@ class ExactBackend(OracleBackend):
             "extended",
             choices=ENCODINGS,
         ),
+        process_option("Exact's own limit is rough, and it takes over SIGINT and SIGTERM"),
     )
 
     def __init__(self, **options: Any) -> None:

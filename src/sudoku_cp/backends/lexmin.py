@@ -37,6 +37,7 @@ from typing import Any, ClassVar, Protocol
 from ..grid import Grid, Shape
 from ..result import Mode, Status
 from .base import Backend, Deadline, Outcome, TimeUp
+from .helper import Helper
 
 
 class TighteningOracle(Protocol):
@@ -178,13 +179,20 @@ class OracleBackend(Backend):
     """A backend over an incremental solver kept per shape (`z3`, `exact`): the shape's model is
     built in `prepare()`, outside the clock, and rebuilt there after a puzzle retired it; lex-min
     by `lexmin_by_tightening`, count by `count_by_blocking`, any by one question. A subclass
-    says how to build the model (`build`) and how to ask it about one puzzle (`oracle`)."""
+    says how to build the model (`build`) and how to ask it about one puzzle (`oracle`).
+
+    With the option `process=helper` (a subclass declares it with `helper.process_option`) all
+    of that happens in a child process instead (backends/helper.py), killed when it overruns
+    a deadline; this process then only passes puzzles and answers."""
 
     solver_name: ClassVar[str]  # the solver, as the reasons name it ("Z3")
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         self._models: dict[tuple[int, Shape], KeptModel] = {}
+        self.helper: Helper | None = None
+        if self.option_values.get("process") == "helper":
+            self.helper = Helper(self.name, self.option_values)  # the child runs it inline
 
     @abstractmethod
     def build(self, size: int, box: Shape) -> KeptModel:
@@ -195,7 +203,12 @@ class OracleBackend(Backend):
         """The puzzle's questions to `model` (one that `build` made)."""
 
     def prepare(self, grid: Grid) -> bool:
-        """Build (or rebuild, after a timeout) the shape's solver, outside the clock."""
+        """Build (or rebuild, after a timeout) the shape's solver, outside the clock: here, or
+        in the helper process (started, or restarted after it was killed at a deadline)."""
+        if self.helper is not None:
+            fresh = not self.helper.alive() or (grid.size, grid.box) not in self.helper.shapes
+            self.helper.build(grid.size, grid.box)
+            return fresh
         key = (grid.size, grid.box)
         kept = self._models.get(key)
         if kept is not None and not kept.retired:
@@ -204,9 +217,15 @@ class OracleBackend(Backend):
         return True
 
     def close(self) -> None:
+        if self.helper is not None:
+            self.helper.stop()
         self._models.clear()
 
     def _solve(self, grid: Grid, *, mode: Mode, limit: int, deadline: Deadline) -> Outcome:
+        if self.helper is not None:
+            outcome = self.helper.solve(grid, mode, limit, deadline)
+            outcome.stats.update(self.option_values)
+            return outcome
         self.prepare(grid)  # a no-op after Backend.solve's own call
         model = self._models[grid.size, grid.box]
         before = model.statistics()

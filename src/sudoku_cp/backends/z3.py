@@ -35,6 +35,7 @@ from typing import Any, ClassVar
 from ..errors import BackendFailure
 from ..grid import Grid, Shape, geometry
 from .base import BackendOption, Deadline, TimeUp
+from .helper import process_option
 from .lexmin import OracleBackend
 
 ENCODINGS = ("bool", "int")
@@ -234,6 +235,7 @@ class Z3Backend(OracleBackend):
             "bool",
             choices=ENCODINGS,
         ),
+        process_option("Z3's own timeout overran a 1 s limit by 1.1 s on a loaded machine"),
     )
 
     def __init__(self, **options: Any) -> None:
