@@ -105,24 +105,24 @@ def lexmin_by_tightening(
     questions.yes += 1
     fixed = list(grid.values)  # givens, then each blank cell once its value is final
     peer_values = grid.geometry.peer_getters
+    satisfiable, value_of, fix, check = oracle.satisfiable, oracle.value, oracle.fix, deadline.check
     for cell in grid.blanks():
-        current = oracle.value(cell)
+        current = value_of(cell)
         while True:
-            held = peer_values[cell](fixed)
-            if all(value in held for value in range(1, current)):
+            if set(range(1, current)).issubset(peer_values[cell](fixed)):
                 questions.skipped += current > 1
                 break
-            deadline.check()
+            check()
             questions.calls += 1
-            if not oracle.satisfiable(cell, current):
+            if not satisfiable(cell, current):
                 break
             questions.yes += 1
-            lower = oracle.value(cell)
+            lower = value_of(cell)
             if lower >= current:  # a solver that breaks its promise: never a wrong lex-min
                 raise AssertionError(f"cell {cell}: asked for below {current}, got {lower}")
             current = lower
         fixed[cell] = current
-        oracle.fix(cell, current)
+        fix(cell, current)
     return tuple(fixed)
 
 
