@@ -279,3 +279,22 @@ def test_the_parent_keeps_its_signal_handlers_with_exact():
 def test_a_zero_time_limit_is_a_timeout(backend):
     result = backend.solve(Grid.empty(9), time_limit=0)
     assert result.status is Status.TIMEOUT and result.solution is None
+
+
+@pytest.mark.parametrize(("name", "extra"), [("z3", "z3"), ("exact", "exact")])
+def test_a_missing_solver_is_listed_with_its_install_line_and_breaks_nothing(
+    name, extra, monkeypatch
+):
+    from click.testing import CliRunner
+
+    from sudoku_cp.cli import main
+    from sudoku_cp.errors import BackendUnavailableError
+
+    monkeypatch.setattr(backend_class(name), "requires", (f"{name}_not_installed",))
+    listed = CliRunner().invoke(main, ["backends"])
+    assert listed.exit_code == 0
+    assert f"missing {name}_not_installed" in listed.output
+    assert f"install: pip install 'sudoku-cp[{extra}]'" in listed.output
+    with pytest.raises(BackendUnavailableError, match=rf"sudoku-cp\[{extra}\]"):
+        get_backend(name)
+    assert get_backend("dfs").solve(Grid.empty(4)).solution.to_line() == "1234341221434321"
