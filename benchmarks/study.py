@@ -71,7 +71,7 @@ STUDIES = {
         report="comparison.md",
     ),
     # Every solver family, lex-min and any: search, CP-SAT, CDCL, exact cover, CP with global
-    # all-different, pseudo-Boolean, SMT.
+    # all-different (and, for the comparison, its decomposition into !=), pseudo-Boolean, SMT.
     "families": Study(
         "families",
         (
@@ -85,7 +85,7 @@ STUDIES = {
         time_limit=10,
         repeat=2,
         report="families.md",
-        backends="dfs,cpsat,sat,dlx,choco,z3,exact",
+        backends="dfs,cpsat,sat,dlx,choco,choco[alldiff=decomposition],z3,exact",
     ),
 }
 
