@@ -26,6 +26,9 @@ left before each call; a call that answers TIMEOUT is a timeout, never a "no", a
 retired (the next puzzle of the shape rebuilds it in `prepare()`). Stats: Exact's counters for
 the puzzle (conflicts, decisions, propagations), and the oracle calls.
 
+By default (`process=helper`) all of this runs in a child process that is killed 0.25 s after
+a deadline it overruns (backends/helper.py, and why in docs/backends.md).
+
 Exact is AGPL-3.0 licensed; it is an optional extra (`sudoku-cp[exact]`), never a dependency.
 """
 

@@ -24,6 +24,9 @@ Time limits: Z3's `timeout` parameter (ms), set before each check to the time le
 returns unknown is a TIMEOUT, never a "no", and the solver is retired (the next puzzle of the
 shape rebuilds it in `prepare()`). Stats: Z3's own counters for the puzzle (conflicts, decisions,
 propagations of its SAT core), and the oracle calls.
+
+By default (`process=helper`) all of this runs in a child process that is killed 0.25 s after
+a deadline it overruns (backends/helper.py, and why in docs/backends.md).
 """
 
 from __future__ import annotations
