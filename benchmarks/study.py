@@ -4,7 +4,8 @@
                                           [--time-limit S] [--no-setup] [--resume] [--dry-run]
     python benchmarks/study.py comparison [--out DIR] [--sets SET ...] [--first K]
                                           [--time-limit S] [--no-setup] [--resume] [--dry-run]
-    python benchmarks/study.py families   [--out DIR] [--sets SET ...] [--first K] ...
+    python benchmarks/study.py families   [--out DIR] [--sets SET ...] [--first K] [--repeat R]
+                                          [--time-limit S] [--no-setup] [--resume] [--dry-run]
 
 Each study is the `sudoku-cp bench` and `sudoku-cp report` commands that made its committed report
 (docs/study/encodings.md, docs/bench/comparison.md, docs/bench/families.md), run with this
@@ -70,7 +71,7 @@ STUDIES = {
         report="comparison.md",
     ),
     # Every solver family, lex-min and any: search, CP-SAT, CDCL, exact cover, CP with global
-    # all-different, pseudo-Boolean, SMT.
+    # all-different (and, for the comparison, its decomposition into !=), pseudo-Boolean, SMT.
     "families": Study(
         "families",
         (
@@ -82,9 +83,9 @@ STUDIES = {
         ),
         first=50,
         time_limit=10,
-        repeat=1,
+        repeat=2,
         report="families.md",
-        backends="dfs,cpsat,sat,dlx,choco,z3,exact",
+        backends="dfs,cpsat,sat,dlx,choco,choco[alldiff=decomposition],z3,exact",
     ),
 }
 
@@ -122,6 +123,9 @@ def commands(args: argparse.Namespace, out: Path) -> list[list[str]]:
             str(log),
         ]
         return [bench, ["report", str(log), "-o", str(out / study.report)]]
+    repeat = args.repeat or study.repeat
+    if repeat > 1:  # timed repeats: the report gives bootstrap intervals of the medians
+        common += ["--repeat", str(repeat)]
     logs = [out / f"{mode}.jsonl" for mode in ("lexmin", "any")]
     benches = [
         [
@@ -197,7 +201,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         help="the puzzle sets or files (default: the published ones)",
     )
     parser.add_argument("--first", type=int, default=None, help="the first K puzzles of each")
-    parser.add_argument("--repeat", type=int, default=None, help="encodings: timed repeats")
+    parser.add_argument(
+        "--repeat", type=int, default=None, help="encodings, families: timed repeats"
+    )
     parser.add_argument("--time-limit", type=float, default=None, help="seconds per puzzle")
     parser.add_argument(
         "--no-setup",

@@ -63,6 +63,8 @@ _REGISTRY: dict[str, tuple[str, str]] = {
     "cpsat": ("sudoku_cp.backends.cpsat", "CpSatBackend"),
     "sat": ("sudoku_cp.backends.sat", "SatBackend"),
     "dlx": ("sudoku_cp.backends.dlx", "DlxBackend"),
+    "z3": ("sudoku_cp.backends.z3", "Z3Backend"),
+    "exact": ("sudoku_cp.backends.exact", "ExactBackend"),
 }
 BUILTIN_BACKENDS: tuple[str, ...] = tuple(_REGISTRY)
 # Plugin distributions shipped in this repository, with how to install each: `sudoku-cp

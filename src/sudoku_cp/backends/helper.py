@@ -1,0 +1,187 @@
+"""A backend run in a helper process, for a native solver that cannot be stopped or that takes
+over the process's signals (Exact): the puzzle goes to a child interpreter, and a child that
+has not answered shortly after the puzzle's deadline is killed. What that buys, measured on
+Exact 2.2.1 (docs/backends.md): its own timeout is "rough" and a call ran 12.8 s past a 0.5 s
+limit on a 25x25; and constructing a solver installs C handlers for SIGINT and SIGTERM that
+swallow Python's (Ctrl-C and the CLI's SIGTERM handling stop working) and, once a signal came,
+make every later call in the process raise "Program interrupted by user".
+
+The child is `python -m sudoku_cp.backends.helper`, started in `prepare()` (outside the clock)
+in a session of its own, so a terminal's Ctrl-C reaches only the parent. It reads pickled
+requests on stdin and writes pickled answers on stdout:
+
+    ("build", backend name, options, size, box)       -> ("ok", setup seconds)
+    ("solve", name, options, values, box, mode, limit, time limit) -> ("ok", result fields)
+
+and it solves with the in-process backend of that name (options plus `process="inline"`). It
+exits when its stdin closes (the parent closed it, or died). The child's CPU seconds for a solve
+come back in the stats as `helper_cpu_seconds`, which the engine adds to the parent's CPU time.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import select
+import subprocess
+import sys
+import time
+from collections.abc import Mapping
+from typing import Any, BinaryIO
+
+from ..errors import BackendFailure
+from ..grid import Grid, Shape
+from ..result import Mode, Status
+from .base import BackendOption, Deadline, Outcome, TimeUp
+
+# How long past the deadline a child may take to answer before it is killed: its own time limit
+# is the time left, so a prompt solver answers TIMEOUT by itself first.
+KILL_GRACE_SECONDS = 0.25
+PROCESSES = ("helper", "inline")
+
+
+def process_option(why: str) -> BackendOption:
+    """The `process` option of a backend that can run in a helper process (default: it does);
+    `why` says what the helper guards against."""
+    return BackendOption(
+        "process",
+        f"helper: the solver runs in a child process, killed {KILL_GRACE_SECONDS:g} s after "
+        f"the deadline ({why}); inline: in this process, without that guarantee",
+        "helper",
+        choices=PROCESSES,
+    )
+
+
+class Helper:
+    """One child process serving one backend's puzzles."""
+
+    def __init__(self, name: str, options: Mapping[str, Any]) -> None:
+        self.name = name
+        self.options = {**options, "process": "inline"}
+        self.process: subprocess.Popen[bytes] | None = None
+        self.shapes: set[tuple[int, Shape]] = set()  # shapes whose model the child has built
+
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def start(self) -> None:
+        """Start the child (an interpreter importing this module)."""
+        self.stop()
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "sudoku_cp.backends.helper"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            start_new_session=True,  # no terminal Ctrl-C: the parent decides
+        )
+        self.shapes = set()
+
+    def stop(self) -> None:
+        """Kill the child, if there is one (it holds no state worth keeping)."""
+        process, self.process = self.process, None
+        if process is not None:
+            for stream in (process.stdin, process.stdout):
+                if stream is not None:
+                    stream.close()
+            if process.poll() is None:
+                process.kill()
+            process.wait()
+
+    def build(self, size: int, box: Shape) -> None:
+        """Have the child build the shape's model now (set-up, outside any clock)."""
+        if not self.alive():
+            self.start()
+        if (size, box) not in self.shapes:
+            self._ask(("build", self.name, self.options, size, box), None)
+            self.shapes.add((size, box))
+
+    def solve(self, grid: Grid, mode: Mode, limit: int, deadline: Deadline) -> Outcome:
+        """The child's answer for one puzzle; TIMEOUT (and the child killed) when it has not
+        answered `KILL_GRACE_SECONDS` after the deadline."""
+        self.build(grid.size, grid.box)
+        request = (
+            "solve",
+            self.name,
+            self.options,
+            grid.values,
+            grid.box,
+            mode.value,
+            limit,
+            deadline.remaining(),
+        )
+        within = f"no answer within {deadline.time_limit or 0:g} s"
+        try:
+            status, values, count, stats, reason = self._ask(request, deadline)
+        except TimeUp:
+            self.stop()  # the next puzzle's prepare() starts a new one
+            stats = {"helper": "killed"}
+            return Outcome(Status.TIMEOUT, None, None, stats, f"{within} (helper killed)")
+        if status == Status.TIMEOUT.value:
+            reason = within  # the child's limit was the time left, not the puzzle's
+        return Outcome(Status(status), values, count, stats, reason)
+
+    def _ask(self, request: tuple[Any, ...], deadline: Deadline | None) -> Any:
+        process = self.process
+        assert process is not None and process.stdin is not None and process.stdout is not None
+        try:
+            pickle.dump(request, process.stdin)
+            process.stdin.flush()
+            if deadline is not None and deadline.at is not None:
+                wait = deadline.at + KILL_GRACE_SECONDS - time.perf_counter()
+                ready, _, _ = select.select([process.stdout], [], [], max(0.0, wait))
+                if not ready:
+                    raise TimeUp
+            kind, answer = pickle.load(process.stdout)
+        except (OSError, EOFError, pickle.UnpicklingError) as error:
+            self.stop()
+            raise BackendFailure(f"the {self.name} helper process died: {error}") from error
+        if kind != "ok":
+            self.stop()
+            raise BackendFailure(f"the {self.name} helper process failed: {answer}")
+        return answer
+
+
+# -- the child ------------------------------------------------------------------------------------
+
+
+def _serve(requests: BinaryIO, answers: BinaryIO) -> None:
+    """Answer requests until stdin closes."""
+    from . import backend_class
+
+    backends: dict[tuple[str, tuple[tuple[str, Any], ...]], Any] = {}
+    while True:
+        try:
+            request = pickle.load(requests)
+        except EOFError:
+            return
+        kind, name, options = request[:3]
+        key = (name, tuple(sorted(options.items())))
+        try:
+            backend = backends.get(key)
+            if backend is None:
+                backend = backends[key] = backend_class(name)(**options)
+            if kind == "build":
+                size, box = request[3:]
+                started = time.perf_counter()
+                backend.prepare(Grid.empty(size, box=box))
+                answer: Any = ("ok", time.perf_counter() - started)
+            else:
+                values, box, mode, limit, time_limit = request[3:]
+                cpu = time.process_time()
+                result = backend.solve(
+                    Grid.from_values(values, box=box), mode=mode, limit=limit, time_limit=time_limit
+                )
+                stats = {**result.stats, "helper_cpu_seconds": time.process_time() - cpu}
+                values = None if result.solution is None else result.solution.values
+                answer = ("ok", (result.status.value, values, result.count, stats, result.reason))
+        except Exception as error:  # the parent reports it as a backend failure
+            answer = ("error", f"{type(error).__name__}: {error}")
+        pickle.dump(answer, answers)
+        answers.flush()
+
+
+if __name__ == "__main__":
+    # The answers get the pipe to the parent to themselves: whatever the solver prints on file
+    # descriptor 1 goes to stderr instead.
+    channel = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    _serve(sys.stdin.buffer, channel)

@@ -1,0 +1,264 @@
+"""Lex-min and counting written once, over an incremental oracle, for solvers without a
+lexicographic objective (`z3`, `exact`).
+
+A backend supplies an *oracle*: a solver that already holds the puzzle (its givens) and answers
+"is there a completion that keeps every fixed cell, and, optionally, gives this cell a value
+below b?", remembering the completion it found. The loops here turn such answers into the lex-min
+(`lexmin_by_tightening`) or a count up to a limit (`count_by_blocking`).
+
+Iterative tightening, and why its result is the lex-min. Let S be the completion found first.
+Walk the blank cells in row-major order; at cell i every earlier cell is fixed, to the values of
+the lex-min L (the induction hypothesis: a cell is fixed only to L's value, see below), and S is a
+completion that agrees with that prefix. Ask for a completion with the prefix and x(i) < S(i):
+
+- yes: the new completion agrees with the prefix and is strictly smaller at i: it becomes S, and
+  the question is asked again with its (smaller) value;
+- no: no completion extends the prefix with a value below S(i), and S extends it with S(i), so
+  S(i) is the smallest value cell i takes in any completion that keeps the prefix; since L keeps
+  the prefix (hypothesis) and is the smallest of those, L(i) = S(i): fix cell i to it.
+
+Each "yes" lowers S(i), so the questions at one cell end; when every cell is fixed the grid is L.
+A question is skipped (no solver call) when every value below S(i) is held by a fixed peer of
+cell i: then no completion can have x(i) < S(i), the "no" is known. The loop only needs the
+oracle to be sound and complete on each question; how it searches does not matter, which is why
+any solver fits. An answer it could not give (a time limit) raises `TimeUp`, never a "no".
+
+Counting by blocking: find a completion, forbid exactly it (a constraint "not all these cell
+values at once", over the blank cells), and ask again, up to the limit; the oracle's `block`
+scopes those constraints to the puzzle so a kept solver can take the next one.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from dataclasses import dataclass
+from typing import Any, ClassVar, Protocol
+
+from ..grid import Grid, Shape
+from ..result import Mode, Status
+from .base import Backend, Deadline, Outcome, TimeUp
+from .helper import Helper
+
+
+class TighteningOracle(Protocol):
+    """An incremental solver holding one puzzle, for `lexmin_by_tightening`."""
+
+    def satisfiable(self, cell: int | None = None, below: int = 0) -> bool:
+        """Whether a completion keeps the givens and the fixed cells (and, when `cell` is
+        given, puts a value below `below` there); a found one is what `value` reads.
+
+        Raises:
+            TimeUp: when the answer could not be had within the puzzle's time.
+        """
+        ...
+
+    def value(self, cell: int) -> int:
+        """The cell's value in the last completion found."""
+        ...
+
+    def fix(self, cell: int, value: int) -> None:
+        """Keep `cell` at `value` in every later question."""
+        ...
+
+
+class BlockingOracle(Protocol):
+    """An incremental solver holding one puzzle, for `count_by_blocking`."""
+
+    def satisfiable(self, cell: int | None = None, below: int = 0) -> bool:
+        """Whether a completion keeps the givens and none of the blocked ones is repeated."""
+        ...
+
+    def completion(self) -> tuple[int, ...]:
+        """The last completion found, every cell."""
+        ...
+
+    def block(self, values: tuple[int, ...]) -> None:
+        """Forbid this completion in every later question about the puzzle."""
+        ...
+
+
+@dataclass
+class Questions:
+    """What a loop asked: solver calls, their yes answers, and the questions answered without
+    a call (every smaller value held by a fixed peer)."""
+
+    calls: int = 0
+    yes: int = 0
+    skipped: int = 0
+
+    def stats(self) -> dict[str, int]:
+        return {"oracle_calls": self.calls, "oracle_sat": self.yes, "oracle_skipped": self.skipped}
+
+
+def lexmin_by_tightening(
+    grid: Grid, oracle: TighteningOracle, deadline: Deadline, questions: Questions
+) -> tuple[int, ...] | None:
+    """The row-major smallest completion of `grid` (None when it has none), by iterative
+    tightening over `oracle` (see the module docstring); `questions` counts the calls.
+
+    Raises:
+        TimeUp: when the deadline passes (between calls, or inside one, from the oracle).
+    """
+    questions.calls += 1
+    if not oracle.satisfiable():
+        return None
+    questions.yes += 1
+    fixed = list(grid.values)  # givens, then each blank cell once its value is final
+    peer_values = grid.geometry.peer_getters
+    satisfiable, value_of, fix, check = oracle.satisfiable, oracle.value, oracle.fix, deadline.check
+    for cell in grid.blanks():
+        current = value_of(cell)
+        while True:
+            if set(range(1, current)).issubset(peer_values[cell](fixed)):
+                questions.skipped += current > 1
+                break
+            check()
+            questions.calls += 1
+            if not satisfiable(cell, current):
+                break
+            questions.yes += 1
+            lower = value_of(cell)
+            if lower >= current:  # a solver that breaks its promise: never a wrong lex-min
+                raise AssertionError(f"cell {cell}: asked for below {current}, got {lower}")
+            current = lower
+        fixed[cell] = current
+        fix(cell, current)
+    return tuple(fixed)
+
+
+@dataclass
+class Count:
+    """A count so far: how many completions, and the first one found."""
+
+    count: int = 0
+    first: tuple[int, ...] | None = None
+
+
+def count_by_blocking(
+    oracle: BlockingOracle, limit: int, deadline: Deadline, counted: Count, questions: Questions
+) -> None:
+    """Count the completions up to `limit` into `counted` (kept as it grows, so a timeout
+    still says how many were found), each one blocked once found.
+
+    Raises:
+        TimeUp: when the deadline passes.
+    """
+    while counted.count < limit:
+        deadline.check()
+        questions.calls += 1
+        if not oracle.satisfiable():
+            return
+        questions.yes += 1
+        values = oracle.completion()
+        counted.first = counted.first or values
+        counted.count += 1
+        if counted.count < limit:
+            oracle.block(values)
+
+
+# -- a backend over a kept incremental solver ----------------------------------------------------
+
+
+class KeptModel(Protocol):
+    """A solver holding one shape's base model, kept across puzzles."""
+
+    retired: bool  # timed out or failed: the next puzzle of the shape gets a new one
+
+    def statistics(self) -> dict[str, int]:
+        """The solver's cumulative counters (a puzzle reports their growth)."""
+        ...
+
+
+class PuzzleOracle(TighteningOracle, BlockingOracle, Protocol):
+    """One puzzle's questions to a kept model; `close` undoes what the puzzle added."""
+
+    def close(self) -> None: ...
+
+
+class OracleBackend(Backend):
+    """A backend over an incremental solver kept per shape (`z3`, `exact`): the shape's model is
+    built in `prepare()`, outside the clock, and rebuilt there after a puzzle retired it; lex-min
+    by `lexmin_by_tightening`, count by `count_by_blocking`, any by one question. A subclass
+    says how to build the model (`build`) and how to ask it about one puzzle (`oracle`).
+
+    With the option `process=helper` (a subclass declares it with `helper.process_option`) all
+    of that happens in a child process instead (backends/helper.py), killed when it overruns
+    a deadline; this process then only passes puzzles and answers."""
+
+    solver_name: ClassVar[str]  # the solver, as the reasons name it ("Z3")
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self._models: dict[tuple[int, Shape], KeptModel] = {}
+        self.helper: Helper | None = None
+        if self.option_values.get("process") == "helper":
+            self.helper = Helper(self.name, self.option_values)  # the child runs it inline
+
+    @abstractmethod
+    def build(self, size: int, box: Shape) -> KeptModel:
+        """A new solver holding the base model of the shape (no givens)."""
+
+    @abstractmethod
+    def oracle(self, model: Any, grid: Grid, deadline: Deadline) -> PuzzleOracle:
+        """The puzzle's questions to `model` (one that `build` made)."""
+
+    def prepare(self, grid: Grid) -> bool:
+        """Build (or rebuild, after a timeout) the shape's solver, outside the clock: here, or
+        in the helper process (started, or restarted after it was killed at a deadline)."""
+        if self.helper is not None:
+            fresh = not self.helper.alive() or (grid.size, grid.box) not in self.helper.shapes
+            self.helper.build(grid.size, grid.box)
+            return fresh
+        key = (grid.size, grid.box)
+        kept = self._models.get(key)
+        if kept is not None and not kept.retired:
+            return False
+        self._models[key] = self.build(grid.size, grid.box)
+        return True
+
+    def close(self) -> None:
+        if self.helper is not None:
+            self.helper.stop()
+        self._models.clear()
+
+    def _solve(self, grid: Grid, *, mode: Mode, limit: int, deadline: Deadline) -> Outcome:
+        if self.helper is not None:
+            outcome = self.helper.solve(grid, mode, limit, deadline)
+            outcome.stats.update(self.option_values)
+            return outcome
+        self.prepare(grid)  # a no-op after Backend.solve's own call
+        model = self._models[grid.size, grid.box]
+        before = model.statistics()
+        puzzle = self.oracle(model, grid, deadline)
+        questions, counted = Questions(), Count()
+        values: tuple[int, ...] | None = None
+        timed_out = False
+        try:
+            if mode is Mode.LEXMIN:
+                values = lexmin_by_tightening(grid, puzzle, deadline, questions)
+            elif mode is Mode.COUNT:
+                count_by_blocking(puzzle, limit, deadline, counted, questions)
+                values = counted.first
+            else:
+                questions.calls += 1
+                if puzzle.satisfiable():
+                    questions.yes += 1
+                    values = puzzle.completion()
+        except TimeUp:
+            timed_out = True
+        except BaseException:
+            model.retired = True
+            raise
+        finally:
+            puzzle.close()
+        after = model.statistics()
+        stats: dict[str, Any] = {**self.option_values, **questions.stats()}
+        stats.update({name: after[name] - before.get(name, 0) for name in after})
+        count = counted.count if mode is Mode.COUNT else None
+        if timed_out:
+            reason = f"no answer within {deadline.time_limit:g} s"
+            return Outcome(Status.TIMEOUT, None, count, stats, reason)
+        if values is None:
+            reason = f"{self.solver_name} proved that no completion exists"
+            return Outcome(Status.UNSATISFIABLE, None, count, stats, reason)
+        return Outcome(Status.SOLVED, values, count, stats)
