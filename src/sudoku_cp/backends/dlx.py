@@ -32,15 +32,13 @@ Lex-min, by the method itself:
   the lex-min in general. It is used as the oracle of the shared iterative tightening loop
   (backends/lexmin.py, where the argument for the lex-min is) instead: cell by cell in row-major
   order, with the prefix selected, "is there a completion with x(cell) < s?" is one MRV search
-  with the cell's rows of values >= s taken out of the matrix (and put back after). One search
-  covers every smaller value at once: on the empty 25x25 it took 280 searches where the loop it
-  replaced, which tried the smaller values one by one, took 591 (7.1 against 7.9 s of CPU).
+  with the cell's rows of values >= s taken out of the matrix (and put back after), so one
+  search covers every smaller value at once.
 
 `order=auto` (the default) is `mrv` for any and count, and for lex-min the row-major search
 within a budget of 50 nodes per cell, then the tightening loop: row-major is the fastest on most
 9x9 grids, but a wrong early value costs it a whole subtree where the MRV oracle refutes the value
-in a few nodes (the empty 25x25: the loop 7-11 s, row-major no answer in 60 s; measured in
-docs/backends.md).
+in a few nodes (the measurements are in docs/backends.md).
 """
 
 from __future__ import annotations
