@@ -182,7 +182,7 @@ def test_backends_lists_every_backend(run):
 
     assert result.exit_code == 0 and names[:4] == list(BUILTIN_BACKENDS)
     assert BUILTIN_BACKENDS == ("dfs", "cpsat", "sat", "dlx")
-    assert "options: solver, encoding, amo" in run("backends", "sat").stdout
+    assert "options: solver, encoding, amo, lexmin" in run("backends", "sat").stdout
 
 
 def test_every_command_has_help(run):
