@@ -56,7 +56,11 @@ def child(
     chosen = dict(item.split("=", 1) for item in options.split(",") if item)
     with backend_class(**chosen) as backend:
         start = time.perf_counter()
-        backend.prepare(grid)  # Backend.solve would skip it now: it is done
+        # Set-up now, for this mode, so that Backend.solve finds it done.
+        if hasattr(backend, "prepare_for"):
+            backend.prepare_for(grid, mode)
+        else:  # a version without modes in its set-up
+            backend.prepare(grid)
         setup = time.perf_counter() - start
         cpu = time.process_time()
         result = backend.solve(grid, mode=mode, time_limit=limit)

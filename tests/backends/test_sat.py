@@ -164,6 +164,10 @@ def test_calls_the_fixed_peers_already_answer_are_skipped(backend):
         result = backend.solve(puzzle)
         expected = expected_calls_for_a_unique_puzzle(puzzle, result.solution)
         assert result.stats["sat_calls"] == expected < len(puzzle.blanks())
+        # A unique puzzle: the first call finds the answer, every later one proves a cell.
+        assert (
+            result.stats["unsat_calls"] == expected - 1 and result.stats["lexmin"] == "tightening"
+        )
 
 
 # -- lex-min by propagation -----------------------------------------------------------------------

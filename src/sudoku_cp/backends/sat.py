@@ -868,6 +868,14 @@ class SatBackend(Backend):
         self._setup = self._build(key)
         return True
 
+    def prepare_for(self, grid: Grid, mode: Mode | str) -> bool:
+        """`prepare()` for a puzzle of this mode (what `solve` does first)."""
+        self._mode = Mode(mode)
+        try:
+            return self.prepare(grid)
+        finally:
+            self._mode = None
+
     def _build(self, key: _SolverKey) -> _Setup:
         """A new kept solver for this key, replacing a retired one."""
         start = time.perf_counter()
@@ -1036,9 +1044,12 @@ class SatBackend(Backend):
             raise
         solve_seconds = time.perf_counter() - solve_start
 
-        outcome.stats = self._stats(
-            kept, before, kept.statistics(), session, setup=setup, solve_seconds=solve_seconds
-        )
+        outcome.stats = {
+            **self._stats(
+                kept, before, kept.statistics(), session, setup=setup, solve_seconds=solve_seconds
+            ),
+            **outcome.stats,  # what the mode counted itself
+        }
         if session.suspect:
             # Only answers of calls that finished were used; the solver itself is not trusted
             # again (the watchdog firing, even between calls, counts as an interrupt).
@@ -1127,18 +1138,20 @@ def _solve_lexmin(session: _Session, grid: Grid, limit: int) -> Outcome:
     model = session.model()
     fixed = list(grid.values)  # givens, then each blank cell once its value is final
     peer_values = grid.geometry.peer_getters
+    proved = 0  # cells made final by an UNSAT answer (the others: by their fixed peers)
     for cell in grid.blanks():
         current = _value_in(model, cell, size)
         # While some smaller value is not held by a fixed peer, it may still fit: try it.
         while not set(range(1, current)).issubset(peer_values[cell](fixed)):
             tightened = [-variable(cell, value, size) for value in range(current, size + 1)]
             if not session.satisfiable(assumptions + tightened):
+                proved += 1
                 break
             model = session.model()
             current = _value_in(model, cell, size)
         fixed[cell] = current
         assumptions.append(variable(cell, current, size))
-    return Outcome(Status.SOLVED, values=tuple(fixed))
+    return Outcome(Status.SOLVED, values=tuple(fixed), stats={"unsat_calls": proved})
 
 
 class _PropagationFailed(Exception):
