@@ -2,11 +2,11 @@
 
     python benchmarks/bench_sat.py [--data ../shared/data] [--limit-puzzles N] [--cap 10]
                                    [--cap-25 20] [--skip-comparison] [--quick]
-    python benchmarks/bench_sat.py --against OLD_SAT_PY [--lexmin-puzzles 1000]
+    python benchmarks/bench_sat.py --against OLD_SAT_PY [--lexmin-puzzles 1000] [--rounds 2]
 
 `--against` only compares this sat backend with another version of sat.py (for example
-`git show REV:src/sudoku_cp/backends/sat.py > /tmp/sat_old.py`) on 17clue lex-min, puzzle by
-puzzle in one process, alternating which goes first.
+`git show REV:src/sudoku_cp/backends/sat.py > /tmp/sat_old.py`) on 17clue and serg_benchmark
+lex-min, puzzle by puzzle in one process, alternating which goes first, in CPU seconds.
 
 Per-puzzle times are `SolveResult.seconds` (in-process, model building included, parsing and
 verification excluded); every answer is verified with `solution.is_solution_of(puzzle)`.
@@ -455,51 +455,49 @@ def load_other_sat(path: Path) -> type[SatBackend]:
     return backend
 
 
-def bench_against(other_path: Path, data: Path, count: int) -> None:
-    """Lex-min on the first `count` of 17clue: this backend and another version, side by side."""
-    puzzles = read_puzzles(data, "17clue.txt", count)
-    if puzzles is None:
-        raise SystemExit(f"no 17clue.txt in {data}")
+AGAINST_SETS = ("17clue.txt", "serg_benchmark.txt")
+
+
+def bench_against(other_path: Path, data: Path, count: int, rounds: int = 1) -> None:
+    """Lex-min on the first `count` of 17clue and serg_benchmark: this backend and another
+    version, one kept backend each, puzzle by puzzle in one process, alternating which goes
+    first; CPU seconds (`time.process_time`) around each solve, and the reported seconds."""
     other_class = load_other_sat(other_path)
-    seconds: dict[str, list[float]] = {"other": [], "this": []}
-    walls: dict[str, list[float]] = {"other": [], "this": []}
-    with other_class() as other, SatBackend() as this:
-        backends = {"other": other, "this": this}
-        for index, puzzle in enumerate(puzzles):
-            answers = {}
-            for name in ("other", "this") if index % 2 == 0 else ("this", "other"):
-                start = time.perf_counter()
-                result = verified(puzzle, backends[name].solve(puzzle))
-                walls[name].append(time.perf_counter() - start)
-                seconds[name].append(result.seconds)
-                answers[name] = result.solution
-            if answers["other"] != answers["this"]:
-                raise AssertionError(f"the versions disagree on {puzzle.to_line()}")
     print(
-        f"\n### lexmin, 17clue first {len(puzzles)}, one kept backend each, alternating "
-        f"(other = {other_path})\n"
+        f"\n### lexmin, first {count} of each set, one kept backend each, alternating, "
+        f"{rounds} round(s) (other = {other_path})\n"
     )
     print(
-        "| version | median ms (SolveResult.seconds) | mean ms | median ms (wall, with "
-        "set-up) | mean ms (wall) |"
+        "| set | puzzles | this median CPU ms | other median CPU ms | this / other CPU | "
+        "this / other (reported seconds) |"
     )
-    print("|---|---:|---:|---:|---:|")
-    for name in ("other", "this"):
+    print("|---|---:|---:|---:|---:|---:|")
+    for name in AGAINST_SETS:
+        puzzles = read_puzzles(data, name, count)
+        if puzzles is None:
+            raise SystemExit(f"no {name} in {data}")
+        cpu: dict[str, list[float]] = {"other": [], "this": []}
+        seconds: dict[str, list[float]] = {"other": [], "this": []}
+        with other_class() as other, SatBackend() as this:
+            backends = {"other": other, "this": this}
+            for index, puzzle in enumerate(puzzles * rounds):
+                answers = {}
+                for version in ("other", "this") if index % 2 == 0 else ("this", "other"):
+                    start = time.process_time()
+                    result = verified(puzzle, backends[version].solve(puzzle))
+                    cpu[version].append(time.process_time() - start)
+                    seconds[version].append(result.seconds)
+                    answers[version] = result.solution
+                if answers["other"] != answers["this"]:
+                    raise AssertionError(f"the versions disagree on {puzzle.to_line()}")
+        medians = {version: statistics.median(times) for version, times in cpu.items()}
+        reported = {version: statistics.median(times) for version, times in seconds.items()}
         print(
-            f"| {name} | {milliseconds(statistics.median(seconds[name]))} | "
-            f"{milliseconds(statistics.mean(seconds[name]))} | "
-            f"{milliseconds(statistics.median(walls[name]))} | "
-            f"{milliseconds(statistics.mean(walls[name]))} |"
+            f"| {name} | {len(puzzles)} | {milliseconds(medians['this'])} | "
+            f"{milliseconds(medians['other'])} | {medians['this'] / medians['other']:.3f} | "
+            f"{reported['this'] / reported['other']:.3f} |"
         )
-
-    def ratio(figure: Callable[[list[float]], float], times: dict[str, list[float]]) -> str:
-        return f"{figure(times['this']) / figure(times['other']):.3f}"
-
-    print(
-        f"\nthis / other: median {ratio(statistics.median, seconds)}, wall median "
-        f"{ratio(statistics.median, walls)}, wall mean {ratio(statistics.mean, walls)}; "
-        f"all {len(puzzles)} answers equal"
-    )
+    print("\nall answers equal")
 
 
 def main() -> None:
@@ -545,6 +543,9 @@ def main() -> None:
         "--quick", action="store_true", help="small sets and three solvers, for a smoke run"
     )
     parser.add_argument(
+        "--rounds", type=int, default=1, help="--against: passes over the puzzles (default 1)"
+    )
+    parser.add_argument(
         "--against",
         type=Path,
         default=None,
@@ -552,7 +553,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     if args.against is not None:
-        bench_against(args.against, args.data, args.lexmin_puzzles)
+        bench_against(args.against, args.data, args.lexmin_puzzles, args.rounds)
         return
     if args.quick:
         args.limit_puzzles = args.limit_puzzles or 2000

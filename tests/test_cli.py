@@ -224,7 +224,7 @@ def test_backends_lists_every_backend(run):
 
     assert result.exit_code == 0 and names[: len(BUILTIN_BACKENDS)] == list(BUILTIN_BACKENDS)
     assert BUILTIN_BACKENDS == ("dfs", "cpsat", "sat", "dlx", "z3", "exact")
-    assert "options: solver, encoding, amo" in run("backends", "sat").stdout
+    assert "options: solver, encoding, amo, lexmin" in run("backends", "sat").stdout
 
 
 def test_every_command_has_help(run):

@@ -95,7 +95,7 @@ def test_commas_inside_brackets_stay_with_their_configuration() -> None:
 def test_an_unknown_option_names_the_backend_options() -> None:
     with pytest.raises(ConfigurationError) as caught:
         parse_configurations(["sat[nope=1]"])
-    assert option_names("sat") == ["solver", "encoding", "amo"]  # in declaration order
+    assert option_names("sat") == ["solver", "encoding", "amo", "lexmin"]  # in declaration order
     assert str(caught.value) == (
         f"sat has no option 'nope' (its options: {', '.join(option_names('sat'))})"
     )
@@ -206,7 +206,11 @@ def one_puzzle(tmp_path: Path) -> Path:
 @pytest.mark.parametrize(
     "backends, shorthand, error",
     [
-        ("sat[nope=1]", [], "sat has no option 'nope' (its options: solver, encoding, amo)"),
+        (
+            "sat[nope=1]",
+            [],
+            "sat has no option 'nope' (its options: solver, encoding, amo, lexmin)",
+        ),
         ("dfs,nope", [], f"unknown backend 'nope' (choose from {', '.join(backend_names())})"),
         (
             "dfs,dfs",
@@ -254,7 +258,7 @@ def test_backends_declare_their_options_as_data() -> None:
     from sudoku_cp.backends import backend_class, shorthand_flags
 
     sat, cpsat = backend_class("sat"), backend_class("cpsat")
-    assert [option.name for option in sat.options] == ["solver", "encoding", "amo"]
+    assert [option.name for option in sat.options] == ["solver", "encoding", "amo", "lexmin"]
     assert "cadical195" in sat.option("solver").choice_list()
     assert cpsat.option("workers").kind is int and cpsat.option("workers").minimum == 1
     assert sat.option("sat_solver") is None  # one name per option: the declared one

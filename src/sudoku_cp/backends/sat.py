@@ -1,4 +1,5 @@
-"""The `sat` backend: a CNF encoding solved by python-sat, lex-min by iterative tightening.
+"""The `sat` backend: a CNF encoding solved by python-sat, lex-min by iterative tightening or by
+a row-major search over the solver's unit propagation.
 
 Variables are numbered by formula: x(cell, value) = cell * N + value (cell row-major, 0-based;
 value 1..N), so x runs over 1..N^3 and the auxiliary variables of an at-most-one encoding start at
@@ -21,6 +22,27 @@ assumptions -x(i, v) for v >= s. SAT gives a strictly smaller model (stay at i);
 final (one more assumption). A call is skipped when no smaller value is left, because s = 1 or
 every smaller value sits in a fixed peer.
 
+Lex-min by propagation (`lexmin=propagation`; `auto` from 25x25 on puzzles with at most a third
+of the cells given): a depth-first search in Python over the blank cells row-major, values
+ascending, where the solver's `propagate()` is the propagation. A value whose propagation
+conflicts is refuted; the first that does not is taken and the search moves on. The solver also
+holds implied row counts (`row_count_cnf`), which let propagation see the row pigeonholes that
+make the greedy fill of big grids fail. Why the first full grid is the lex-min: propagation is
+sound, so every value passed over at a cell has no completion under the cells before it, and the
+search meets grids in lexicographic order. A dead end (no value of the next cell survives) is
+undone by one SAT call on the assumed cells, which is UNSAT; its core names the latest cell it
+rests on, whose value is refuted, and the search resumes there. The last WINDOW_ROWS * N cells
+are assumptions; older ones and the givens become unit clauses, because propagate() otherwise
+propagates and returns every assumption's consequences on every call. A unit clause cannot be
+taken back, so a dead end whose core holds no assumed cell (an older cell is wrong), or more
+than N^2/2 dead ends, gives the search up: the puzzle is solved again by tightening on the kept
+solver (built on the clock if need be). The search's solver is thus good for one puzzle; the
+next puzzle's `prepare()` builds another.
+
+`solver=auto` (the default) is glucose3 below 25x25 and minisatgh from there (BIG_GRID_SOLVER
+says why: Glucose reads an interrupt only when it restarts, and on big sparse grids it did not
+restart for 100,000+ conflicts).
+
 Time limits use the solver's interrupt: a watchdog thread calls `interrupt()` when the puzzle's
 budget runs out (CaDiCaL, which has no interrupt() in python-sat, runs in conflict-budget slices
 instead); the interrupted call returns None and the puzzle is a TIMEOUT. A solver that was
@@ -42,6 +64,10 @@ and solved again on a fresh solver (built on the clock: stats["rebuilt"] = "slow
 abandoned attempt's conflicts, calls and seconds). A puzzle thus costs about its fresh cost plus
 the allowance's worth of search plus one rebuild.
 
+The search by propagation reads the clock before every propagate() call (each lasts
+milliseconds); a build on the clock (the fallback's solver) is not started when the shape's last
+build took longer than the time left.
+
 Glucose reads both the interrupt and a conflict budget only between restarts, so a time limit or
 the allowance is honoured at the next restart. That is usually within ~50 conflicts, but a search
 that blocks its restarts can run on: a kept solver, before the allowance, ran 914,338 conflicts
@@ -57,13 +83,13 @@ import logging
 import math
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, TextIO
 
 from ..errors import BackendFailure, BackendOptionError
 from ..grid import BLANK, Geometry, Grid, Shape, geometry
-from ..result import Mode, Status
+from ..result import Mode, SolveResult, Status
 from .base import Backend, BackendOption, Deadline, Outcome
 
 logger = logging.getLogger(__name__)
@@ -95,6 +121,17 @@ AMO_ENCODINGS = (
 #   empty 25x25, maplecm is 17x slower on 9x9. glucose3 edged glucose4 in 5 of 6 runs on 25x25
 #   (empty: 2.43 vs 2.69 s, 13,157 vs 15,537 conflicts; 5 random 25x25: 4.9 vs 5.6 s): a near tie.
 DEFAULT_SOLVER = "glucose3"
+# The option's default, `auto`, takes DEFAULT_SOLVER below BIG_GRID_SIZE and BIG_GRID_SOLVER from
+# there. Why (python-sat 1.9.dev24, CPU s, one run each; docs/backends.md has the table): Glucose
+# reads interrupt() and conflict budgets only when it restarts, and on big sparse grids it went
+# 100,000-133,000 conflicts without one (a 0.5 s limit on the empty 36x36 ended after 12-21 s);
+# MiniSat reads them before every decision (returned within 0.02 s of interrupt()). It was also
+# faster there: `any` on the empty 36x36 0.11 s against 9.0 s, the empty 49x49 0.64 s against no
+# answer in 300 s, a quarter-given 49x49 0.8 s against 10.3 s; tightening on half-given 25x25
+# and 30x30 puzzles a near tie (0.05-10 s either way).
+AUTO_SOLVER = "auto"
+BIG_GRID_SIZE = 25
+BIG_GRID_SOLVER = "minisatgh"
 DEFAULT_ENCODING = "extended"
 DEFAULT_AMO = "pairwise"
 
@@ -179,6 +216,49 @@ def base_cnf(size: int, box: Shape, encoding: str, amo: str) -> BaseCnf:
     builder.add_cell_constraints(extended=encoding == "extended")
     builder.add_unit_constraints(extended=encoding == "extended")
     return BaseCnf(size, box, encoding, amo, tuple(builder.clauses), builder.top)
+
+
+@dataclass(frozen=True)
+class CountCnf:
+    """The implied row counts of one shape, numbered above a base CNF's variables."""
+
+    clauses: tuple[tuple[int, ...], ...]
+    variables: int  # the highest variable
+
+
+@functools.cache
+def row_count_cnf(size: int, box: Shape, first: int) -> CountCnf:
+    """Implied row counts: per row r, cut b after each box but the last, and value v, a
+    Boolean p "v is among the first b cells of row r", with exactly b of the N p true.
+
+    Every completion satisfies them (a row holds each value once, so its first b cells hold b
+    distinct values), so adding them removes no completion. Their use: unit propagation over
+    them sees the row pigeonholes that the cell and unit clauses cannot (12 values left for
+    the 12 cells of two boxes fill those cells, so no other cell may take them). Auxiliary
+    variables start at `first`.
+    """
+    from pysat.card import CardEnc, EncType
+
+    clauses: list[tuple[int, ...]] = []
+    top = first - 1
+    box_cols = box[1]
+    for row in range(size):
+        cells = [row * size + column for column in range(size)]
+        for cut in range(box_cols, size, box_cols):
+            flags = []
+            for value in range(1, size + 1):
+                top += 1
+                flags.append(top)
+                left = [variable(cell, value, size) for cell in cells[:cut]]
+                right = [variable(cell, value, size) for cell in cells[cut:]]
+                clauses.extend((-x, top) for x in left)
+                clauses.append((-top, *left))
+                clauses.extend((-top, -x) for x in right)
+                clauses.append((top, *right))
+            exactly = CardEnc.equals(flags, bound=cut, top_id=top, encoding=EncType.totalizer)
+            clauses.extend(tuple(clause) for clause in exactly.clauses)
+            top = max(top, exactly.nv)
+    return CountCnf(tuple(clauses), top)
 
 
 class _CnfBuilder:
@@ -277,11 +357,14 @@ def write_dimacs(
 
 
 def check_solver(name: str) -> str:
-    """The canonical python-sat name of an accepted solver (aliases such as 'g4' allowed).
+    """The canonical python-sat name of an accepted solver (aliases such as 'g4' allowed), or
+    'auto' (chosen by grid size).
 
     Raises:
         BackendOptionError: for an unknown or a refused solver, listing the accepted names.
     """
+    if name.lower() == AUTO_SOLVER:
+        return AUTO_SOLVER
     canonical = _solver_aliases().get(name.lower())
     accepted = ", ".join(accepted_solvers())
     if canonical is None:
@@ -296,6 +379,18 @@ def check_solver(name: str) -> str:
 def accepted_solvers() -> list[str]:
     """The python-sat solvers this backend accepts, by canonical name."""
     return sorted({name for name in _solver_aliases().values() if name not in REFUSED_SOLVERS})
+
+
+def solver_choices() -> list[str]:
+    """What the `solver` option takes: 'auto', then every accepted solver."""
+    return [AUTO_SOLVER, *accepted_solvers()]
+
+
+def solver_for(name: str, size: int) -> str:
+    """The solver a grid of this size runs on: the named one, or the `auto` choice."""
+    if name != AUTO_SOLVER:
+        return name
+    return BIG_GRID_SOLVER if size >= BIG_GRID_SIZE else DEFAULT_SOLVER
 
 
 @functools.cache
@@ -345,6 +440,48 @@ CONFLICTS_PER_SLICE = 1000
 # (Not for the CaDiCaL solvers, which already spend their conflict budget on time slices.)
 KEPT_CONFLICT_ALLOWANCE = 2000
 
+LEXMIN_METHODS = ("auto", "tightening", "propagation")
+
+# lexmin=auto searches by propagation from this size. Why (glucose3, one run, CPU s, empty grid
+# / a quarter given, docs/backends.md has the table): at 25x25 tightening took 1.9 / 1.5 s and
+# the search 0.1 / 0.1 s; at 36x36 tightening did not finish in 300 s.
+PROPAGATION_FROM_SIZE = 25
+# ... for puzzles with at most this fraction of the cells given (numerator, denominator). Why:
+# the search learns only at its dead ends and cannot undo a unit clause, so it suits sparse
+# grids, where the row-major fill rarely meets a dead end; on half-given puzzles (near the
+# hardness peak) it gave up within a second at 30x30 and 36x36, and tightening, whose first SAT
+# call finds a completion of a dense puzzle, is the better start there.
+PROPAGATION_MAX_GIVENS = (1, 3)
+
+# The search by propagation keeps the last WINDOW_ROWS * N cells as assumptions and makes older
+# ones unit clauses. Why: propagate() re-propagates every assumption and returns the whole trail
+# (6-17 ms at 36x36 with a full prefix as assumptions, against ~0.3 ms with units), and a unit
+# cannot be taken back, so a dead end that reaches below the window gives up the search. Three
+# rows were enough for every empty grid to 56x56; two were not at 42x42.
+WINDOW_ROWS = 3
+
+# The solvers whose propagate() the search trusts: a conflict it reports must be a real one.
+# Not CaDiCaL: pysathq/pysat#232 (open) reports false conflicts from propagate() after a solve()
+# on CaDiCaL 1.5.3 and 1.9.5, and cadical103 has no propagate() at all.
+PROPAGATING_SOLVERS = frozenset(
+    {
+        "glucose3",
+        "glucose4",
+        "glucose42",
+        "gluecard3",
+        "gluecard4",
+        "maplechrono",
+        "maplecm",
+        "maplesat",
+        "mergesat3",
+        "minicard",
+        "minisat22",
+        "minisatgh",
+        "minisatep",
+        "ergo",
+    }
+)
+
 
 class _TimeUp(Exception):
     """The puzzle's time budget ran out during (or before) a solver call."""
@@ -371,16 +508,26 @@ class _KeptSolver:
     one ~0.35 s.
     """
 
-    def __init__(self, cnf: BaseCnf, solver_name: str) -> None:
+    def __init__(self, cnf: BaseCnf, solver_name: str, counts: CountCnf | None = None) -> None:
         from pysat.solvers import Solver
 
         self.cnf = cnf
+        self.name = solver_name
+        self.counts = counts  # the implied row counts, for lex-min by propagation only
         self.budgeted = solver_name in BUDGETED_SOLVERS  # time limit by conflict budgets
         self.solver = Solver(name=_constructor_name(solver_name))
         self.solver.append_formula(cnf.clauses)
-        self.top = cnf.variables  # activation literals are numbered above everything else
+        if counts is not None:
+            self.solver.append_formula(counts.clauses)
+        # activation literals are numbered above everything else
+        self.top = cnf.variables if counts is None else counts.variables
         self.used = False  # a puzzle has run on it: it is no longer a fresh solver
         self.retired: str | None = None  # why the next puzzle must have a new solver instead
+
+    @property
+    def clause_count(self) -> int:
+        """The clauses loaded before any puzzle (base CNF, and the counts when there)."""
+        return len(self.cnf.clauses) + (0 if self.counts is None else len(self.counts.clauses))
 
     def fresh_activation(self) -> int:
         """A variable no clause has used yet, to guard one puzzle's clauses."""
@@ -493,6 +640,7 @@ class _Session:
         self.allowance = allowance  # conflicts this puzzle may run (None: no bound)
         self.timed = deadline.at is not None
         self.calls = 0
+        self.propagations = 0  # propagate() calls: answers by unit propagation alone
         self.clauses_added = 0
         self.suspect = False  # interrupted (or stopped) during a call: never ask this solver again
 
@@ -554,6 +702,25 @@ class _Session:
                 self.suspect = True
                 raise _TimeUp
 
+    def consistent(self, assumptions: list[int]) -> bool:
+        """Whether unit propagation from these assumptions meets no conflict (a conflict proves
+        that no model has them all; no conflict proves nothing).
+
+        Raises:
+            _TimeUp: when the budget has run out (propagate() itself cannot be interrupted, but
+                one call lasts milliseconds).
+        """
+        if self.suspect or self.deadline.expired():
+            raise _TimeUp
+        self.propagations += 1
+        consistent, _ = self.solver.propagate(assumptions=assumptions)
+        return bool(consistent)
+
+    def core(self) -> list[int]:
+        """The assumptions the last UNSAT answer rests on (empty: it rests on clauses alone)."""
+        core: list[int] | None = self.solver.get_core()
+        return core or []
+
     def add_clause(self, clause: list[int]) -> None:
         self.clauses_added += 1
         self.solver.add_clause(clause)
@@ -567,7 +734,8 @@ class _Session:
 
 # -- the backend ----------------------------------------------------------------------------------
 
-_SolverKey = tuple[int, Shape, str, str, str]  # size, box, encoding, at-most-one, solver name
+# size, box, encoding, at-most-one, solver name, with the row counts (the propagation solver)
+_SolverKey = tuple[int, Shape, str, str, str, bool]
 
 
 @dataclass(frozen=True)
@@ -580,19 +748,24 @@ class _Setup:
 
 
 class SatBackend(Backend):
-    """CNF + python-sat: a kept incremental solver, lex-min by iterative tightening."""
+    """CNF + python-sat: a kept incremental solver, lex-min by iterative tightening or, on big
+    grids, by a row-major search over the solver's unit propagation."""
 
     name: ClassVar[str] = "sat"
-    description: ClassVar[str] = "SAT (python-sat): CNF encoding, lex-min by iterative tightening"
+    description: ClassVar[str] = (
+        "SAT (python-sat): CNF encoding, lex-min by iterative tightening "
+        "or by a row-major search over unit propagation"
+    )
     requires: ClassVar[tuple[str, ...]] = ("pysat",)
     packages: ClassVar[tuple[str, ...]] = ("python-sat",)
     setup_modules: ClassVar[tuple[str, ...]] = ("pysat.solvers",)
     options: ClassVar[tuple[BackendOption, ...]] = (
         BackendOption(
             "solver",
-            "python-sat solver (aliases such as g4 allowed)",
-            DEFAULT_SOLVER,
-            choices=accepted_solvers,
+            f"python-sat solver (aliases such as g4 allowed); auto: {DEFAULT_SOLVER} below "
+            f"{BIG_GRID_SIZE}x{BIG_GRID_SIZE}, {BIG_GRID_SOLVER} from there",
+            AUTO_SOLVER,
+            choices=solver_choices,
             flag="--sat-solver",
             parse=check_solver,
         ),
@@ -611,6 +784,14 @@ class SatBackend(Backend):
             choices=AMO_ENCODINGS,
             flag="--amo",
         ),
+        BackendOption(
+            "lexmin",
+            "lex-min method: tightening (SAT calls on a kept solver), propagation (row-major "
+            f"search over unit propagation, with implied row counts), auto (propagation from "
+            f"{PROPAGATION_FROM_SIZE}x{PROPAGATION_FROM_SIZE}, at most a third of the cells given)",
+            "auto",
+            choices=LEXMIN_METHODS,
+        ),
     )
 
     def __init__(self, **options: Any) -> None:
@@ -618,12 +799,23 @@ class SatBackend(Backend):
         self.sat_solver: str = self.option_values["solver"]
         self.encoding: str = self.option_values["encoding"]
         self.amo: str = self.option_values["amo"]
+        self.lexmin: str = self.option_values["lexmin"]
+        if self.lexmin == "propagation" and self.sat_solver not in {
+            AUTO_SOLVER,
+            *PROPAGATING_SOLVERS,
+        }:
+            raise BackendOptionError(
+                f"lexmin=propagation needs a solver whose propagate() can be trusted "
+                f"(choose from {', '.join(sorted(PROPAGATING_SOLVERS))})"
+            )
         # Conflicts a puzzle may run on a used kept solver before a fresh one takes it over
         # (None: no bound, the kept solver finishes whatever it costs).
         self.kept_allowance: int | None = KEPT_CONFLICT_ALLOWANCE
         self._solvers: dict[_SolverKey, _KeptSolver] = {}
+        self._build_seconds: dict[_SolverKey, float] = {}  # the last build of each key
         self._watchdog = _Watchdog()
         self._setup: _Setup | None = None  # what prepare() did for the puzzle about to run
+        self._mode: Mode | None = None  # the mode of the puzzle solve() is about to prepare
 
     def close(self) -> None:
         """Delete the kept solvers."""
@@ -632,19 +824,57 @@ class SatBackend(Backend):
         self._solvers.clear()
         self._setup = None
 
-    def _key(self, grid: Grid) -> _SolverKey:
-        return (grid.size, grid.box, self.encoding, self.amo, self.sat_solver)
+    def by_propagation(self, grid: Grid) -> bool:
+        """Whether a lex-min of this grid starts with the search by propagation."""
+        if self.lexmin == "auto":
+            return (
+                grid.size >= PROPAGATION_FROM_SIZE
+                and solver_for(self.sat_solver, grid.size) in PROPAGATING_SOLVERS
+                and len(grid.givens()) * PROPAGATION_MAX_GIVENS[1]
+                <= grid.size**2 * PROPAGATION_MAX_GIVENS[0]
+            )
+        return self.lexmin == "propagation"
+
+    def _key(self, grid: Grid, *, counts: bool = False) -> _SolverKey:
+        solver = solver_for(self.sat_solver, grid.size)
+        return (grid.size, grid.box, self.encoding, self.amo, solver, counts)
+
+    def solve(
+        self,
+        grid: Grid,
+        *,
+        mode: Mode | str = Mode.LEXMIN,
+        limit: int = 2,
+        time_limit: float | None = None,
+    ) -> SolveResult:
+        """As `Backend.solve`; the mode is noted first, so that `prepare()` builds the solver
+        this puzzle will use (the one with the row counts, or the kept one)."""
+        self._mode = Mode(mode)
+        try:
+            return super().solve(grid, mode=mode, limit=limit, time_limit=time_limit)
+        finally:
+            self._mode = None
 
     def prepare(self, grid: Grid) -> bool:
-        """Build this shape's solver, or rebuild a retired one, before the puzzle's clock starts
-        (the pysat import, the base CNF and loading it into the solver are set-up, not solving)."""
-        key = self._key(grid)
+        """Build the solver this puzzle will use, or rebuild a retired one, before the puzzle's
+        clock starts (the pysat import, the CNF and loading it are set-up, not solving). A
+        direct call, outside `solve`, prepares for lex-min."""
+        mode = Mode.LEXMIN if self._mode is None else self._mode
+        key = self._key(grid, counts=mode is Mode.LEXMIN and self.by_propagation(grid))
         kept = self._solvers.get(key)
         self._setup = None
         if kept is not None and kept.retired is None:
             return False
         self._setup = self._build(key)
         return True
+
+    def prepare_for(self, grid: Grid, mode: Mode | str) -> bool:
+        """`prepare()` for a puzzle of this mode (what `solve` does first)."""
+        self._mode = Mode(mode)
+        try:
+            return self.prepare(grid)
+        finally:
+            self._mode = None
 
     def _build(self, key: _SolverKey) -> _Setup:
         """A new kept solver for this key, replacing a retired one."""
@@ -654,43 +884,127 @@ class SatBackend(Backend):
         if retired is not None:
             reason = retired.retired
             retired.delete()
-        size, box, encoding, amo, solver_name = key
-        self._solvers[key] = _KeptSolver(base_cnf(size, box, encoding, amo), solver_name)
-        return _Setup(key, time.perf_counter() - start, reason)
+        size, box, encoding, amo, solver_name, counts = key
+        cnf = base_cnf(size, box, encoding, amo)
+        extra = row_count_cnf(size, box, cnf.variables + 1) if counts else None
+        self._solvers[key] = _KeptSolver(cnf, solver_name, extra)
+        seconds = time.perf_counter() - start
+        self._build_seconds[key] = seconds
+        return _Setup(key, seconds, reason)
+
+    def _build_on_the_clock(self, key: _SolverKey, deadline: Deadline) -> _Setup:
+        """A build inside a puzzle's time (a fallback, a direct call). A build cannot be
+        interrupted, so it is not started when the last build of this shape took longer than
+        the time left.
+
+        Raises:
+            _TimeUp: when the time left is shorter than the last build took.
+        """
+        remaining = deadline.remaining()
+        if remaining is not None:
+            expected = max(
+                (seconds for known, seconds in self._build_seconds.items() if known[:2] == key[:2]),
+                default=0.0,
+            )
+            if remaining < expected:
+                raise _TimeUp
+        return self._build(key)
 
     # -- one puzzle ------------------------------------------------------------------------------
 
     def _solve(self, grid: Grid, *, mode: Mode, limit: int, deadline: Deadline) -> Outcome:
+        if mode is Mode.LEXMIN and self.by_propagation(grid):
+            try:
+                return self._solve_by_propagation(grid, deadline)
+            except _TimeUp:
+                return _timeout(deadline)
+        return self._solve_kept(grid, mode, limit, deadline)
+
+    def _solve_kept(self, grid: Grid, mode: Mode, limit: int, deadline: Deadline) -> Outcome:
+        """The puzzle on the kept solver (built on the clock when prepare() did not)."""
         key = self._key(grid)
-        setup, self._setup = self._setup, None
-        if setup is not None and setup.key != key:
-            setup = None
+        setup = self._taken_setup(key)
         kept = self._solvers.get(key)
         if kept is None or kept.retired is not None:
-            # Only when prepare() was skipped (a subclass, a direct call): built on the clock.
-            setup = self._build(key)
+            # Only when prepare() was skipped (a subclass, a direct call) or for a fallback.
+            try:
+                setup = self._build_on_the_clock(key, deadline)
+            except _TimeUp:
+                return _timeout(deadline)
             kept = self._solvers[key]
         allowance = self.kept_allowance if kept.used and not kept.budgeted else None
+        run = _MODES[mode]
         try:
-            return self._solve_on(kept, grid, mode, limit, deadline, setup, allowance)
+            outcome = self._solve_on(
+                kept, grid, lambda session: run(session, grid, limit), deadline, setup, allowance
+            )
         except _OverAllowance as abandoned:
             # The kept solver went far off where a fresh one may not: a fresh one takes over
             # (built on the clock, unavoidably) and stays as the kept solver.
-            fresh = self._build(key)
-            outcome = self._solve_on(self._solvers[key], grid, mode, limit, deadline, fresh, None)
+            try:
+                fresh = self._build_on_the_clock(key, deadline)
+            except _TimeUp:
+                return _timeout(deadline)
+            outcome = self._solve_on(
+                self._solvers[key], grid, lambda s: run(s, grid, limit), deadline, fresh, None
+            )
             outcome.stats.update(
                 abandoned_conflicts=abandoned.conflicts,
                 abandoned_sat_calls=abandoned.calls,
                 abandoned_seconds=abandoned.seconds,
             )
+        if mode is Mode.LEXMIN:
+            outcome.stats["lexmin"] = "tightening"
+        return outcome
+
+    def _taken_setup(self, key: _SolverKey) -> _Setup | None:
+        """What prepare() built for this puzzle, if it built this key (taken once)."""
+        setup, self._setup = self._setup, None
+        return setup if setup is not None and setup.key == key else None
+
+    def _solve_by_propagation(self, grid: Grid, deadline: Deadline) -> Outcome:
+        """Lex-min by the search over propagation on a solver with the row counts, which it
+        consumes; when the search gives up, iterative tightening on the kept solver.
+
+        Raises:
+            _TimeUp: when the time runs out before a solver could be built.
+        """
+        key = self._key(grid, counts=True)
+        setup = self._taken_setup(key)
+        kept = self._solvers.get(key)
+        if kept is None or kept.retired is not None:
+            setup = self._build_on_the_clock(key, deadline)
+            kept = self._solvers[key]
+        walk = _Walk()
+        start = time.perf_counter()
+        try:
+            outcome = self._solve_on(
+                kept,
+                grid,
+                lambda session: _lexmin_by_propagation(session, grid, walk),
+                deadline,
+                setup,
+                None,
+            )
+        except _PropagationFailed as failure:
+            self._discard(key)
+            outcome = self._solve_kept(grid, Mode.LEXMIN, 0, deadline)
+            outcome.stats.update(
+                lexmin="propagation, then tightening",
+                propagation_gave_up=str(failure),
+                propagation_seconds=time.perf_counter() - start,
+                **walk_stats(walk, prefix="propagation_"),
+            )
             return outcome
+        kept.retired = kept.retired or "consumed"  # its unit clauses belong to this puzzle
+        outcome.stats.update(lexmin="propagation", **walk_stats(walk))
+        return outcome
 
     def _solve_on(
         self,
         kept: _KeptSolver,
         grid: Grid,
-        mode: Mode,
-        limit: int,
+        run: Callable[[_Session], Outcome],
         deadline: Deadline,
         setup: _Setup | None,
         allowance: int | None,
@@ -699,41 +1013,43 @@ class SatBackend(Backend):
 
         Raises:
             _OverAllowance: past the allowance (the solver is then retired as "slow").
+            _PropagationFailed: when the search by propagation gave up (carrying its session).
             BackendFailure: when the solver raised (the solver is then dropped).
         """
-        key = self._key(grid)
         kept.used = True
         before = kept.statistics()
         solve_start = time.perf_counter()
         session = _Session(kept, deadline, self._watchdog, allowance)
         try:
             with session:
-                outcome = _MODES[mode](session, grid, limit)
+                outcome = run(session)
         except _TimeUp as stop:
-            outcome = Outcome(
-                Status.TIMEOUT,
-                count=stop.count,
-                reason=f"no answer within {deadline.time_limit:g} s",
-            )
+            outcome = _timeout(deadline, count=stop.count)
         except _OverAllowance as abandoned:
             kept.retired = "slow"
             abandoned.conflicts = kept.statistics().get("conflicts", 0) - before.get("conflicts", 0)
             abandoned.calls = session.calls
             abandoned.seconds = time.perf_counter() - solve_start
             raise
+        except _PropagationFailed as failure:
+            failure.session = session
+            raise
         except Exception as error:
-            self._discard(key)
+            self._discard_solver(kept)
             if "keyboard interrupt" in str(error).lower():  # pysat's form of Ctrl-C
                 raise KeyboardInterrupt from error
-            raise BackendFailure(f"SAT solver {self.sat_solver} failed: {error}") from error
+            raise BackendFailure(f"SAT solver {kept.name} failed: {error}") from error
         except BaseException:  # Ctrl-C between calls, ...: the solver may be mid-change
-            self._discard(key)
+            self._discard_solver(kept)
             raise
         solve_seconds = time.perf_counter() - solve_start
 
-        outcome.stats = self._stats(
-            kept, before, kept.statistics(), session, setup=setup, solve_seconds=solve_seconds
-        )
+        outcome.stats = {
+            **self._stats(
+                kept, before, kept.statistics(), session, setup=setup, solve_seconds=solve_seconds
+            ),
+            **outcome.stats,  # what the mode counted itself
+        }
         if session.suspect:
             # Only answers of calls that finished were used; the solver itself is not trusted
             # again (the watchdog firing, even between calls, counts as an interrupt).
@@ -744,6 +1060,11 @@ class SatBackend(Backend):
         kept = self._solvers.pop(key, None)
         if kept is not None:
             kept.delete()
+
+    def _discard_solver(self, kept: _KeptSolver) -> None:
+        for key, known in list(self._solvers.items()):
+            if known is kept:
+                self._discard(key)
 
     def _stats(
         self,
@@ -761,13 +1082,13 @@ class SatBackend(Backend):
             if name in after
         }
         stats: dict[str, Any] = {
-            "variables": kept.cnf.variables,
-            "clauses": len(kept.cnf.clauses) + session.clauses_added,
+            "variables": kept.top,
+            "clauses": kept.clause_count + session.clauses_added,
             "sat_calls": session.calls,
             **counters,
             "build_seconds": 0.0 if setup is None else setup.seconds,
             "solve_seconds": solve_seconds,
-            "solver": self.sat_solver,
+            "solver": kept.name,
             "encoding": self.encoding,
             "amo": self.amo,
             "reused": setup is None,
@@ -775,6 +1096,25 @@ class SatBackend(Backend):
         if setup is not None and setup.rebuilt is not None:
             stats["rebuilt"] = setup.rebuilt  # "interrupted" or "slow": why the last one went
         return stats
+
+
+def walk_stats(walk: _Walk, *, prefix: str = "") -> dict[str, int]:
+    """The search by propagation's counters (prefixed when a fallback's stats sit beside)."""
+    stats = {
+        "propagate_calls": 0 if walk.session is None else walk.session.propagations,
+        "refuted_by_propagation": walk.refuted,
+        "cells_by_peers": walk.cells_by_peers,
+        "backjumps": walk.backjumps,
+    }
+    if prefix and walk.session is not None:
+        stats["sat_calls"] = walk.session.calls
+    return {prefix + name: value for name, value in stats.items()}
+
+
+def _timeout(deadline: Deadline, count: int | None = None) -> Outcome:
+    return Outcome(
+        Status.TIMEOUT, count=count, reason=f"no answer within {deadline.time_limit:g} s"
+    )
 
 
 def _given_assumptions(grid: Grid) -> list[int]:
@@ -798,18 +1138,135 @@ def _solve_lexmin(session: _Session, grid: Grid, limit: int) -> Outcome:
     model = session.model()
     fixed = list(grid.values)  # givens, then each blank cell once its value is final
     peer_values = grid.geometry.peer_getters
+    proved = 0  # cells made final by an UNSAT answer (the others: by their fixed peers)
     for cell in grid.blanks():
         current = _value_in(model, cell, size)
         # While some smaller value is not held by a fixed peer, it may still fit: try it.
         while not set(range(1, current)).issubset(peer_values[cell](fixed)):
             tightened = [-variable(cell, value, size) for value in range(current, size + 1)]
             if not session.satisfiable(assumptions + tightened):
+                proved += 1
                 break
             model = session.model()
             current = _value_in(model, cell, size)
         fixed[cell] = current
         assumptions.append(variable(cell, current, size))
-    return Outcome(Status.SOLVED, values=tuple(fixed))
+    return Outcome(Status.SOLVED, values=tuple(fixed), stats={"unsat_calls": proved})
+
+
+class _PropagationFailed(Exception):
+    """The row-major search by propagation gave up; the puzzle goes to iterative tightening."""
+
+    session: _Session | None = None  # the attempt's session, for its counters
+
+
+@dataclass
+class _Walk:
+    """What the search by propagation did, for the stats."""
+
+    cells_by_peers: int = 0  # cells whose smaller values all sit in fixed peers
+    refuted: int = 0  # values refuted by a conflict of unit propagation
+    backjumps: int = 0  # dead ends, each undone by one solver call and its core
+    committed: int = 0  # cells turned into unit clauses
+    session: _Session | None = None  # the session it ran in (its calls and propagations)
+
+
+def _lexmin_by_propagation(session: _Session, grid: Grid, walk: _Walk) -> Outcome:
+    """The row-major smallest completion by a depth-first search over the solver's unit
+    propagation (see the module docstring). Consumes the solver: the givens and the cells
+    older than the window become unit clauses.
+
+    Raises:
+        _PropagationFailed: when a dead end reaches below the window or the backjump budget
+            runs out; the solver is then unusable (its unit clauses may be wrong).
+        _TimeUp: when the time budget runs out.
+    """
+    walk.session = session
+    size = grid.size
+    values = list(grid.values)
+    for cell, value in grid.givens().items():
+        session.add_clause([variable(cell, value, size)])
+    blanks = grid.blanks()
+    position_of = {cell: position for position, cell in enumerate(blanks)}
+    peer_values = grid.geometry.peer_getters
+    refuted: list[set[int]] = [set() for _ in blanks]
+    window: list[int] = []  # the literals of the cells still assumed, oldest first
+    window_cells = WINDOW_ROWS * size
+    budget = size * size // 2
+    position = 0
+    while position < len(blanks):
+        cell = blanks[position]
+        held = set(peer_values[cell](values))
+        tried = refuted[position]
+        base = variable(cell, 0, size)
+        for value in range(1, size + 1):
+            if value in held or value in tried:
+                continue
+            # The cell's literal first: one false at level 0 fails before the window is
+            # propagated again.
+            if session.consistent([base + value, *window]):
+                break
+            tried.add(value)
+            walk.refuted += 1
+        else:
+            walk.backjumps += 1
+            if walk.backjumps > budget:
+                raise _PropagationFailed(f"over {budget} backjumps")
+            tried.clear()
+            latest = _culprit(session, window, size)
+            if latest is None:
+                if walk.committed == 0:  # the dead end rests on the givens alone
+                    return _unsatisfiable()
+                raise _PropagationFailed("a dead end below the window")
+            position = _undo(window, latest, values, refuted, position_of, size)
+            continue
+        if held.issuperset(range(1, value)):
+            walk.cells_by_peers += 1
+        values[cell] = value
+        window.append(base + value)
+        position += 1
+        if len(window) > window_cells:
+            session.add_clause([window.pop(0)])
+            walk.committed += 1
+    return Outcome(Status.SOLVED, values=tuple(values))
+
+
+def _culprit(session: _Session, window: list[int], size: int) -> int | None:
+    """At a dead end (every value of the next cell fails under the window): the index of the
+    latest window literal in the core of one solver call on the window alone, which is UNSAT;
+    None when that core holds no window literal (the dead end rests on the unit clauses).
+
+    Raises:
+        BackendFailure: when the solver finds a model that propagation had refuted.
+    """
+    if not window:
+        return None
+    if session.satisfiable(window):
+        raise BackendFailure("the SAT solver found a model that unit propagation refuted")
+    in_core = set(session.core())
+    return max((index for index, literal in enumerate(window) if literal in in_core), default=None)
+
+
+def _undo(
+    window: list[int],
+    latest: int,
+    values: list[int],
+    refuted: list[set[int]],
+    position_of: dict[int, int],
+    size: int,
+) -> int:
+    """Backjump to window[latest]: its value is refuted (the core shows that it fails with the
+    window before it), every later cell is blank again and loses its refutations (they held
+    under a prefix that is gone). Returns the position to resume at."""
+    for literal in window[latest + 1 :]:
+        cell = (literal - 1) // size
+        values[cell] = BLANK
+        refuted[position_of[cell]].clear()
+    cell = (window[latest] - 1) // size
+    del window[latest:]
+    refuted[position_of[cell]].add(values[cell])
+    values[cell] = BLANK
+    return position_of[cell]
 
 
 def _solve_count(session: _Session, grid: Grid, limit: int) -> Outcome:
