@@ -7,6 +7,7 @@ import json
 import random
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -395,6 +396,45 @@ def test_an_unbounded_time_limit_reaches_cp_sat_as_no_limit(time_limit, strategy
 def test_a_finite_time_limit_reaches_cp_sat(solve_calls, backend):
     backend.solve(Grid.parse(BAEKJOON_2239), time_limit=1e6)
     assert solve_calls and all(0 < call["max_time"] <= 1e6 for call in solve_calls)
+
+
+def test_a_call_that_outlives_its_budget_is_left_behind(monkeypatch):
+    """CP-SAT does not look at its limit while it copies, validates and expands a model (seconds
+    on a 49x49). The backend does not wait for such a call: TIMEOUT at the deadline, the call told
+    to stop, its kept model left alone until the next `prepare` (outside the clock) has waited for
+    the call and cleaned the model. Here the call blocks until the test releases it."""
+    released = threading.Event()
+    real_call = cpsat.call_cp_sat
+
+    def stubborn(wrapper, proto, parameters):
+        released.wait(60)  # a step that never looks at the limit
+        return real_call(wrapper, proto, parameters)
+
+    backend = get_backend("cpsat")
+    puzzle = Grid.parse(SERG_FIRST)
+    assert backend.prepare(puzzle)
+    monkeypatch.setattr(cpsat, "call_cp_sat", stubborn)
+    result = backend.solve(puzzle, time_limit=0.05)
+    assert not released.is_set() and result.seconds < 30  # back before the call ended
+    assert (result.status, result.solution) == (Status.TIMEOUT, None)
+    assert "does not interrupt" in result.reason
+    shape = backend._shapes[9, (3, 3), "boolean"]
+    assert shape.busy is not None and shape.busy.is_alive()
+    assert len(shape.proto.assumptions) == len(puzzle.givens())  # untouched while it is read
+    monkeypatch.undo()
+    released.set()
+    assert backend.prepare(puzzle)  # waited for the call and cleaned the model: set-up
+    assert shape.busy is None and not backend._busy
+    assert len(shape.proto.assumptions) == 0 and len(shape.proto.search_strategy) == 0
+    assert backend.solve(puzzle).solution == get_backend("dfs").solve(puzzle).solution
+
+
+def test_a_call_within_its_budget_is_waited_for(solve_calls, backend):
+    """Under a limit the call runs on a helper thread; one that ends in time is an answer."""
+    result = backend.solve(Grid.parse(SERG_FIRST), time_limit=60.0)
+    assert result.status is Status.SOLVED and len(solve_calls) == 1
+    assert 0 < solve_calls[0]["max_time"] <= 60.0
+    assert not backend._busy
 
 
 @pytest.mark.parametrize("mode", ["lexmin", "any", "count"])

@@ -75,7 +75,14 @@ lists the cells alone, and once every cell is fixed propagation fixes the added 
 first solution is S*. They change how soon a wrong prefix is refuted, not which solution comes
 first (tested: the same answers with and without them).
 
-One budget covers every call of a puzzle; each call gets what is left.
+Time limits. One budget covers every call of a puzzle; each call gets what is left. CP-SAT checks
+its limit only between steps, and some steps do not look at it: copying and validating the model,
+and expanding each `AllDifferent` of the integer model into a Boolean encoding before the search
+(seconds on a 49x49). So a call under a limit runs on a helper thread while the backend waits for
+what is left of the budget (and `STOP_GRACE_SECONDS`); past it, the backend asks CP-SAT to stop,
+reports TIMEOUT and leaves the call to end on its own. The kept model it reads is left as it is
+until then: the next `prepare` (set-up, outside the next puzzle's clock) or `close` waits for the
+call and cleans the model. Without a limit the call runs on the calling thread.
 
 Pitfalls of ortools 9.15 guarded against here (see ../shared/reference/lexmin-methods.md, §1):
 with presolve on or more than one worker the fixed search's first solution is not the lex-min;
@@ -92,6 +99,7 @@ import contextlib
 import functools
 import itertools
 import logging
+import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -112,6 +120,9 @@ INTEGER_FROM_SIZE = 26  # the integer model for lex-min from here on, the Boolea
 EXACT_INTEGER_LIMIT = 2**53  # every objective value must stay below this to be exact
 DEFAULT_WORKERS = 1  # for `any`; on this 2-core machine one worker beat two (see CpSatBackend)
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+# How long past a call's budget the backend waits for CP-SAT to return by its own limit before it
+# stops the call and reports TIMEOUT (see "Time limits" in the module docstring).
+STOP_GRACE_SECONDS = 0.1
 # The uniqueness probe is one extra call for a puzzle with several completions and saves all
 # stages but one for a unique one: with two stages it would only break even (serg_benchmark, all
 # improper, 2 stages: 2 calls without it, 3 with), from three it is worth it (17clue, unique,
@@ -336,7 +347,9 @@ class KeptModel:
 
     A puzzle poses its givens and, for lex-min, its decision strategy (`posed`), may add an
     objective and freeze cells (the chunks of the staged lex-min), and leaves the model as it
-    found it. Subclasses say how givens are posed.
+    found it. While a CP-SAT call that outlived its budget still reads the model (`busy`), the
+    model is left alone; `settle` waits for that call and cleans the model. Subclasses say how
+    givens are posed.
     """
 
     kind: ClassVar[str] = ""
@@ -360,6 +373,7 @@ class KeptModel:
         strategies = cmh.DecisionStrategyProto
         self._selection_value = getattr(strategies, self._selection)
         self._reduction_value = getattr(strategies, self._reduction)
+        self.busy: threading.Thread | None = None  # an abandoned CP-SAT call still reading it
 
     @contextlib.contextmanager
     def posed(
@@ -368,7 +382,9 @@ class KeptModel:
         """The model with this puzzle's givens posed, and for `lexmin` the lex-min decision
         strategy over its blank cells (`candidates`: per cell the values no given peer holds,
         `candidates(grid.values)` if None); yields the number of givens. Afterwards, even on an
-        error, the model has no given, frozen cell, strategy or objective again."""
+        error, the model has no given, frozen cell, strategy or objective again, unless a call
+        still reads it (then `settle` cleans it)."""
+        self.settle()
         self._clear()
         try:
             givens = self._pose(grid)
@@ -379,7 +395,19 @@ class KeptModel:
                 strategy.domain_reduction_strategy = self._reduction_value
             yield givens
         finally:
-            self._clear()
+            if self.busy is None:
+                self._clear()
+
+    def settle(self) -> bool:
+        """Wait for an abandoned call on this model to end, then clean the model; True if there
+        was one."""
+        call = self.busy
+        if call is None:
+            return False
+        call.join()
+        self.busy = None
+        self._clear()
+        return True
 
     def _clear(self) -> None:
         self._release()
@@ -869,6 +897,11 @@ class _TimedOut(Exception):
     """Raised inside a solve when the budget ran out; turned into TIMEOUT."""
 
 
+class _Abandoned(_TimedOut):
+    """A CP-SAT call outlived its budget (in a step it does not interrupt) and was told to stop;
+    it still runs, and its model stays busy until it ends."""
+
+
 @dataclass
 class _Run:
     """One puzzle's solver calls: the parameters, the budget and the counters for the stats."""
@@ -888,6 +921,7 @@ class _Run:
 
         Raises:
             _TimedOut: when no time is left before the call.
+            _Abandoned: when the call outlived the budget (see "Time limits", module docstring).
         """
         from ortools.sat.python import cp_model_helper as cmh
 
@@ -900,7 +934,10 @@ class _Run:
         self.last_budget = budget
         start = time.perf_counter()
         try:
-            response = call_cp_sat(wrapper, shape.proto, self.parameters)
+            if budget is None:
+                response = call_cp_sat(wrapper, shape.proto, self.parameters)
+            else:
+                response = self._watched(wrapper, shape, budget)
         finally:
             self.solve_seconds += time.perf_counter() - start
             self.stages += 1
@@ -910,6 +947,36 @@ class _Run:
         self.branches += response.num_branches
         self.conflicts += response.num_conflicts
         return response.status
+
+    def _watched(self, wrapper: Any, shape: KeptModel, budget: float) -> Any:
+        """The call on a helper thread, waited for at most the budget and the grace; past them
+        CP-SAT is asked to stop and the model is marked busy until the call ends."""
+        answer: list[Any] = []
+        done = threading.Event()
+        proto, parameters = shape.proto, self.parameters
+
+        def call() -> None:
+            try:
+                answer.append(call_cp_sat(wrapper, proto, parameters))
+            except BaseException as error:  # handed to the waiting thread
+                answer.append(error)
+            finally:
+                done.set()
+
+        thread = threading.Thread(target=call, name="cp-sat call", daemon=True)
+        thread.start()
+        finished = False
+        try:
+            finished = done.wait(budget + STOP_GRACE_SECONDS)
+        finally:  # also on Ctrl-C while waiting: CP-SAT is told to stop, the model kept busy
+            if not finished:
+                wrapper.stop_search()
+                shape.busy = thread
+        if not finished:
+            raise _Abandoned
+        if isinstance(answer[0], BaseException):
+            raise answer[0]
+        return answer[0]
 
     def ran_out_of_time(self) -> bool:
         """Whether the last call stopped short because of the time budget.
@@ -1003,6 +1070,8 @@ class CpSatBackend(Backend):
         # (size, box) -> the lex-min integer model with the row counts, made for the puzzles
         # that want it (`uses_counts`)
         self._counted: dict[tuple[int, Shape], IntegerShapeModel] = {}
+        # the kept models that a CP-SAT call past its budget may still read (`KeptModel.busy`)
+        self._busy: list[KeptModel] = []
         # the shapes whose every model is made, whatever the puzzle (`prepare` has nothing to do)
         self._ready: set[tuple[int, Shape]] = set()
 
@@ -1029,8 +1098,9 @@ class CpSatBackend(Backend):
 
     def prepare(self, grid: Grid) -> bool:
         """Import OR-Tools, warm CP-SAT up and make this shape's models, once per shape (the
-        models of every mode: `prepare` does not know the mode, and it runs outside the clock)."""
-        made = False
+        models of every mode: `prepare` does not know the mode, and it runs outside the clock);
+        first wait for any CP-SAT call that outlived its budget and clean its model."""
+        made = self._settle() if self._busy else False
         size, box = grid.size, grid.box
         if (size, box) in self._ready:
             return made
@@ -1054,8 +1124,16 @@ class CpSatBackend(Backend):
             made = True
         return made
 
+    def _settle(self) -> bool:
+        """Wait for the calls that outlived their budgets; True if there were any."""
+        settled = False
+        while self._busy:
+            settled = self._busy.pop().settle() or settled
+        return settled
+
     def close(self) -> None:
-        """Drop the kept models."""
+        """Wait for any call still running, then drop the kept models."""
+        self._settle()
         self._shapes.clear()
         self._counted.clear()
         self._ready.clear()
@@ -1080,26 +1158,30 @@ class CpSatBackend(Backend):
         start = time.perf_counter()
         # The staged objective needs the candidates; the Boolean strategy finds its own.
         candidates = shape.candidates(grid.values) if lexmin and strategy == "objective" else None
-        with shape.posed(grid, lexmin=lexmin, candidates=candidates) as givens:
-            # The integer model poses its givens as narrowed domains, not assumptions.
-            stats.update(
-                givens=givens,
-                assumptions=givens if kind == "boolean" else 0,
-                build_seconds=time.perf_counter() - start,
-            )
-            if lexmin and strategy == "objective":
-                stats.update(strategy="objective", workers=1)
-                assert candidates is not None
-                outcome = self._lexmin_by_objective(grid, shape, run, stats, candidates)
-            elif lexmin:
-                stats.update(strategy="search", workers=1)
-                outcome = self._lexmin_by_search(shape, run)
-            elif mode is Mode.ANY:
-                stats.update(strategy="portfolio", workers=self.workers)
-                outcome = self._any(shape, run)
-            else:
-                stats.update(strategy="enumerate", workers=1)
-                outcome = self._count(shape, run, limit, stats)
+        try:
+            with shape.posed(grid, lexmin=lexmin, candidates=candidates) as givens:
+                # The integer model poses its givens as narrowed domains, not assumptions.
+                stats.update(
+                    givens=givens,
+                    assumptions=givens if kind == "boolean" else 0,
+                    build_seconds=time.perf_counter() - start,
+                )
+                if lexmin and strategy == "objective":
+                    stats.update(strategy="objective", workers=1)
+                    assert candidates is not None
+                    outcome = self._lexmin_by_objective(grid, shape, run, stats, candidates)
+                elif lexmin:
+                    stats.update(strategy="search", workers=1)
+                    outcome = self._lexmin_by_search(shape, run)
+                elif mode is Mode.ANY:
+                    stats.update(strategy="portfolio", workers=self.workers)
+                    outcome = self._any(shape, run)
+                else:
+                    stats.update(strategy="enumerate", workers=1)
+                    outcome = self._count(shape, run, limit, stats)
+        finally:
+            if shape.busy is not None:
+                self._busy.append(shape)  # cleaned by the next prepare, outside the clock
         outcome.stats = {
             **stats,
             "solve_seconds": run.solve_seconds,
@@ -1130,8 +1212,8 @@ class CpSatBackend(Backend):
         if probed:
             try:
                 outcome = self._probe_uniqueness(shape, run)
-            except _TimedOut:
-                outcome = self._timeout("in the uniqueness probe")
+            except _TimedOut as stop:
+                outcome = self._timeout("in the uniqueness probe", stop)
             stats["probe"] = PROBE_VERDICTS[None if outcome is None else outcome.status]
             if outcome is not None:
                 return outcome
@@ -1150,8 +1232,8 @@ class CpSatBackend(Backend):
             stage_start = time.perf_counter()
             try:
                 status = run.solve(shape, clock)
-            except _TimedOut:
-                return self._timeout(f"in stage {number}, {len(left)} blank cells after it")
+            except _TimedOut as stop:
+                return self._timeout(f"in stage {number}, {len(left)} blank cells after it", stop)
             if clock is not None and clock.at is not None:
                 # The fixed search meets the lex-min first; everything after it is proof.
                 stats["first_solution_seconds"] = clock.at - stage_start
@@ -1199,7 +1281,7 @@ class CpSatBackend(Backend):
         lex-min; on 17clue and serg_benchmark this one call replaces 3-4 objective stages.
 
         Raises:
-            _TimedOut: when no time is left before the call.
+            _TimedOut: when no time is left before the call, or the call outlived it.
         """
         parameters = run.parameters
         tally = SolutionTally(2)
@@ -1236,8 +1318,8 @@ class CpSatBackend(Backend):
         """Solve once and translate the status."""
         try:
             status = run.solve(shape)
-        except _TimedOut:
-            return self._timeout("before the search")
+        except _TimedOut as stop:
+            return self._timeout("before the search", stop)
         name = status_name(status)
         if name in ("OPTIMAL", "FEASIBLE"):
             return Outcome(Status.SOLVED, values=tuple(shape.values_from(run.solution())))
@@ -1253,9 +1335,9 @@ class CpSatBackend(Backend):
         tally = SolutionTally(limit)
         try:
             status = run.solve(shape, _tallying_callback_class()(tally, shape))
-        except _TimedOut:
+        except _TimedOut as stop:
             stats.update(reported_solutions=tally.reported)
-            return self._timeout(f"after {tally.count} completions", count=tally.count)
+            return self._timeout(f"after {tally.count} completions", stop, count=tally.count)
         stats.update(reported_solutions=tally.reported)
         first = None if tally.first is None else tuple(tally.first)
         name = status_name(status)
@@ -1272,5 +1354,11 @@ class CpSatBackend(Backend):
         raise run.failure(status, f"after {tally.count} of at most {limit} completions")
 
     @staticmethod
-    def _timeout(when: str, count: int | None = None) -> Outcome:
+    def _timeout(when: str, stop: _TimedOut | None = None, count: int | None = None) -> Outcome:
+        """TIMEOUT, saying when; a call that outlived its budget says so instead of `when`."""
+        if isinstance(stop, _Abandoned):
+            when = (
+                f"{when.removeprefix('before the search').strip()} in a CP-SAT call that was "
+                "in a step it does not interrupt (told to stop)"
+            ).strip()
         return Outcome(Status.TIMEOUT, count=count, reason=f"time limit reached {when}")
