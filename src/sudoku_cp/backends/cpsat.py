@@ -527,6 +527,9 @@ class ShapeModel(KeptModel):
         # The value each variable stands for, by variable index: a solution vector then reads as
         # the grid's values with one `compress` (row-major, one true literal per cell).
         self._value_of_variable = [variable % size + 1 for variable in range(size**3)]
+        self._variables = range(size**3)
+        self._no_literal = bytes(size)  # a given cell's part of the strategy: none of its literals
+        self._literal_flags: dict[int, bytes] = {}  # candidate mask -> one 0/1 byte per value
 
     def _write(self, writer: ProtoWriter, shape: Geometry) -> None:
         write_boolean_model(writer, shape)
@@ -549,16 +552,26 @@ class ShapeModel(KeptModel):
         self.proto.assumptions.clear()
 
     def _strategy_variables(self, grid: Grid, candidates: Sequence[int] | None) -> list[int]:
-        """The candidate literals of the blank cells: row-major, values ascending."""
+        """The candidate literals of the blank cells: row-major, values ascending (one flag byte
+        per literal, then `compress`: a third cheaper than a loop over the values)."""
         if candidates is None:
             candidates = self.candidates(grid.values)
-        size = self.size
-        order: list[int] = []
-        for cell, value in enumerate(grid.values):
-            if not value:
-                base = cell * size - 1
-                order.extend([base + candidate for candidate in mask_values(candidates[cell])])
-        return order
+        flags, none = self._literal_flags, self._no_literal
+        if len(flags) > 1 << 12:  # masks seen so far; bounded, whatever the puzzles
+            flags.clear()
+        row = flags.get
+        selected = b"".join(
+            [
+                none if value else (row(mask) or self._flags(mask))
+                for mask, value in zip(candidates, grid.values, strict=True)
+            ]
+        )
+        return list(itertools.compress(self._variables, selected))
+
+    def _flags(self, mask: int) -> bytes:
+        flags = bytes(mask >> value & 1 for value in range(1, self.size + 1))
+        self._literal_flags[mask] = flags
+        return flags
 
     def assume(self, literals: Sequence[int]) -> None:
         """Add assumptions (for the current puzzle only: `posed` takes them away)."""
@@ -788,10 +801,13 @@ def configure_free_search(parameters: Any) -> None:
 def set_time_budget(parameters: Any, deadline: Deadline) -> float | None:
     """Give the solver what is left of the puzzle's budget; return it (None: no limit).
 
-    Without a limit nothing is set: CP-SAT keeps its own default (no limit), never a huge number.
+    Without a limit the field is cleared: CP-SAT keeps its own default (no limit), never a huge
+    number, even on parameters that an earlier puzzle gave a limit.
     """
     remaining = deadline.remaining()
-    if remaining is not None:
+    if remaining is None:
+        parameters.clear_max_time_in_seconds()
+    else:
         parameters.max_time_in_seconds = remaining
     return remaining
 
@@ -804,8 +820,22 @@ def call_cp_sat(wrapper: Any, proto: Any, parameters: Any) -> Any:
 
 
 def status_name(status: Any) -> str:
-    """CP-SAT's name of a response status ("OPTIMAL", "MODEL_INVALID", ...)."""
-    return str(getattr(status, "name", status))
+    """CP-SAT's name of a response status ("OPTIMAL", "MODEL_INVALID", ...).
+
+    Read by the status's number: the enum's own `name` costs 13 us, more than the rest of a 9x9's
+    bookkeeping after the call.
+    """
+    try:
+        return _status_names()[int(status)]
+    except (KeyError, TypeError, ValueError):
+        return str(getattr(status, "name", status))
+
+
+@functools.cache
+def _status_names() -> dict[int, str]:
+    from ortools.sat.python import cp_model_helper as cmh
+
+    return {int(value): name for name, value in cmh.CpSolverStatus.__members__.items()}
 
 
 @functools.cache
@@ -951,9 +981,13 @@ class _Run:
     def _watched(self, wrapper: Any, shape: KeptModel, budget: float) -> Any:
         """The call on a helper thread, waited for at most the budget and the grace; past them
         CP-SAT is asked to stop and the model is marked busy until the call ends."""
+        from ortools.sat.python import cp_model_helper as cmh
+
         answer: list[Any] = []
         done = threading.Event()
-        proto, parameters = shape.proto, self.parameters
+        # The backend reuses its parameters; the call reads its own copy, whatever follows.
+        proto, parameters = shape.proto, cmh.SatParameters()
+        parameters.copy_from(self.parameters)
 
         def call() -> None:
             try:
@@ -1074,6 +1108,8 @@ class CpSatBackend(Backend):
         self._busy: list[KeptModel] = []
         # the shapes whose every model is made, whatever the puzzle (`prepare` has nothing to do)
         self._ready: set[tuple[int, Shape]] = set()
+        # purpose -> CP-SAT parameters (`_parameters`)
+        self._parameter_sets: dict[str, Any] = {}
 
     def model_kind(self, size: int, mode: Mode = Mode.LEXMIN) -> str:
         """The model this backend uses for grids of this size in this mode: `auto` takes the
@@ -1138,13 +1174,32 @@ class CpSatBackend(Backend):
         self._counted.clear()
         self._ready.clear()
 
+    def _parameters(self, purpose: str) -> Any:
+        """This backend's CP-SAT parameters for "search", "objective", "any" or "count",
+        configured once and reused puzzle after puzzle (each call sets its own time budget):
+        configuring them anew cost as much as a tenth of a 9x9's bookkeeping."""
+        parameters = self._parameter_sets.get(purpose)
+        if parameters is None:
+            parameters = new_parameters()
+            if purpose == "any":
+                configure_free_search(parameters)
+                parameters.num_workers = self.workers
+            elif purpose == "count":
+                configure_enumeration(parameters)
+            else:  # lex-min: the search, or the stages and the probe of the objective
+                configure_fixed_search(parameters)
+            self._parameter_sets[purpose] = parameters
+        return parameters
+
     def _solve(self, grid: Grid, *, mode: Mode, limit: int, deadline: Deadline) -> Outcome:
         self.prepare(grid)  # a no-op after Backend.solve; here for direct callers
         kind = self.model_kind(grid.size, mode)
         shape = self._shapes[grid.size, grid.box, kind]
         if mode is Mode.LEXMIN and kind == "integer" and self.uses_counts(grid):
             shape = self._counted[grid.size, grid.box]
-        run = _Run(new_parameters(), deadline)
+        lexmin = mode is Mode.LEXMIN
+        strategy = self.lexmin_strategy(grid.size)
+        run = _Run(self._parameters(strategy if lexmin else mode.value), deadline)
         proto = shape.proto
         stats: dict[str, Any] = {
             "model": kind,
@@ -1153,8 +1208,6 @@ class CpSatBackend(Backend):
             "constraints": len(proto.constraints),
             "row_counts": isinstance(shape, IntegerShapeModel) and shape.counts,
         }
-        lexmin = mode is Mode.LEXMIN
-        strategy = self.lexmin_strategy(grid.size)
         start = time.perf_counter()
         # The staged objective needs the candidates; the Boolean strategy finds its own.
         candidates = shape.candidates(grid.values) if lexmin and strategy == "objective" else None
@@ -1204,7 +1257,6 @@ class CpSatBackend(Backend):
     ) -> Outcome:
         """The only completion if the probe finds one; else minimise chunk after chunk of blank
         cells, freezing each at its proven optimum."""
-        configure_fixed_search(run.parameters)
         probed = may_be_unique(grid) and self._stages_at_least(
             grid.blanks(), shape, candidates, PROBE_FROM_STAGES
         )
@@ -1303,15 +1355,12 @@ class CpSatBackend(Backend):
 
     def _lexmin_by_search(self, shape: KeptModel, run: _Run) -> Outcome:
         """The first solution of the row-major, smallest-value fixed search (no objective)."""
-        configure_fixed_search(run.parameters)
         return self._first_solution(shape, run)
 
     # -- any, count -----------------------------------------------------------------------------
 
     def _any(self, shape: KeptModel, run: _Run) -> Outcome:
         """Whatever completion CP-SAT finds first, with its default search."""
-        configure_free_search(run.parameters)
-        run.parameters.num_workers = self.workers
         return self._first_solution(shape, run)
 
     def _first_solution(self, shape: KeptModel, run: _Run) -> Outcome:
@@ -1331,7 +1380,6 @@ class CpSatBackend(Backend):
 
     def _count(self, shape: KeptModel, run: _Run, limit: int, stats: dict[str, Any]) -> Outcome:
         """Enumerate distinct completions until the limit, the end of the search or the budget."""
-        configure_enumeration(run.parameters)
         tally = SolutionTally(limit)
         try:
             status = run.solve(shape, _tallying_callback_class()(tally, shape))
