@@ -691,6 +691,27 @@ def test_the_kept_model_is_left_clean_even_after_a_failure(mode, strategy, monke
 
 @pytest.mark.parametrize("mode", ["lexmin", "any", "count"])
 @pytest.mark.parametrize("strategy", ["objective", "search"])
+def test_from_16x16_the_boolean_model_fixes_the_givens_by_domain(mode, strategy):
+    """Assumptions stay at a decision level and every learnt clause carries them; from
+    GIVENS_AS_DOMAINS_FROM_SIZE the givens (and frozen chunks) narrow the literals' domains
+    instead, and get them back, even after a failure."""
+    puzzle = generated("multi-16x16.txt", [0])[0]
+    backend = get_backend("cpsat", strategy=strategy)
+    assert cpsat.GIVENS_AS_DOMAINS_FROM_SIZE == 16
+    result = backend.solve(puzzle, mode=mode)
+    assert result.solution.is_solution_of(puzzle)
+    assert (result.stats["assumptions"], result.stats["givens"]) == (0, len(puzzle.givens()))
+    if mode == "lexmin":
+        assert result.solution == get_backend("dfs").solve(puzzle).solution
+    proto = backend._shapes[16, (4, 4), "boolean"].proto
+    assert all(list(v.domain) == [0, 1] for v in proto.variables)
+    assert len(proto.assumptions) == 0 and len(proto.search_strategy) == 0
+    small = backend.solve(Grid.parse(SERG_FIRST), mode=mode)  # below 16x16: assumptions
+    assert small.stats["assumptions"] == small.stats["givens"] > 0
+
+
+@pytest.mark.parametrize("mode", ["lexmin", "any", "count"])
+@pytest.mark.parametrize("strategy", ["objective", "search"])
 def test_the_integer_model_gets_its_domains_back_even_after_a_failure(mode, strategy, monkeypatch):
     backend = get_backend("cpsat", model="integer", strategy=strategy)
     puzzle = Grid.parse(SERG_FIRST)

@@ -5,7 +5,9 @@ shape and kept by the backend (in `prepare`, before the puzzle's clock starts):
 
 - **boolean**: a Boolean per (cell, value), every cell exactly one value, every unit every value
   exactly once (the extended encoding, whose unit propagation finds naked and hidden singles). A
-  puzzle poses its givens as CP-SAT *assumptions* on that kept model and takes them away again.
+  puzzle poses its givens as CP-SAT *assumptions* on that kept model (from
+  GIVENS_AS_DOMAINS_FROM_SIZE on, by narrowing the given literals' domains to true, so that CP-SAT
+  fixes them at the root) and takes them away again.
 - **integer**: one integer 1..N per cell and an `AllDifferent` per unit. A puzzle poses its givens
   by narrowing the given cells' domains in the kept model's proto to their value, and puts the
   domains back afterwards (assumptions need Boolean literals, which this model does not have).
@@ -48,8 +50,8 @@ or removed, no symmetry is broken) whose every decision is "the first not-yet-fi
 row-major order, takes its smallest value still in its domain". The strategy lists only the blank
 cells and, on the Boolean model, only their candidates, ordered cell by cell and value by value;
 the first unfixed literal set true is the same decision. What it leaves out is fixed before the
-first decision: a given is an assumption (or a one-value domain), and a value that a given peer
-holds is false once the assumptions propagate (the unit's exactly-one holding the given).
+first decision: a given is an assumption or a one-value domain, and a value that a given peer
+holds is false once the givens propagate (the unit's exactly-one holding the given).
 Let S* be the lex-min completion. Invariant: every literal on the trail is implied by the model
 together with the decisions above it, since unit propagation, the AllDifferent propagators and
 learnt clauses are all sound (a learnt clause is implied by the model alone). Claim: as long as
@@ -120,6 +122,12 @@ INTEGER_FROM_SIZE = 26  # the integer model for lex-min from here on, the Boolea
 EXACT_INTEGER_LIMIT = 2**53  # every objective value must stay below this to be exact
 DEFAULT_WORKERS = 1  # for `any`; on this 2-core machine one worker beat two (see CpSatBackend)
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+# The Boolean model fixes the givens by narrowed domains from this size on, by assumptions below.
+# CP-SAT keeps assumptions at a decision level, so every clause it learns carries the givens it
+# rests on: on the unique 25x25 puzzles of data/generated, 2,800 literals a learnt clause and 4x
+# the time of the same search with the givens fixed at the root. Where the search meets hardly
+# a conflict (9x9) the assumptions are the cheaper to pose and load (docs/backends.md).
+GIVENS_AS_DOMAINS_FROM_SIZE = 16
 # How long past a call's budget the backend waits for CP-SAT to return by its own limit before it
 # stops the call and reports TIMEOUT (see "Time limits" in the module docstring).
 STOP_GRACE_SECONDS = 0.1
@@ -516,7 +524,9 @@ class KeptModel:
 
 
 class ShapeModel(KeptModel):
-    """The Boolean model: givens and frozen cells are assumptions on "cell holds value"."""
+    """The Boolean model: givens and frozen cells fix "cell holds value" true, as assumptions
+    below GIVENS_AS_DOMAINS_FROM_SIZE and as one-value domains in the kept proto from there on
+    (put back after the puzzle, like the integer model's)."""
 
     kind = "boolean"
     # Literal true first = the value first; the literals run row-major, values ascending.
@@ -524,6 +534,8 @@ class ShapeModel(KeptModel):
 
     def __init__(self, size: int, box: Shape) -> None:
         super().__init__(size, box)
+        self.by_domain = size >= GIVENS_AS_DOMAINS_FROM_SIZE
+        self._fixed: list[int] = []  # literals whose domain is narrowed to true now
         # The value each variable stands for, by variable index: a solution vector then reads as
         # the grid's values with one `compress` (row-major, one true literal per cell).
         self._value_of_variable = [variable % size + 1 for variable in range(size**3)]
@@ -545,11 +557,15 @@ class ShapeModel(KeptModel):
 
     def _pose(self, grid: Grid) -> int:
         givens = self.given_literals(grid)
-        self.proto.assumptions.extend(givens)
+        self.assume(givens)
         return len(givens)
 
     def _release(self) -> None:
         self.proto.assumptions.clear()
+        variables = self.proto.variables
+        for literal in self._fixed:
+            variables[literal].domain[0] = 0
+        self._fixed.clear()
 
     def _strategy_variables(self, grid: Grid, candidates: Sequence[int] | None) -> list[int]:
         """The candidate literals of the blank cells: row-major, values ascending (one flag byte
@@ -574,11 +590,18 @@ class ShapeModel(KeptModel):
         return flags
 
     def assume(self, literals: Sequence[int]) -> None:
-        """Add assumptions (for the current puzzle only: `posed` takes them away)."""
-        self.proto.assumptions.extend(literals)
+        """Fix these literals true, as assumptions or narrowed domains (`by_domain`), for the
+        current puzzle only: `posed` takes them away."""
+        if not self.by_domain:
+            self.proto.assumptions.extend(literals)
+            return
+        variables = self.proto.variables
+        for literal in literals:
+            variables[literal].domain[0] = 1
+        self._fixed.extend(literals)
 
     def freeze(self, cells: Sequence[int], values: Sequence[int]) -> None:
-        """Fix these cells to their values in `values` (assumptions, never a hint)."""
+        """Fix these cells to their values in `values` (never a hint)."""
         self.assume([self.literal(cell, values[cell]) for cell in cells])
 
     def radix(self, mask: int) -> int:
@@ -1213,10 +1236,11 @@ class CpSatBackend(Backend):
         candidates = shape.candidates(grid.values) if lexmin and strategy == "objective" else None
         try:
             with shape.posed(grid, lexmin=lexmin, candidates=candidates) as givens:
-                # The integer model poses its givens as narrowed domains, not assumptions.
+                # Narrowed domains (the integer model; the Boolean one from 16x16) are no
+                # assumptions.
                 stats.update(
                     givens=givens,
-                    assumptions=givens if kind == "boolean" else 0,
+                    assumptions=len(proto.assumptions),
                     build_seconds=time.perf_counter() - start,
                 )
                 if lexmin and strategy == "objective":
