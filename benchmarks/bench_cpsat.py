@@ -5,16 +5,17 @@ set-up done by `prepare` is outside it) and the process CPU time around `Backend
 when other jobs share the machine). Every answer is verified with `is_solution_of`, and every
 lex-min answer must equal sat's.
 
-Sets: the first puzzles of 17clue (unique) and serg_benchmark (all with several completions), each
-solved in blocks, backend after backend, for `--rounds` rounds (so load drifts hit all alike);
-medians over all rounds, and their ratios to sat. Then the empty 16x16 / 25x25 lex-mins, and the
+Sets: the first puzzles of 17clue (unique) and serg_benchmark (all with several completions),
+puzzle by puzzle, every configuration on each puzzle in a rotating order (so load drifts and
+cache effects hit all alike), for `--rounds` rounds; medians over all rounds, and their ratios to
+sat. Then the empty 16x16 / 25x25 lex-mins, and the
 start-up cost (ortools import, set-up) in fresh interpreters.
 
 `--baseline REV` also runs the cpsat backend as it was at git revision REV (loaded from
 `git show REV:src/sudoku_cp/backends/cpsat.py`), for before/after figures in the same run.
 
     python benchmarks/bench_cpsat.py                          # 1,000 per set, 2 rounds
-    python benchmarks/bench_cpsat.py --baseline 9cae45b       # and the old backend beside it
+    python benchmarks/bench_cpsat.py --baseline main          # and the old backend beside it
     python benchmarks/bench_cpsat.py --quick                  # a smoke run while developing
     python benchmarks/bench_cpsat.py --quick --integer        # and the integer model on 9x9
 """
@@ -113,8 +114,8 @@ def configurations(
     `model=auto` takes only for lex-min from 26x26) with both strategies."""
     factories: dict[str, Callable[[], Backend]] = {
         "sat": lambda: get_backend("sat"),
+        "cpsat search (auto)": lambda: CpSatBackend(),
         "cpsat objective": lambda: CpSatBackend(strategy="objective"),
-        "cpsat search": lambda: CpSatBackend(strategy="search"),
     }
     if integer:
         factories["cpsat integer objective"] = lambda: CpSatBackend(
@@ -131,17 +132,18 @@ def configurations(
 def time_set(
     puzzles: Sequence[Grid], factories: dict[str, Callable[[], Backend]], rounds: int
 ) -> list[Timings]:
-    """Lex-min over the puzzles, in blocks per configuration, `rounds` times; answers compared."""
-    backends = {label: factory() for label, factory in factories.items()}
-    for backend in backends.values():
+    """Lex-min over the puzzles, `rounds` times: each puzzle by every configuration, the order
+    rotating from puzzle to puzzle; every answer verified and compared with sat's (the first)."""
+    backends = list((label, factory()) for label, factory in factories.items())
+    for _label, backend in backends:
         backend.solve(puzzles[0])  # prepare and warm up outside the figures
-    timings = {label: Timings(label) for label in backends}
-    reference: list[Grid | None] = []
+    timings = {label: Timings(label) for label, _backend in backends}
     for round_number in range(rounds):
-        for label, backend in backends.items():
-            progress(f"  round {round_number + 1}: {label}")
-            answers = []
-            for puzzle in puzzles:
+        progress(f"  round {round_number + 1}")
+        for index, puzzle in enumerate(puzzles):
+            turn = (index + round_number) % len(backends)
+            answers = {}
+            for label, backend in backends[turn:] + backends[:turn]:
                 cpu = time.process_time()
                 result = backend.solve(puzzle)
                 cpu = time.process_time() - cpu
@@ -149,12 +151,11 @@ def time_set(
                 timings[label].wall.append(result.seconds)
                 timings[label].cpu.append(cpu)
                 timings[label].stages.append(int(result.stats.get("stages", 0)))
-                answers.append(result.solution)
-            if not reference:
-                reference = answers
-            wrong = sum(a != b for a, b in zip(answers, reference, strict=True))
+                answers[label] = result.solution
+            reference = answers[backends[0][0]]
+            wrong = [label for label, answer in answers.items() if answer != reference]
             if wrong:
-                raise SystemExit(f"{label}: {wrong} lex-min answers differ from sat's")
+                raise SystemExit(f"{puzzle.to_line()}: {', '.join(wrong)} differ from sat")
     return list(timings.values())
 
 
@@ -213,9 +214,14 @@ def start_up_table(repeat: int) -> str:
     (status, its own seconds, and the set-up `prepare` did before the clock)."""
     puzzle = "043628579572139468986754231391542786468917352725863914237481695619275843854396127"
     snippets = {
-        "import ortools.sat.python.cp_model": (
+        "import ortools.sat.python.cp_model (not used any more)": (
             "import time, json; start = time.perf_counter();"
             " import ortools.sat.python.cp_model;"
+            " print(json.dumps([time.perf_counter() - start]))"
+        ),
+        "import ortools.sat.python.cp_model_helper (what cpsat imports)": (
+            "import time, json; start = time.perf_counter();"
+            " import ortools.sat.python.cp_model_helper;"
             " print(json.dumps([time.perf_counter() - start]))"
         ),
         "cpsat, one-blank 9x9, time_limit=0.05": (

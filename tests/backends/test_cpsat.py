@@ -7,6 +7,7 @@ import json
 import random
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -15,10 +16,12 @@ import pytest
 from sudoku_cp import generate
 from sudoku_cp.backends import cpsat, get_backend
 from sudoku_cp.errors import BackendFailure, BackendOptionError
-from sudoku_cp.grid import Grid, Shape
+from sudoku_cp.grid import Grid, Shape, geometry
 from sudoku_cp.result import Mode, Status
 
-cp_model = pytest.importorskip("ortools.sat.python.cp_model")
+cmh = pytest.importorskip("ortools.sat.python.cp_model_helper")
+CpStatus = cmh.CpSolverStatus  # CP-SAT's statuses (ours are `Status`)
+FIXED_SEARCH = cmh.SatParameters.SearchBranching.FIXED_SEARCH
 
 BAEKJOON_2239 = "103000509002109400000704000300502006060000050700803004000401000009205800804000107"
 BAEKJOON_2239_ANSWER = (
@@ -128,15 +131,20 @@ def backend() -> cpsat.CpSatBackend:
     return get_backend("cpsat")  # type: ignore[return-value]
 
 
+@pytest.fixture(scope="module")
+def staged() -> cpsat.CpSatBackend:
+    """The staged objective (`auto` takes the search)."""
+    return get_backend("cpsat", strategy="objective")  # type: ignore[return-value]
+
+
 @pytest.fixture
 def solve_calls(monkeypatch: pytest.MonkeyPatch) -> list[dict]:
     """What each CP-SAT call was given: parameters and the model's objective and hints."""
     calls: list[dict] = []
     cpsat.warm_up()  # once per process, before the spy: not a call of any puzzle
-    real_solve = cp_model.CpSolver.solve
+    real_call = cpsat.call_cp_sat
 
-    def spy(self, model, *args, **kwargs):
-        parameters, proto = self.parameters, model.proto
+    def spy(wrapper, proto, parameters):
         calls.append(
             {
                 "workers": parameters.num_workers,
@@ -151,24 +159,27 @@ def solve_calls(monkeypatch: pytest.MonkeyPatch) -> list[dict]:
                 "variables": list(proto.objective.vars),
                 "assumptions": len(proto.assumptions),
                 "strategies": len(proto.search_strategy),
+                "strategy": [list(s.variables) for s in proto.search_strategy],
             }
         )
-        return real_solve(self, model, *args, **kwargs)
+        return real_call(wrapper, proto, parameters)
 
-    monkeypatch.setattr(cp_model.CpSolver, "solve", spy)
+    monkeypatch.setattr(cpsat, "call_cp_sat", spy)
     return calls
 
 
 def replace_status(monkeypatch: pytest.MonkeyPatch, status, *, from_call: int = 1) -> None:
     """Make CP-SAT solve as usual but report `status` from the `from_call`-th call on."""
-    real_solve = cp_model.CpSolver.solve
+    real_call = cpsat.call_cp_sat
     calls = itertools.count(1)
 
-    def fake(self, model, *args, **kwargs):
-        real = real_solve(self, model, *args, **kwargs)
-        return status if next(calls) >= from_call else real
+    def fake(wrapper, proto, parameters):
+        response = real_call(wrapper, proto, parameters)
+        if next(calls) >= from_call:
+            response.status = status
+        return response
 
-    monkeypatch.setattr(cp_model.CpSolver, "solve", fake)
+    monkeypatch.setattr(cpsat, "call_cp_sat", fake)
 
 
 # -- known answers ------------------------------------------------------------------------------
@@ -231,7 +242,7 @@ def test_lexmin_matches_brute_force_on_multi_solution_puzzles(strategy):
 
 def test_search_strategy_agrees_with_objective_on_16x16():
     rng = random.Random(16)
-    objective, search = get_backend("cpsat"), get_backend("cpsat", strategy="search")
+    objective, search = get_backend("cpsat", strategy="objective"), get_backend("cpsat")
     for _ in range(4):
         grid = random_puzzle(rng, (4, 4), rng.randrange(60, 120))
         assert objective.solve(grid).solution == search.solve(grid).solution
@@ -366,8 +377,8 @@ def test_zero_time_limit_times_out_without_an_answer(backend):
     assert (result.status, result.solution) == (Status.TIMEOUT, None)
 
 
-def test_one_budget_across_all_stages(solve_calls, backend):
-    result = backend.solve(Grid.empty(9), time_limit=30.0)
+def test_one_budget_across_all_stages(solve_calls, staged):
+    result = staged.solve(Grid.empty(9), time_limit=30.0)
     budgets = [call["max_time"] for call in solve_calls]
     # 81 blank cells: 16 while all 9 values are open, longer chunks once frozen cells close some
     assert len(budgets) == result.stats["stages"] == 4
@@ -385,6 +396,45 @@ def test_an_unbounded_time_limit_reaches_cp_sat_as_no_limit(time_limit, strategy
 def test_a_finite_time_limit_reaches_cp_sat(solve_calls, backend):
     backend.solve(Grid.parse(BAEKJOON_2239), time_limit=1e6)
     assert solve_calls and all(0 < call["max_time"] <= 1e6 for call in solve_calls)
+
+
+def test_a_call_that_outlives_its_budget_is_left_behind(monkeypatch):
+    """CP-SAT does not look at its limit while it copies, validates and expands a model (seconds
+    on a 49x49). The backend does not wait for such a call: TIMEOUT at the deadline, the call told
+    to stop, its kept model left alone until the next `prepare` (outside the clock) has waited for
+    the call and cleaned the model. Here the call blocks until the test releases it."""
+    released = threading.Event()
+    real_call = cpsat.call_cp_sat
+
+    def stubborn(wrapper, proto, parameters):
+        released.wait(60)  # a step that never looks at the limit
+        return real_call(wrapper, proto, parameters)
+
+    backend = get_backend("cpsat")
+    puzzle = Grid.parse(SERG_FIRST)
+    assert backend.prepare(puzzle)
+    monkeypatch.setattr(cpsat, "call_cp_sat", stubborn)
+    result = backend.solve(puzzle, time_limit=0.05)
+    assert not released.is_set() and result.seconds < 30  # back before the call ended
+    assert (result.status, result.solution) == (Status.TIMEOUT, None)
+    assert "does not interrupt" in result.reason
+    shape = backend._shapes[9, (3, 3), "boolean"]
+    assert shape.busy is not None and shape.busy.is_alive()
+    assert len(shape.proto.assumptions) == len(puzzle.givens())  # untouched while it is read
+    monkeypatch.undo()
+    released.set()
+    assert backend.prepare(puzzle)  # waited for the call and cleaned the model: set-up
+    assert shape.busy is None and not backend._busy
+    assert len(shape.proto.assumptions) == 0 and len(shape.proto.search_strategy) == 0
+    assert backend.solve(puzzle).solution == get_backend("dfs").solve(puzzle).solution
+
+
+def test_a_call_within_its_budget_is_waited_for(solve_calls, backend):
+    """Under a limit the call runs on a helper thread; one that ends in time is an answer."""
+    result = backend.solve(Grid.parse(SERG_FIRST), time_limit=60.0)
+    assert result.status is Status.SOLVED and len(solve_calls) == 1
+    assert 0 < solve_calls[0]["max_time"] <= 60.0
+    assert not backend._busy
 
 
 @pytest.mark.parametrize("mode", ["lexmin", "any", "count"])
@@ -429,7 +479,7 @@ def test_lexmin_runs_a_fixed_search_without_presolve_on_one_worker(strategy, sol
     assert solve_calls
     for call in solve_calls:
         assert (call["workers"], call["presolve"], call["symmetry"]) == (1, False, 0)
-        assert call["branching"] == cp_model.FIXED_SEARCH and call["strategies"] == 1
+        assert call["branching"] == FIXED_SEARCH and call["strategies"] == 1
 
 
 def test_search_with_presolve_and_symmetry_would_not_be_lexmin(monkeypatch):
@@ -458,7 +508,7 @@ def test_objective_still_guarantees_lexmin_when_the_search_is_not_lexmin(monkeyp
         parameters.num_workers = 2
 
     monkeypatch.setattr(cpsat, "configure_fixed_search", misleading)
-    backend = get_backend("cpsat")
+    backend = get_backend("cpsat", strategy="objective")
     for grid in SMALL_PUZZLES[::3]:
         assert backend.solve(grid).solution.values == brute_lexmin(grid)
 
@@ -475,7 +525,7 @@ def test_chunk_lengths_of_the_usual_sizes():
 
 @pytest.mark.parametrize("size", [4, 9, 16])
 def test_every_stage_objective_is_exact_integer_and_without_hints(size, solve_calls):
-    result = get_backend("cpsat").solve(Grid.empty(size))
+    result = get_backend("cpsat", strategy="objective").solve(Grid.empty(size))
     assert result.stats["stages"] == len(solve_calls) >= (1 if size == 4 else 2)
     first_chunk = min(cpsat.chunk_length(size), size * size)
     assert largest_objective(solve_calls[0], size) == size**first_chunk - 1
@@ -484,10 +534,10 @@ def test_every_stage_objective_is_exact_integer_and_without_hints(size, solve_ca
         assert 0 < largest_objective(call, size) < 2**53
 
 
-def test_fewer_candidates_make_longer_exact_chunks(solve_calls, backend):
+def test_fewer_candidates_make_longer_exact_chunks(solve_calls, staged):
     """A sparse multi-solution 9x9: its chunks are longer than 16 cells, yet exact."""
     puzzle = Grid.parse(SERG_FIRST)  # 35 givens, several completions, 46 blank cells
-    result = backend.solve(puzzle)
+    result = staged.solve(puzzle)
     assert result.solution.values == get_backend("dfs").solve(puzzle).solution.values
     assert result.stats["probe"] == "skipped" and result.stats["stages"] == len(solve_calls) == 2
     cells = [{variable // 9 for variable in call["variables"]} for call in solve_calls]
@@ -506,7 +556,7 @@ def largest_objective(call: dict, size: int) -> int:
 
 
 def test_a_chunk_too_long_for_an_exact_objective_is_refused():
-    shape = cpsat.ShapeModel(9, (3, 3), decide=True)
+    shape = cpsat.ShapeModel(9, (3, 3))
     shape.minimize_chunk(range(cpsat.chunk_length(9)))
     with pytest.raises(BackendFailure, match="overflows"):
         shape.minimize_chunk(range(cpsat.chunk_length(9) + 1))
@@ -518,20 +568,22 @@ def test_a_chunk_too_long_for_an_exact_objective_is_refused():
 
 
 def test_a_floating_point_objective_is_refused():
+    cp_model = pytest.importorskip("ortools.sat.python.cp_model")
     model = cp_model.CpModel()
     x = model.new_int_var(0, 9, "x")
     model.minimize(2**70 * x)  # beyond int64: the Python layer silently goes floating point
     with pytest.raises(BackendFailure, match="floating"):
-        cpsat.check_integer_objective(model, 1)
+        cpsat.check_integer_objective(model.proto, 1)
 
 
 def test_an_objective_that_lost_terms_is_refused():
-    model = cp_model.CpModel()
-    x, y = model.new_bool_var("x"), model.new_bool_var("y")
-    model.minimize(x + y)
-    cpsat.check_integer_objective(model, 2)
+    proto = cmh.CpModelProto()
+    cpsat.ProtoWriter(proto).new_variables(2, 0, 1)
+    proto.objective.vars.extend([0, 1])
+    proto.objective.coeffs.extend([1, 1])
+    cpsat.check_integer_objective(proto, 2)
     with pytest.raises(BackendFailure, match="3 exact integer terms"):
-        cpsat.check_integer_objective(model, 3)
+        cpsat.check_integer_objective(proto, 3)
 
 
 # -- statuses -------------------------------------------------------------------------------------
@@ -539,74 +591,75 @@ def test_an_objective_that_lost_terms_is_refused():
 
 @pytest.mark.parametrize("mode", ["lexmin", "any", "count"])
 def test_model_invalid_raises_backend_failure(mode, monkeypatch, backend):
-    replace_status(monkeypatch, cp_model.MODEL_INVALID)
+    replace_status(monkeypatch, CpStatus.MODEL_INVALID)
     with pytest.raises(BackendFailure, match="MODEL_INVALID"):
         backend.solve(Grid.empty(4), mode=mode)
 
 
 @pytest.mark.parametrize("mode", ["lexmin", "any", "count"])
 def test_unknown_without_a_time_limit_raises_backend_failure(mode, monkeypatch, backend):
-    replace_status(monkeypatch, cp_model.UNKNOWN)
+    replace_status(monkeypatch, CpStatus.UNKNOWN)
     with pytest.raises(BackendFailure, match="UNKNOWN"):
         backend.solve(Grid.empty(4), mode=mode, limit=1000)  # 288 completions: limit not reached
 
 
-def test_unknown_under_a_time_limit_is_a_timeout(monkeypatch, backend):
-    replace_status(monkeypatch, cp_model.UNKNOWN, from_call=2)
-    result = backend.solve(Grid.empty(9), time_limit=60.0)
+@pytest.mark.parametrize(("strategy", "from_call"), [("objective", 2), ("search", 1)])
+def test_unknown_under_a_time_limit_is_a_timeout(strategy, from_call, monkeypatch):
+    replace_status(monkeypatch, CpStatus.UNKNOWN, from_call=from_call)
+    result = get_backend("cpsat", strategy=strategy).solve(Grid.empty(9), time_limit=60.0)
     assert (result.status, result.solution) == (Status.TIMEOUT, None)
 
 
-def test_unproven_stage_is_never_an_answer(monkeypatch, backend):
-    replace_status(monkeypatch, cp_model.FEASIBLE, from_call=3)
+def test_unproven_stage_is_never_an_answer(monkeypatch, staged):
+    replace_status(monkeypatch, CpStatus.FEASIBLE, from_call=3)
     with pytest.raises(BackendFailure, match="FEASIBLE"):
-        backend.solve(Grid.empty(9))
-    assert backend.solve(Grid.empty(9), time_limit=60.0).status is Status.TIMEOUT
+        staged.solve(Grid.empty(9))
+    assert staged.solve(Grid.empty(9), time_limit=60.0).status is Status.TIMEOUT
 
 
-def test_infeasible_after_the_first_stage_is_a_solver_failure(monkeypatch, backend):
-    replace_status(monkeypatch, cp_model.INFEASIBLE, from_call=2)
+def test_infeasible_after_the_first_stage_is_a_solver_failure(monkeypatch, staged):
+    replace_status(monkeypatch, CpStatus.INFEASIBLE, from_call=2)
     with pytest.raises(BackendFailure, match="INFEASIBLE"):
-        backend.solve(Grid.empty(9))
+        staged.solve(Grid.empty(9))
 
 
 # -- the kept model, the uniqueness probe -------------------------------------------------------
 
 
-def test_a_unique_puzzle_is_settled_by_the_probe_alone(solve_calls, backend):
-    result = backend.solve(Grid.parse(G17))
+def test_a_unique_puzzle_is_settled_by_the_probe_alone(solve_calls, staged):
+    result = staged.solve(Grid.parse(G17))
     assert (result.stats["probe"], result.stats["stages"]) == ("one", 1)
     assert [call["enumerate"] for call in solve_calls] == [True]
     assert result.solution == get_backend("dfs").solve(Grid.parse(G17)).solution
 
 
-def test_a_probe_that_meets_two_completions_hands_over_to_the_stages(backend):
+def test_a_probe_that_meets_two_completions_hands_over_to_the_stages(staged):
     # Two givens fewer than a unique 17-clue puzzle: every value still given, several
     # completions, more than two stages.
     puzzle = Grid.parse(G17).with_values({9: 0, 76: 0})
-    result = backend.solve(puzzle)
+    result = staged.solve(puzzle)
     assert result.stats["probe"] == "several" and result.stats["stages"] >= 3
     assert result.solution == get_backend("dfs").solve(puzzle).solution
 
 
-def test_the_probe_is_skipped_when_two_values_are_absent(backend):
+def test_the_probe_is_skipped_when_two_values_are_absent(staged):
     puzzle = Grid.parse("12" + "0" * 79)  # 3..9 absent: swapping two of them is a completion too
     assert cpsat.may_be_unique(Grid.parse(G17)) and not cpsat.may_be_unique(puzzle)
-    assert backend.solve(puzzle).stats["probe"] == "skipped"
+    assert staged.solve(puzzle).stats["probe"] == "skipped"
 
 
-def test_the_probe_finds_no_completion(backend):
+def test_the_probe_finds_no_completion(staged):
     puzzle = Grid.parse(
         "000000010400000000020000000000050407008000300001090000300400200050100000000806001"
     )  # G17 with a 1 that no completion allows
     assert not puzzle.conflicts()
-    result = backend.solve(puzzle)
+    result = staged.solve(puzzle)
     assert (result.status, result.stats["probe"]) == (Status.UNSATISFIABLE, "none")
 
 
-def test_a_probe_stopped_by_the_time_limit_is_a_timeout(monkeypatch, backend):
-    replace_status(monkeypatch, cp_model.UNKNOWN)
-    result = backend.solve(Grid.parse(G17), time_limit=60.0)
+def test_a_probe_stopped_by_the_time_limit_is_a_timeout(monkeypatch, staged):
+    replace_status(monkeypatch, CpStatus.UNKNOWN)
+    result = staged.solve(Grid.parse(G17), time_limit=60.0)
     assert (result.status, result.solution, result.stats["probe"]) == (
         Status.TIMEOUT,
         None,
@@ -614,24 +667,47 @@ def test_a_probe_stopped_by_the_time_limit_is_a_timeout(monkeypatch, backend):
     )
     monkeypatch.undo()
     with pytest.raises(BackendFailure, match="UNKNOWN in the uniqueness probe"):
-        replace_status(monkeypatch, cp_model.UNKNOWN)
-        backend.solve(Grid.parse(G17))  # no limit: UNKNOWN is a solver failure
+        replace_status(monkeypatch, CpStatus.UNKNOWN)
+        staged.solve(Grid.parse(G17))  # no limit: UNKNOWN is a solver failure
 
 
 @pytest.mark.parametrize("mode", ["lexmin", "any", "count"])
-def test_the_kept_model_is_left_clean_even_after_a_failure(mode, monkeypatch):
-    backend = get_backend("cpsat")
+@pytest.mark.parametrize("strategy", ["objective", "search"])
+def test_the_kept_model_is_left_clean_even_after_a_failure(mode, strategy, monkeypatch):
+    backend = get_backend("cpsat", strategy=strategy)
     puzzle = Grid.parse(SERG_FIRST)
     backend.solve(puzzle, mode=mode)
-    # lex-min: fail in the second stage, after a freeze; any, count: their one call
-    replace_status(monkeypatch, cp_model.MODEL_INVALID, from_call=2 if mode == "lexmin" else 1)
+    # staged lex-min: fail in the second stage, after a freeze; the rest: their one call
+    staged = (mode, strategy) == ("lexmin", "objective")
+    replace_status(monkeypatch, CpStatus.MODEL_INVALID, from_call=2 if staged else 1)
     with pytest.raises(BackendFailure):
         backend.solve(puzzle, mode=mode)
     monkeypatch.undo()
-    for shape in backend._shapes[9, (3, 3), "boolean"]:
-        proto = shape.model.proto
-        assert len(proto.assumptions) == 0 and not proto.has_objective()
+    proto = backend._shapes[9, (3, 3), "boolean"].proto
+    assert len(proto.assumptions) == 0 and not proto.has_objective()
+    assert len(proto.search_strategy) == 0
     assert backend.solve(puzzle, mode=mode).solution.is_solution_of(puzzle)
+
+
+@pytest.mark.parametrize("mode", ["lexmin", "any", "count"])
+@pytest.mark.parametrize("strategy", ["objective", "search"])
+def test_from_16x16_the_boolean_model_fixes_the_givens_by_domain(mode, strategy):
+    """Assumptions stay at a decision level and every learnt clause carries them; from
+    GIVENS_AS_DOMAINS_FROM_SIZE the givens (and frozen chunks) narrow the literals' domains
+    instead, and get them back, even after a failure."""
+    puzzle = generated("multi-16x16.txt", [0])[0]
+    backend = get_backend("cpsat", strategy=strategy)
+    assert cpsat.GIVENS_AS_DOMAINS_FROM_SIZE == 16
+    result = backend.solve(puzzle, mode=mode)
+    assert result.solution.is_solution_of(puzzle)
+    assert (result.stats["assumptions"], result.stats["givens"]) == (0, len(puzzle.givens()))
+    if mode == "lexmin":
+        assert result.solution == get_backend("dfs").solve(puzzle).solution
+    proto = backend._shapes[16, (4, 4), "boolean"].proto
+    assert all(list(v.domain) == [0, 1] for v in proto.variables)
+    assert len(proto.assumptions) == 0 and len(proto.search_strategy) == 0
+    small = backend.solve(Grid.parse(SERG_FIRST), mode=mode)  # below 16x16: assumptions
+    assert small.stats["assumptions"] == small.stats["givens"] > 0
 
 
 @pytest.mark.parametrize("mode", ["lexmin", "any", "count"])
@@ -642,26 +718,85 @@ def test_the_integer_model_gets_its_domains_back_even_after_a_failure(mode, stra
     backend.solve(puzzle, mode=mode)
     replace_status(
         monkeypatch,
-        cp_model.MODEL_INVALID,
+        CpStatus.MODEL_INVALID,
         from_call=2 if (mode, strategy) == ("lexmin", "objective") else 1,
     )
     with pytest.raises(BackendFailure):
         backend.solve(puzzle, mode=mode)
     monkeypatch.undo()
-    for shape in backend._shapes[9, (3, 3), "integer"]:
-        proto = shape.model.proto
-        assert [list(v.domain) for v in proto.variables] == [[1, 9]] * 81
-        assert len(proto.assumptions) == 0 and not proto.has_objective()
+    proto = backend._shapes[9, (3, 3), "integer"].proto
+    assert [list(v.domain) for v in proto.variables] == [[1, 9]] * 81
+    assert len(proto.assumptions) == 0 and not proto.has_objective()
+    assert len(proto.search_strategy) == 0
     assert backend.solve(puzzle, mode=mode).solution.is_solution_of(puzzle)
 
 
-def test_solution_bits_read_the_text_or_fall_back():
+def reference_proto(size: int, box: Shape, kind: str, counts: bool = False):
+    """The model as the `cp_model` helpers write it (what the backend used to build)."""
+    cp_model = pytest.importorskip("ortools.sat.python.cp_model")
+    units = geometry(size, box).units
     model = cp_model.CpModel()
-    for _ in range(5):
-        model.new_bool_var("")
-    solver = cp_model.CpSolver()
-    solver.solve(model)
-    solution = solver.response_proto.solution
+    if kind == "boolean":
+        literals = [model.new_bool_var("") for _ in range(size**3)]
+        for cell in range(size * size):
+            model.add_exactly_one(literals[cell * size : (cell + 1) * size])
+        for unit in units:
+            for offset in range(size):
+                model.add_exactly_one([literals[cell * size + offset] for cell in unit])
+        return model.proto
+    cells = [model.new_int_var(1, size, "") for _ in range(size * size)]
+    for unit in units:
+        model.add_all_different([cells[cell] for cell in unit])
+    if counts:
+        value_literals = [[model.new_bool_var("") for _ in range(size)] for _ in cells]
+        for cell, row_literals in enumerate(value_literals):
+            for value, literal in enumerate(row_literals, start=1):
+                model.add(cells[cell] == value).only_enforce_if(literal)
+                model.add(cells[cell] != value).only_enforce_if(~literal)
+        for row in range(size):
+            row_cells = range(row * size, (row + 1) * size)
+            for cut in range(box[1], size, box[1]):
+                first, rest = row_cells[:cut], row_cells[cut:]
+                among = []
+                for value in range(size):
+                    inside = model.new_bool_var("")
+                    model.add(inside == sum(value_literals[cell][value] for cell in first))
+                    model.add(inside + sum(value_literals[cell][value] for cell in rest) == 1)
+                    among.append(inside)
+                model.add(sum(among) == cut)
+    return model.proto
+
+
+@pytest.mark.parametrize(("size", "box"), [(4, (2, 2)), (6, (2, 3)), (9, (3, 3))])
+def test_the_kept_models_are_the_protos_cp_model_writes(size, box):
+    assert str(cpsat.ShapeModel(size, box).proto) == str(reference_proto(size, box, "boolean"))
+    for counts in (False, True):
+        kept = cpsat.IntegerShapeModel(size, box, counts=counts)
+        assert str(kept.proto) == str(reference_proto(size, box, "integer", counts))
+
+
+def test_the_lexmin_strategy_lists_the_blank_cells_in_order(solve_calls):
+    """Boolean model: the candidate literals of the blank cells, cell by cell, values ascending
+    (a value a given peer holds is false before the first decision); integer model: the blank
+    cells. Either way nothing else, and the first unfixed one decides."""
+    puzzle = Grid.parse(SERG_FIRST)
+    boolean, integer = get_backend("cpsat"), get_backend("cpsat", model="integer")
+    assert boolean.solve(puzzle).solution == integer.solve(puzzle).solution
+    candidates = boolean._shapes[9, (3, 3), "boolean"].candidates(puzzle.values)
+    literals = [
+        cell * 9 + value - 1
+        for cell in puzzle.blanks()
+        for value in range(1, 10)
+        if candidates[cell] >> value & 1
+    ]
+    assert [call["strategy"] for call in solve_calls] == [[literals], [puzzle.blanks()]]
+    assert len(literals) < 9 * len(puzzle.blanks())
+
+
+def test_solution_bits_read_the_text_or_fall_back():
+    proto = cmh.CpModelProto()
+    cpsat.ProtoWriter(proto).new_variables(5, 0, 1)
+    solution = cpsat.call_cp_sat(cmh.SolveWrapper(), proto, cpsat.new_parameters()).solution
     assert list(cpsat.solution_bits(solution)) == list(solution)
     assert isinstance(cpsat.solution_bits(solution), bytes)  # read from the C++ text
     assert cpsat.solution_bits((1, 0, 1)) == [1, 0, 1]  # "(1, 0, 1)": not the expected text
@@ -729,9 +864,25 @@ def test_importing_the_backend_does_not_load_ortools():
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
+def test_solving_loads_neither_pandas_nor_numpy():
+    """The models are written and solved through `cp_model_helper`; `cp_model` would import
+    pandas and numpy into every process that runs the backend."""
+    code = (
+        "import sys; from sudoku_cp.backends import get_backend; from sudoku_cp.grid import Grid;"
+        " b = get_backend('cpsat'); g = Grid.empty(9);"
+        " [b.solve(g, mode=m, time_limit=t) for m in ('lexmin', 'any', 'count')"
+        " for t in (None, 9)];"
+        " get_backend('cpsat', strategy='objective', model='integer', counts='on').solve(g);"
+        " bad = [m for m in ('pandas', 'numpy', 'ortools.sat.python.cp_model')"
+        " if m in sys.modules];"
+        " assert not bad, bad"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
 @pytest.mark.slow
-def test_empty_25x25_lexmin_by_objective(backend):
-    result = backend.solve(Grid.empty(25))
+def test_empty_25x25_lexmin_by_objective(staged):
+    result = staged.solve(Grid.empty(25))
     assert 625 / 11 > result.stats["stages"] > 1  # chunks of 11 cells at first, then longer
     assert {i: list(result.solution.rows()[i]) for i in EMPTY25_ROWS} == EMPTY25_ROWS
     assert result.solution.is_solution_of(Grid.empty(25))
@@ -784,26 +935,27 @@ def test_integer_model_empty_grid_lexmin(size, box, strategy):
         ("multi-20x20.txt", [3, 6]),
     ],
 )
-def test_integer_search_lexmin_equals_dfs_and_sat(name, indices):
-    """The fixed search's first solution on the integer model is the lex-min (the argument is in
-    the module docstring): the same grids as dfs and sat on puzzles with several completions."""
+@pytest.mark.parametrize("model", ["integer", "boolean"])
+def test_search_lexmin_equals_dfs_and_sat(name, indices, model):
+    """The fixed search's first solution is the lex-min on either model (the argument is in the
+    module docstring): the same grids as dfs and sat on puzzles with several completions."""
     pytest.importorskip("pysat")
-    backend = get_backend("cpsat", **INTEGER_SEARCH)
+    backend = get_backend("cpsat", model=model, strategy="search")
     dfs, sat = get_backend("dfs"), get_backend("sat")
     for grid in generated(name, indices):
         answer = backend.solve(grid)
-        assert answer.stats["model"] == "integer" and answer.stats["strategy"] == "search"
+        assert answer.stats["model"] == model and answer.stats["strategy"] == "search"
         assert answer.solution == dfs.solve(grid).solution == sat.solve(grid).solution, name
 
 
 def test_integer_objective_chunks_are_exact():
-    shape = cpsat.IntegerShapeModel(9, (3, 3), decide=True)
+    shape = cpsat.IntegerShapeModel(9, (3, 3))
     everything = shape.candidates([0] * 81)
     chunk = shape.next_chunk(range(81), everything)
     # Objective sum(place * value) <= 9 * (9**k - 1): below 2**53 for k cells, not for k + 1.
     assert 9 * 9 ** len(chunk) - 1 < 2**53 <= 9 * 9 ** (len(chunk) + 1) - 1
     shape.minimize_chunk(chunk, everything)
-    proto = shape.model.proto
+    proto = shape.proto
     assert sum(c * 9 for c in proto.objective.coeffs) < 2**53
     with pytest.raises(BackendFailure, match="overflows"):
         shape.minimize_chunk(range(len(chunk) + 1), everything)
@@ -828,16 +980,11 @@ def test_auto_picks_the_model_and_strategy_by_size():
     assert [backend.model_kind(n, mode) for n in (9, 64) for mode in (Mode.ANY, Mode.COUNT)] == [
         "boolean"
     ] * 4
-    assert [backend.lexmin_strategy(n) for n in (9, 25, 30, 64)] == [
-        "objective",
-        "objective",
-        "search",
-        "search",
-    ]
+    assert [backend.lexmin_strategy(n) for n in (9, 25, 30, 64)] == ["search"] * 4
     forced = get_backend("cpsat", model="boolean", strategy="objective")
     assert (forced.model_kind(64), forced.lexmin_strategy(64)) == ("boolean", "objective")
     stats = backend.solve(Grid.parse(SERG_FIRST)).stats
-    assert (stats["model"], stats["strategy"]) == ("boolean", "objective")
+    assert (stats["model"], stats["strategy"], stats["stages"]) == ("boolean", "search", 1)
     big = Grid.empty(30)
     assert backend.prepare(big) and not backend.prepare(big)  # both models, outside the clock
     assert {key[2] for key in backend._shapes if key[0] == 30} == {"boolean", "integer"}
@@ -907,11 +1054,11 @@ def test_the_row_counts_go_into_the_lexmin_model_only():
     backend = get_backend("cpsat", model="integer", counts="on")
     grid = Grid.empty(9)
     assert backend.prepare(grid) and not backend.prepare(grid)
-    decided, free = backend._shapes[9, (3, 3), "integer"]
+    plain_model = backend._shapes[9, (3, 3), "integer"]
     counted = backend._counted[9, (3, 3)]
     # 81 cells, 729 literals "cell == value", 9 rows x 2 cuts x 9 values "value left of the cut"
-    assert len(counted.model.proto.variables) == 81 + 729 + 9 * 2 * 9
-    assert len(decided.model.proto.variables) == len(free.model.proto.variables) == 81
+    assert len(counted.proto.variables) == 81 + 729 + 9 * 2 * 9
+    assert len(plain_model.proto.variables) == 81
     assert backend.solve(grid).stats["row_counts"] is True
     assert backend.solve(grid).stats["variables"] == 81 + 729 + 9 * 2 * 9
     assert backend.solve(grid, mode="any").stats["row_counts"] is False
@@ -921,7 +1068,7 @@ def test_the_row_counts_go_into_the_lexmin_model_only():
 
 
 def test_the_row_counts_read_only_the_cells_of_a_solution():
-    shape = cpsat.IntegerShapeModel(4, (2, 2), decide=True, counts=True)
+    shape = cpsat.IntegerShapeModel(4, (2, 2), counts=True)
     cells = [1, 2, 3, 4] * 4
     assert shape.values_from(cells + [0, 1] * 40) == bytes(cells)
     with pytest.raises(BackendFailure):

@@ -5,46 +5,53 @@ shape and kept by the backend (in `prepare`, before the puzzle's clock starts):
 
 - **boolean**: a Boolean per (cell, value), every cell exactly one value, every unit every value
   exactly once (the extended encoding, whose unit propagation finds naked and hidden singles). A
-  puzzle poses its givens as CP-SAT *assumptions* on that kept model and takes them away again.
+  puzzle poses its givens as CP-SAT *assumptions* on that kept model (from
+  GIVENS_AS_DOMAINS_FROM_SIZE on, by narrowing the given literals' domains to true, so that CP-SAT
+  fixes them at the root) and takes them away again.
 - **integer**: one integer 1..N per cell and an `AllDifferent` per unit. A puzzle poses its givens
   by narrowing the given cells' domains in the kept model's proto to their value, and puts the
   domains back afterwards (assumptions need Boolean literals, which this model does not have).
 
 `auto` takes the integer model for lex-min from `INTEGER_FROM_SIZE` on, and the Boolean model
-otherwise: the Boolean model serves the staged objective (the lex-min default up to 25x25) with
-the shortest stages, and its free search was the faster for `any` at every size measured; the
-integer one took the fixed search through the empty 36x36 lex-min 6-8x faster (see
-`_shape_template` and docs/backends.md for the figures).
+otherwise (the faster of the two for lex-min below that size and for `any` at every size
+measured; docs/backends.md has the figures).
 
-Lex-min ("objective" strategy), in two steps:
+The models are written straight into CP-SAT's model proto through `cp_model_helper`, the C++
+binding that `cp_model` itself wraps, and solved through its `SolveWrapper`: `cp_model` imports
+pandas and numpy, which would make every process that runs this backend far bigger and slower to
+start, and its helpers cost more Python per variable. The protos are the same as `cp_model`
+would write (tested).
 
-1. Uniqueness probe. When the givens could have one completion only (at least N - 1 distinct values
-   given: two absent values could otherwise be swapped) and the stages below would be three or
-   more, enumerate completions up to two in one call. One completion and the search exhausted: it
-   is the only one, so it is the lex-min.
-2. Staged objective, for the rest: the blank cells, row-major, are cut into chunks; each stage
-   minimises one chunk read as a mixed-radix number (Boolean model: a cell's digit is the rank of
-   its value among the values no filled peer holds; integer model: its value less its smallest
-   candidate; the first cell weighing most), then freezes the chunk at its optimum (more
-   assumptions, or narrowed domains) and moves on. A chunk is as long as keeps every objective
-   value exact (below 2**53), so every stage is exact.
+Lex-min, two strategies (option `strategy`):
 
-The "search" strategy keeps only the fixed search: the first solution of a row-major,
-smallest-value decision strategy (`FIXED_SEARCH`, presolve off, symmetry detection off, one
-worker). "auto" (the default) takes the objective up to `SEARCH_FROM_SIZE` - 1 (unchanged there;
-its answer does not rest on the search argument below) and the search from there on, where the
-objective needs a hundred stages or more (empty 36x36: 1296 cells in chunks of 10), each paying
-its own proof: the empty 30x30 objective was unfinished after 120 s, its search took 0.7 s.
+- **search** (`auto`, every size): the first solution of a fixed search, under these parameters:
+  a decision strategy, posed per puzzle, that lists the blank cells row-major (Boolean model: the
+  literals of their candidates, value by value), first unfixed one first, smallest value first
+  (`FIXED_SEARCH`, presolve off, symmetry detection off, one worker). One CP-SAT call.
+- **objective**: in two steps, its answer resting on objective bounds rather than on the search
+  order. (1) Uniqueness probe: when the givens could have one completion only (at least N - 1
+  distinct values given: two absent values could otherwise be swapped) and the stages below
+  would be three or more, enumerate completions up to two in one call; one completion and the
+  search exhausted: it is the only one, so it is the lex-min. (2) Staged objective, for the rest:
+  the blank cells, row-major, are cut into chunks; each stage minimises one chunk read as a
+  mixed-radix number (Boolean model: a cell's digit is the rank of its value among the values no
+  filled peer holds; integer model: its value less its smallest candidate; the first cell
+  weighing most), then freezes the chunk at its optimum (more assumptions, or narrowed domains)
+  and moves on. A chunk is as long as keeps every objective value exact (below 2**53), so every
+  stage is exact. The stages run the same fixed search.
+
 From COUNTS_FROM_SIZE up (box sides not both powers of two), for puzzles with at most N givens,
-that search runs on an integer model that also carries implied row counts (`add_row_counts`),
-which let bounds propagation see the pigeonholes of the big empty grids: empty 42x42 in ~5 s
-instead of ~190-230 s, 49x49 and 56x56 in ~4 s instead of no answer in 300 s.
+the lex-min integer model also carries implied row counts (`add_row_counts`), which let bounds
+propagation see the pigeonholes of the big empty grids.
 
 Why the first solution of that search is the lex-min. Under those parameters CP-SAT is one
 CDCL search over the model as written (no presolve: no variable is replaced by a representative
 or removed, no symmetry is broken) whose every decision is "the first not-yet-fixed cell, in
-row-major order, takes its smallest value still in its domain" (Boolean model: the first unfixed
-literal set true, literals ordered cell by cell and value by value, which is the same thing).
+row-major order, takes its smallest value still in its domain". The strategy lists only the blank
+cells and, on the Boolean model, only their candidates, ordered cell by cell and value by value;
+the first unfixed literal set true is the same decision. What it leaves out is fixed before the
+first decision: a given is an assumption or a one-value domain, and a value that a given peer
+holds is false once the givens propagate (the unit's exactly-one holding the given).
 Let S* be the lex-min completion. Invariant: every literal on the trail is implied by the model
 together with the decisions above it, since unit propagation, the AllDifferent propagators and
 learnt clauses are all sound (a learnt clause is implied by the model alone). Claim: as long as
@@ -61,22 +68,29 @@ or a second worker break this: presolve searches a rewritten model (the decision
 representative, whose smallest value is not the cell's), and another worker may report its own
 solution first. Both are measured pitfalls (below) and tested.
 
-The row counts (`add_row_counts`: the lex-min integer model from COUNTS_FROM_SIZE, option
-`counts`) keep this argument. Each variable they add is a function of the cells (a literal
-"cell == v", a Boolean "v is among the row's first k cells"), and every completion, with them so
-set, satisfies every constraint they add (a row holds each value once, so its first k cells hold
-exactly k values): they remove no completion, S* extends to a solution of the whole model, and the
-propagation they add is sound like the rest. The decision strategy still lists the cells alone,
-and once every cell is fixed propagation fixes the added variables, so the first solution is S*.
-They change how soon a wrong prefix is refuted, not which solution comes first (tested: the same
-answers with and without them).
+The row counts (`add_row_counts`) keep this argument. Each variable they add is a function of the
+cells (a literal "cell == v", a Boolean "v is among the row's first k cells"), and every
+completion, with them so set, satisfies every constraint they add (a row holds each value once, so
+its first k cells hold exactly k values): they remove no completion, S* extends to a solution of
+the whole model, and the propagation they add is sound like the rest. The decision strategy still
+lists the cells alone, and once every cell is fixed propagation fixes the added variables, so the
+first solution is S*. They change how soon a wrong prefix is refuted, not which solution comes
+first (tested: the same answers with and without them).
+
+Time limits. One budget covers every call of a puzzle; each call gets what is left. CP-SAT checks
+its limit only between steps, and some steps do not look at it: copying and validating the model,
+and expanding each `AllDifferent` of the integer model into a Boolean encoding before the search
+(seconds on a 49x49). So a call under a limit runs on a helper thread while the backend waits for
+what is left of the budget (and `STOP_GRACE_SECONDS`); past it, the backend asks CP-SAT to stop,
+reports TIMEOUT and leaves the call to end on its own. The kept model it reads is left as it is
+until then: the next `prepare` (set-up, outside the next puzzle's clock) or `close` waits for the
+call and cleans the model. Without a limit the call runs on the calling thread.
 
 Pitfalls of ortools 9.15 guarded against here (see ../shared/reference/lexmin-methods.md, §1):
 with presolve on or more than one worker the fixed search's first solution is not the lex-min;
-objective coefficients at or beyond 2**53 give wrong "optimal" answers or MODEL_INVALID, and
-beyond int64 the Python layer silently switches to a floating-point objective; solution hints
-between stages crash presolve (or-tools #5288, #5091), so none are given; enumerating with several
-workers reports solutions twice, so counting uses one worker and de-duplicates anyway.
+objective coefficients at or beyond 2**53 give wrong "optimal" answers or MODEL_INVALID; solution
+hints between stages crash presolve (or-tools #5288, #5091), so none are given; enumerating with
+several workers reports solutions twice, so counting uses one worker and de-duplicates anyway.
 
 ortools is imported only inside functions: choosing another backend never pays for loading it.
 """
@@ -87,29 +101,36 @@ import contextlib
 import functools
 import itertools
 import logging
+import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from ..errors import BackendFailure
-from ..grid import BLANK, Grid, Shape, geometry
+from ..grid import BLANK, Geometry, Grid, Shape, geometry
 from ..result import Mode, Status
 from .base import Backend, BackendOption, Deadline, Outcome
-
-if TYPE_CHECKING:  # only for annotations; never imported at run time from here
-    from ortools.sat.python import cp_model
 
 logger = logging.getLogger(__name__)
 
 STRATEGIES = ("auto", "objective", "search")
 MODELS = ("auto", "boolean", "integer")
 COUNTS = ("auto", "on", "off")  # the row counts of the lex-min integer model (add_row_counts)
-# `auto` choices, by grid size N (measured: see _shape_template and docs/backends.md).
-INTEGER_FROM_SIZE = 26  # the integer model from here on, the Boolean one below
-SEARCH_FROM_SIZE = 26  # lex-min by the fixed search from here on, the staged objective below
+# `auto` choices, by grid size N (measured: see the comments below and docs/backends.md).
+INTEGER_FROM_SIZE = 26  # the integer model for lex-min from here on, the Boolean one below
 EXACT_INTEGER_LIMIT = 2**53  # every objective value must stay below this to be exact
 DEFAULT_WORKERS = 1  # for `any`; on this 2-core machine one worker beat two (see CpSatBackend)
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+# The Boolean model fixes the givens by narrowed domains from this size on, by assumptions below.
+# CP-SAT keeps assumptions at a decision level, so every clause it learns carries the givens it
+# rests on: on the unique 25x25 puzzles of data/generated, 2,800 literals a learnt clause and 4x
+# the time of the same search with the givens fixed at the root. Where the search meets hardly
+# a conflict (9x9) the assumptions are the cheaper to pose and load (docs/backends.md).
+GIVENS_AS_DOMAINS_FROM_SIZE = 16
+# How long past a call's budget the backend waits for CP-SAT to return by its own limit before it
+# stops the call and reports TIMEOUT (see "Time limits" in the module docstring).
+STOP_GRACE_SECONDS = 0.1
 # The uniqueness probe is one extra call for a puzzle with several completions and saves all
 # stages but one for a unique one: with two stages it would only break even (serg_benchmark, all
 # improper, 2 stages: 2 calls without it, 3 with), from three it is worth it (17clue, unique,
@@ -150,7 +171,64 @@ def may_be_unique(grid: Grid) -> bool:
     return len(set(grid.values) - {BLANK}) >= grid.size - 1
 
 
-# -- the models ---------------------------------------------------------------------------------
+@functools.lru_cache(maxsize=1 << 14)
+def mask_values(mask: int) -> tuple[int, ...]:
+    """The values whose bits are set in a candidate mask (bit v for value v), ascending."""
+    values = []
+    while mask:
+        low = mask & -mask
+        values.append(low.bit_length() - 1)
+        mask ^= low
+    return tuple(values)
+
+
+# -- writing the models -------------------------------------------------------------------------
+
+
+class ProtoWriter:
+    """Appends variables and constraints to a CP-SAT model proto through its own fields, as the
+    `cp_model` helpers would write them (variable indices from 0; a negated literal is -i - 1)."""
+
+    def __init__(self, proto: Any) -> None:
+        from ortools.sat.python import cp_model_helper as cmh
+
+        self.proto = proto
+        self._cmh = cmh
+
+    def new_variables(self, count: int, low: int, high: int) -> range:
+        """`count` new variables with domain low..high; their indices."""
+        start = len(self.proto.variables)
+        variable = self._cmh.IntegerVariableProto()
+        variable.domain.extend([low, high])
+        self.proto.variables.extend([variable] * count)
+        return range(start, start + count)
+
+    def exactly_one(self, literals: Iterable[int]) -> None:
+        self.proto.constraints.add().exactly_one.literals.extend(literals)
+
+    def all_different(self, variables: Iterable[int]) -> None:
+        expressions = self.proto.constraints.add().all_diff.exprs
+        for variable in variables:
+            expression = expressions.add()
+            expression.vars.append(variable)
+            expression.coeffs.append(1)
+
+    def linear(
+        self,
+        variables: Sequence[int],
+        coefficients: Sequence[int],
+        domain: Sequence[int],
+        enforcement: Sequence[int] = (),
+    ) -> None:
+        """sum(coefficient * variable) in `domain` (flat intervals), if every enforcement
+        literal holds."""
+        constraint = self.proto.constraints.add()
+        if enforcement:
+            constraint.enforcement_literal.extend(enforcement)
+        linear = constraint.linear
+        linear.vars.extend(variables)
+        linear.coeffs.extend(coefficients)
+        linear.domain.extend(domain)
 
 
 # Boolean per (cell, value) or an integer per cell with AllDifferent: measured on this 2-core
@@ -162,9 +240,9 @@ def may_be_unique(grid: Grid) -> bool:
 # With today's lean parameters (`configure_lean`), fixed search, CPU seconds, build included:
 #   empty 25x25: Boolean 0.31 s (2,761 branches) vs integer 0.18 s (1,557);
 #   empty 36x36: Boolean 48.2 s (376k branches, 370k conflicts) vs integer 5.8 s (51k, 49k).
-# On 9x9 to 25x25 the default lex-min is the staged objective, where the Boolean model's
-# per-candidate ranks give the shortest stages, so `auto` keeps the Boolean model there
-# (INTEGER_FROM_SIZE) and takes the integer one from 26 up. Our reading of the 36x36 branch counts:
+# So `auto` keeps the Boolean model up to 25x25 (faster there, and its per-candidate ranks give
+# the staged objective its shortest stages) and takes the integer one from 26 up
+# (INTEGER_FROM_SIZE). Our reading of the 36x36 branch counts:
 # at that size the pigeonhole arguments that refute a wrong set of values in a row or box are what
 # the search must learn, and AllDifferent's bounds/matching reasoning sees them where clause
 # propagation on exactly-ones has to learn them conflict by conflict. A hybrid (both, channelled)
@@ -180,52 +258,30 @@ def may_be_unique(grid: Grid) -> bool:
 # per given, put back after the puzzle; nothing is copied). Assumptions would need a literal per
 # (cell, value) channelled by `x == v` only-enforce-if: measured on 9x9 (first 200, fixed search,
 # CPU medians), domains 4.3 ms against 6.6 ms on 17clue and 3.3 against 7.2 ms on serg_benchmark,
-# the same answers (the assumption figure without the backend's own overhead).
-@functools.cache
-def _shape_template(size: int, box: Shape, decide: bool) -> cp_model.CpModel:
-    """The Boolean model of every grid of this shape, built once per process; backends copy it.
-
-    Variable ``cell * N + value - 1`` is the Boolean "cell holds value". With `decide`, the model
-    carries the lex-min decision strategy: first undecided cell row-major, smallest value first.
-    """
-    from ortools.sat.python import cp_model
-
-    units = geometry(size, box).units
-    model = cp_model.CpModel()
-    # Unnamed: names cost a fifth of the build time and nobody reads them.
-    literals = [model.new_bool_var("") for _ in range(size**3)]
+# the same answers (the assumption figure without the backend's own overhead). A per-puzzle model
+# written through the proto's fields took 0.4-0.5 ms to write, through the text format 0.6-0.9 ms
+# to write and parse, against 0.1-0.2 ms saved in the solve (docs/backends.md).
+def write_boolean_model(writer: ProtoWriter, shape: Geometry) -> None:
+    """The Boolean model: variable ``cell * N + value - 1`` is "cell holds value"; exactly one
+    value per cell, each value exactly once per unit."""
+    size = shape.size
+    literals = writer.new_variables(size**3, 0, 1)
     for cell in range(size * size):
-        model.add_exactly_one(literals[cell * size : (cell + 1) * size])
-    for unit in units:
+        writer.exactly_one(literals[cell * size : (cell + 1) * size])
+    for unit in shape.units:
         for offset in range(size):
-            model.add_exactly_one([literals[cell * size + offset] for cell in unit])
-    if decide:
-        # Literal true first = the value first; literals run row-major, values ascending.
-        model.add_decision_strategy(literals, cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
-    return model
+            writer.exactly_one([cell * size + offset for cell in unit])
 
 
-@functools.cache
-def _integer_template(
-    size: int, box: Shape, decide: bool, counts: bool = False
-) -> cp_model.CpModel:
-    """The integer model of every grid of this shape, built once per process; backends copy it.
-
-    Variable ``cell`` is the cell's value, 1..N; one `AllDifferent` per unit. With `decide`, the
-    model carries the lex-min decision strategy: first unfixed cell row-major, its smallest value.
-    With `counts`, the row counts of `add_row_counts` follow the cells (variables N*N and up).
-    """
-    from ortools.sat.python import cp_model
-
-    model = cp_model.CpModel()
-    cells = [model.new_int_var(1, size, "") for _ in range(size * size)]
-    for unit in geometry(size, box).units:
-        model.add_all_different([cells[cell] for cell in unit])
+def write_integer_model(writer: ProtoWriter, shape: Geometry, counts: bool = False) -> None:
+    """The integer model: variable ``cell`` is the cell's value, 1..N; an `AllDifferent` per
+    unit; with `counts`, the row counts of `add_row_counts` (variables N*N and up)."""
+    size = shape.size
+    cells = writer.new_variables(size * size, 1, size)
+    for unit in shape.units:
+        writer.all_different(unit)
     if counts:
-        add_row_counts(model, cells, size, box)
-    if decide:
-        model.add_decision_strategy(cells, cp_model.CHOOSE_FIRST, cp_model.SELECT_MIN_VALUE)
-    return model
+        add_row_counts(writer, cells, size, shape.box_shape)
 
 
 # The row counts, measured: CPU seconds of one solve, without / with them, by a bare script (this
@@ -256,7 +312,7 @@ def counts_wanted(size: int, box: Shape, givens: int = 0) -> bool:
     return size >= COUNTS_FROM_SIZE and not powers_of_two and givens <= COUNTS_MAX_GIVENS * size
 
 
-def add_row_counts(model: cp_model.CpModel, cells: Sequence[Any], size: int, box: Shape) -> None:
+def add_row_counts(writer: ProtoWriter, cells: Sequence[int], size: int, box: Shape) -> None:
     """Add implied constraints that let bounds propagation see Hall sets along a row.
 
     `AllDifferent` in CP-SAT 9.15 propagates bounds only; the lex-min of an empty grid with boxes
@@ -273,68 +329,111 @@ def add_row_counts(model: cp_model.CpModel, cells: Sequence[Any], size: int, box
     of k cells holds exactly k values) that the AllDifferent bounds propagator lacks.
     """
     _rows, width = box
-    literals = [[model.new_bool_var("") for _ in range(size)] for _ in range(size * size)]
-    for cell, cell_literals in enumerate(literals):
-        for value, literal in enumerate(cell_literals, start=1):
-            model.add(cells[cell] == value).only_enforce_if(literal)
-            model.add(cells[cell] != value).only_enforce_if(~literal)
+    literals = writer.new_variables(size * size * size, 0, 1)
+    for cell, variable in enumerate(cells):
+        for value in range(1, size + 1):
+            literal = literals[cell * size + value - 1]
+            writer.linear([variable], [1], [value, value], [literal])
+            writer.linear(
+                [variable], [1], [INT64_MIN, value - 1, value + 1, INT64_MAX], [-literal - 1]
+            )
     for row in range(size):
         row_cells = range(row * size, (row + 1) * size)
         for cut in range(width, size, width):
             first, rest = row_cells[:cut], row_cells[cut:]
-            among = []
-            for value in range(size):
-                inside = model.new_bool_var("")
-                model.add(inside == sum(literals[cell][value] for cell in first))
-                model.add(inside + sum(literals[cell][value] for cell in rest) == 1)
-                among.append(inside)
-            model.add(sum(among) == cut)
+            among = writer.new_variables(size, 0, 1)
+            for value, inside in enumerate(among):
+                in_first = [literals[cell * size + value] for cell in first]
+                in_rest = [literals[cell * size + value] for cell in rest]
+                writer.linear([*in_first, inside], [-1] * len(in_first) + [1], [0, 0])
+                writer.linear([*in_rest, inside], [1] * (len(in_rest) + 1), [1, 1])
+            writer.linear(among, [1] * size, [cut, cut])
 
 
 class KeptModel:
-    """A backend's own copy of the model of one grid shape, reused puzzle after puzzle.
+    """A backend's own model of one grid shape, reused puzzle after puzzle.
 
-    A puzzle poses its givens (`posed`), may add an objective and freeze cells (the chunks of the
-    staged lex-min), and leaves the model as it found it. Subclasses say how.
+    A puzzle poses its givens and, for lex-min, its decision strategy (`posed`), may add an
+    objective and freeze cells (the chunks of the staged lex-min), and leaves the model as it
+    found it. While a CP-SAT call that outlived its budget still reads the model (`busy`), the
+    model is left alone; `settle` waits for that call and cleans the model. Subclasses say how
+    givens are posed.
     """
 
     kind: ClassVar[str] = ""
+    # The decision strategy of the lex-min search: which unfixed variable, which value first.
+    _selection: ClassVar[str] = "CHOOSE_FIRST"
+    _reduction: ClassVar[str] = ""
 
-    def __init__(self, size: int, box: Shape, *, decide: bool) -> None:
-        from ortools.sat.python import cp_model
+    def __init__(self, size: int, box: Shape) -> None:
+        from ortools.sat.python import cp_model_helper as cmh
 
         self.size = size
-        self.model = cp_model.CpModel()
-        self.model.proto.copy_from(self._build(size, box, decide).proto)
+        self.proto: Any = cmh.CpModelProto()
         shape_geometry = geometry(size, box)
+        self._write(ProtoWriter(self.proto), shape_geometry)
         self._units = shape_geometry.units
         unit_index = {unit: index for index, unit in enumerate(self._units)}
         self._units_of_cell = [
             tuple(unit_index[unit] for unit in units) for units in shape_geometry.units_of
         ]
         self._all_values = (1 << (size + 1)) - 2  # bits 1..N
+        strategies = cmh.DecisionStrategyProto
+        self._selection_value = getattr(strategies, self._selection)
+        self._reduction_value = getattr(strategies, self._reduction)
+        self.busy: threading.Thread | None = None  # an abandoned CP-SAT call still reading it
 
     @contextlib.contextmanager
-    def posed(self, grid: Grid) -> Iterator[int]:
-        """The model with this puzzle's givens posed (yields their number); afterwards, even
-        on an error, the model has no given, frozen cell or objective again."""
-        proto = self.model.proto
-        self._release()
-        proto.clear_objective()
+    def posed(
+        self, grid: Grid, *, lexmin: bool = False, candidates: Sequence[int] | None = None
+    ) -> Iterator[int]:
+        """The model with this puzzle's givens posed, and for `lexmin` the lex-min decision
+        strategy over its blank cells (`candidates`: per cell the values no given peer holds,
+        `candidates(grid.values)` if None); yields the number of givens. Afterwards, even on an
+        error, the model has no given, frozen cell, strategy or objective again, unless a call
+        still reads it (then `settle` cleans it)."""
+        self.settle()
+        self._clear()
         try:
-            yield self._pose(grid)
+            givens = self._pose(grid)
+            if lexmin:
+                strategy = self.proto.search_strategy.add()
+                strategy.variables.extend(self._strategy_variables(grid, candidates))
+                strategy.variable_selection_strategy = self._selection_value
+                strategy.domain_reduction_strategy = self._reduction_value
+            yield givens
         finally:
-            self._release()
-            proto.clear_objective()
+            if self.busy is None:
+                self._clear()
 
-    def _build(self, size: int, box: Shape, decide: bool) -> cp_model.CpModel:
-        """The template this kept model copies (built once per process and shape)."""
+    def settle(self) -> bool:
+        """Wait for an abandoned call on this model to end, then clean the model; True if there
+        was one."""
+        call = self.busy
+        if call is None:
+            return False
+        call.join()
+        self.busy = None
+        self._clear()
+        return True
+
+    def _clear(self) -> None:
+        self._release()
+        self.proto.clear_objective()
+        self.proto.search_strategy.clear()
+
+    def _write(self, writer: ProtoWriter, shape: Geometry) -> None:
+        """Write the model of this shape into the (empty) proto."""
         raise NotImplementedError
 
     def _pose(self, grid: Grid) -> int:
         raise NotImplementedError
 
     def _release(self) -> None:
+        raise NotImplementedError
+
+    def _strategy_variables(self, grid: Grid, candidates: Sequence[int] | None) -> list[int]:
+        """The variables of the lex-min decision strategy, in decision order."""
         raise NotImplementedError
 
     def freeze(self, cells: Sequence[int], values: Sequence[int]) -> None:
@@ -407,11 +506,11 @@ class KeptModel:
                 f"a chunk of {cells} cells overflows an exact objective "
                 f"(its largest value is {largest} >= 2**53)"
             )
-        proto = self.model.proto
+        proto = self.proto
         proto.clear_objective()
         proto.objective.vars.extend(variables)
         proto.objective.coeffs.extend(coefficients)
-        check_integer_objective(self.model, len(variables))
+        check_integer_objective(proto, len(variables))
 
     def values_from(self, solution: Sequence[int]) -> bytes:
         """The grid's values, row-major, one byte each, from a CP-SAT solution vector.
@@ -425,19 +524,27 @@ class KeptModel:
 
 
 class ShapeModel(KeptModel):
-    """The Boolean model: givens and frozen cells are assumptions on "cell holds value"."""
+    """The Boolean model: givens and frozen cells fix "cell holds value" true, as assumptions
+    below GIVENS_AS_DOMAINS_FROM_SIZE and as one-value domains in the kept proto from there on
+    (put back after the puzzle, like the integer model's)."""
 
     kind = "boolean"
+    # Literal true first = the value first; the literals run row-major, values ascending.
+    _reduction = "SELECT_MAX_VALUE"
 
-    def __init__(self, size: int, box: Shape, *, decide: bool) -> None:
-        super().__init__(size, box, decide=decide)
+    def __init__(self, size: int, box: Shape) -> None:
+        super().__init__(size, box)
+        self.by_domain = size >= GIVENS_AS_DOMAINS_FROM_SIZE
+        self._fixed: list[int] = []  # literals whose domain is narrowed to true now
         # The value each variable stands for, by variable index: a solution vector then reads as
         # the grid's values with one `compress` (row-major, one true literal per cell).
         self._value_of_variable = [variable % size + 1 for variable in range(size**3)]
-        self._values_of_mask: dict[int, list[int]] = {}  # candidate mask -> its values, ascending
+        self._variables = range(size**3)
+        self._no_literal = bytes(size)  # a given cell's part of the strategy: none of its literals
+        self._literal_flags: dict[int, bytes] = {}  # candidate mask -> one 0/1 byte per value
 
-    def _build(self, size: int, box: Shape, decide: bool) -> cp_model.CpModel:
-        return _shape_template(size, box, decide)
+    def _write(self, writer: ProtoWriter, shape: Geometry) -> None:
+        write_boolean_model(writer, shape)
 
     def literal(self, cell: int, value: int) -> int:
         """The variable index of the Boolean "cell holds value"."""
@@ -450,18 +557,51 @@ class ShapeModel(KeptModel):
 
     def _pose(self, grid: Grid) -> int:
         givens = self.given_literals(grid)
-        self.model.proto.assumptions.extend(givens)
+        self.assume(givens)
         return len(givens)
 
     def _release(self) -> None:
-        self.model.proto.assumptions.clear()
+        self.proto.assumptions.clear()
+        variables = self.proto.variables
+        for literal in self._fixed:
+            variables[literal].domain[0] = 0
+        self._fixed.clear()
+
+    def _strategy_variables(self, grid: Grid, candidates: Sequence[int] | None) -> list[int]:
+        """The candidate literals of the blank cells: row-major, values ascending (one flag byte
+        per literal, then `compress`: a third cheaper than a loop over the values)."""
+        if candidates is None:
+            candidates = self.candidates(grid.values)
+        flags, none = self._literal_flags, self._no_literal
+        if len(flags) > 1 << 12:  # masks seen so far; bounded, whatever the puzzles
+            flags.clear()
+        row = flags.get
+        selected = b"".join(
+            [
+                none if value else (row(mask) or self._flags(mask))
+                for mask, value in zip(candidates, grid.values, strict=True)
+            ]
+        )
+        return list(itertools.compress(self._variables, selected))
+
+    def _flags(self, mask: int) -> bytes:
+        flags = bytes(mask >> value & 1 for value in range(1, self.size + 1))
+        self._literal_flags[mask] = flags
+        return flags
 
     def assume(self, literals: Sequence[int]) -> None:
-        """Add assumptions (for the current puzzle only: `posed` takes them away)."""
-        self.model.proto.assumptions.extend(literals)
+        """Fix these literals true, as assumptions or narrowed domains (`by_domain`), for the
+        current puzzle only: `posed` takes them away."""
+        if not self.by_domain:
+            self.proto.assumptions.extend(literals)
+            return
+        variables = self.proto.variables
+        for literal in literals:
+            variables[literal].domain[0] = 1
+        self._fixed.extend(literals)
 
     def freeze(self, cells: Sequence[int], values: Sequence[int]) -> None:
-        """Fix these cells to their values in `values` (assumptions, never a hint)."""
+        """Fix these cells to their values in `values` (never a hint)."""
         self.assume([self.literal(cell, values[cell]) for cell in cells])
 
     def radix(self, mask: int) -> int:
@@ -473,11 +613,8 @@ class ShapeModel(KeptModel):
         below 2**53; with every value a candidate this is the base-N number of
         `chunk_length(N)` cells. Values that are no candidate (a filled peer holds them) get no
         term: no completion of this puzzle gives them to the cell."""
-        size = self.size
-        values = self._values_of_mask.get(mask)
-        if values is None:
-            values = self._values_of_mask[mask] = [v for v in range(1, size + 1) if mask >> v & 1]
-        return [(cell * size + value - 1, rank) for rank, value in enumerate(values[1:], start=1)]
+        base = cell * self.size - 1
+        return [(base + value, rank) for rank, value in enumerate(mask_values(mask)[1:], start=1)]
 
     def values_from(self, solution: Sequence[int]) -> bytes:
         values = bytes(itertools.compress(self._value_of_variable, solution_bits(solution)))
@@ -491,17 +628,18 @@ class IntegerShapeModel(KeptModel):
     the kept proto, until the puzzle is done."""
 
     kind = "integer"
+    _reduction = "SELECT_MIN_VALUE"
 
-    def __init__(self, size: int, box: Shape, *, decide: bool, counts: bool = False) -> None:
+    def __init__(self, size: int, box: Shape, *, counts: bool = False) -> None:
         self.counts = counts  # with the row counts of `add_row_counts` (after the cells)
-        super().__init__(size, box, decide=decide)
         self._fixed: list[int] = []  # cells whose domain is narrowed now
+        super().__init__(size, box)
 
-    def _build(self, size: int, box: Shape, decide: bool) -> cp_model.CpModel:
-        return _integer_template(size, box, decide, self.counts)
+    def _write(self, writer: ProtoWriter, shape: Geometry) -> None:
+        write_integer_model(writer, shape, self.counts)
 
     def _fix(self, cell: int, value: int) -> None:
-        domain = self.model.proto.variables[cell].domain
+        domain = self.proto.variables[cell].domain
         domain[0] = value
         domain[1] = value
         self._fixed.append(cell)
@@ -515,12 +653,16 @@ class IntegerShapeModel(KeptModel):
         return givens
 
     def _release(self) -> None:
-        variables, size = self.model.proto.variables, self.size
+        variables, size = self.proto.variables, self.size
         for cell in self._fixed:
             domain = variables[cell].domain
             domain[0] = 1
             domain[1] = size
         self._fixed.clear()
+
+    def _strategy_variables(self, grid: Grid, candidates: Sequence[int] | None) -> list[int]:
+        """The blank cells, row-major."""
+        return grid.blanks()
 
     def freeze(self, cells: Sequence[int], values: Sequence[int]) -> None:
         for cell in cells:
@@ -583,16 +725,16 @@ def solution_bits(solution: Sequence[int]) -> Sequence[int]:
     return list(solution)
 
 
-def check_integer_objective(model: cp_model.CpModel, terms: int) -> None:
-    """Make sure CP-SAT holds the objective as `terms` exact integer terms.
+def check_integer_objective(proto: Any, terms: int) -> None:
+    """Make sure the model proto holds the objective as `terms` exact integer terms.
 
-    The Python layer silently turns an objective with a coefficient beyond int64 (or a float) into
-    a floating-point objective, whose "optimum" is not exact.
+    (The `cp_model` layer silently turns an objective with a coefficient beyond int64, or a
+    float, into a floating-point objective, whose "optimum" is not exact; this backend writes the
+    proto itself, and checks anyway.)
 
     Raises:
         BackendFailure: when the objective is floating point or lost terms.
     """
-    proto = model.proto
     if proto.has_floating_point_objective():
         raise BackendFailure("CP-SAT turned the lex-min objective into a floating-point one")
     coefficients = list(proto.objective.coeffs)
@@ -606,6 +748,19 @@ def check_integer_objective(model: cp_model.CpModel, terms: int) -> None:
 # -- solver parameters --------------------------------------------------------------------------
 
 
+def new_parameters() -> Any:
+    """Fresh CP-SAT parameters for one puzzle; CP-SAT's own Ctrl-C handler off.
+
+    (CP-SAT's SIGINT handler kills the process on Ctrl-C after a first solve; Ctrl-C is left to
+    Python so solve and crosscheck can stop cleanly and report what was done.)
+    """
+    from ortools.sat.python import cp_model_helper as cmh
+
+    parameters = cmh.SatParameters()
+    parameters.catch_sigint_signal = False
+    return parameters
+
+
 def configure_lean(parameters: Any) -> None:
     """Skip the root-level work that costs more than it saves on Sudoku.
 
@@ -613,12 +768,15 @@ def configure_lean(parameters: Any) -> None:
     7 branches into 1,100-1,400 branches of preprocessing; the LP relaxation of the exactly-ones
     is never read by a fixed search. Solve medians, first 300 of serg_benchmark, fixed search:
     7.9 ms with all three, 0.50 ms without (17clue: 1.49 vs 0.85 ms); empty 25x25 search-only
-    0.60 vs 0.16 s, empty 16x16 0.15 vs 0.012 s. These only drop deductions made before the search,
-    so the fixed search's order (and with it the lex-min) is untouched.
+    0.60 vs 0.16 s, empty 16x16 0.15 vs 0.012 s. The detection of "greater than at least one of"
+    relations, for scheduling models, finds none here and cost a tenth of a 9x9 call. These only
+    drop deductions made before the search, so the fixed search's order (and with it the
+    lex-min) is untouched.
     """
     parameters.cp_model_probing_level = 0
     parameters.use_sat_inprocessing = False
     parameters.linearization_level = 0
+    parameters.auto_detect_greater_than_at_least_one_of = False
 
 
 def configure_fixed_search(parameters: Any) -> None:
@@ -627,9 +785,9 @@ def configure_fixed_search(parameters: Any) -> None:
     Presolve rewrites cells into functions of representatives (and breaks symmetries), and other
     workers report their own solutions: either way the first solution is no longer the lex-min.
     """
-    from ortools.sat.python import cp_model
+    from ortools.sat.python import cp_model_helper as cmh
 
-    parameters.search_branching = cp_model.FIXED_SEARCH
+    parameters.search_branching = cmh.SatParameters.SearchBranching.FIXED_SEARCH
     parameters.cp_model_presolve = False
     parameters.num_workers = 1
     # Symmetry detection still runs with presolve off; on an empty 25x25 it costs 0.2 s per call
@@ -666,26 +824,54 @@ def configure_free_search(parameters: Any) -> None:
 def set_time_budget(parameters: Any, deadline: Deadline) -> float | None:
     """Give the solver what is left of the puzzle's budget; return it (None: no limit).
 
-    Without a limit nothing is set: CP-SAT keeps its own default (no limit), never a huge number.
+    Without a limit the field is cleared: CP-SAT keeps its own default (no limit), never a huge
+    number, even on parameters that an earlier puzzle gave a limit.
     """
     remaining = deadline.remaining()
-    if remaining is not None:
+    if remaining is None:
+        parameters.clear_max_time_in_seconds()
+    else:
         parameters.max_time_in_seconds = remaining
     return remaining
+
+
+def call_cp_sat(wrapper: Any, proto: Any, parameters: Any) -> Any:
+    """The one place CP-SAT solves: `proto` under `parameters`, through a `SolveWrapper` (which
+    holds any solution callback); returns CP-SAT's response."""
+    wrapper.set_parameters(parameters)
+    return wrapper.solve(proto)
+
+
+def status_name(status: Any) -> str:
+    """CP-SAT's name of a response status ("OPTIMAL", "MODEL_INVALID", ...).
+
+    Read by the status's number: the enum's own `name` costs 13 us, more than the rest of a 9x9's
+    bookkeeping after the call.
+    """
+    try:
+        return _status_names()[int(status)]
+    except (KeyError, TypeError, ValueError):
+        return str(getattr(status, "name", status))
+
+
+@functools.cache
+def _status_names() -> dict[int, str]:
+    from ortools.sat.python import cp_model_helper as cmh
+
+    return {int(value): name for name, value in cmh.CpSolverStatus.__members__.items()}
 
 
 @functools.cache
 def warm_up() -> None:
     """Solve a one-Boolean model once per process: CP-SAT's first call pays ~6 ms of one-off set-up
     that belongs to no puzzle."""
-    from ortools.sat.python import cp_model
+    from ortools.sat.python import cp_model_helper as cmh
 
-    model = cp_model.CpModel()
-    model.new_bool_var("")
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.catch_sigint_signal = False
-    solver.solve(model)
+    proto = cmh.CpModelProto()
+    ProtoWriter(proto).new_variables(1, 0, 1)
+    parameters = new_parameters()
+    parameters.num_workers = 1
+    call_cp_sat(cmh.SolveWrapper(), proto, parameters)
 
 
 # -- counting -----------------------------------------------------------------------------------
@@ -720,9 +906,9 @@ class SolutionTally:
 @functools.cache
 def _tallying_callback_class() -> type:
     """The solution callback class (built on first use: its base class lives in ortools)."""
-    from ortools.sat.python import cp_model
+    from ortools.sat.python import cp_model_helper as cmh
 
-    class TallyingCallback(cp_model.CpSolverSolutionCallback):
+    class TallyingCallback(cmh.SolutionCallback):
         """Feeds each reported solution to a tally and stops the search at its limit."""
 
         def __init__(self, tally: SolutionTally, shape: KeptModel) -> None:
@@ -730,11 +916,12 @@ def _tallying_callback_class() -> type:
             self.tally = tally
             self.shape = shape
 
-        def on_solution_callback(self) -> None:
+        def OnSolutionCallback(self) -> None:  # noqa: N802 - the name CP-SAT calls
             if self.tally.reached():
-                return  # a solution reported after stop_search: not counted
-            if self.tally.record(self.shape.values_from(self.response_proto.solution)):
-                self.stop_search()
+                return  # a solution reported after StopSearch: not counted
+            response: Any = self.Response()  # type: ignore[no-untyped-call]
+            if self.tally.record(self.shape.values_from(response.solution)):
+                self.StopSearch()
 
     return TallyingCallback
 
@@ -742,14 +929,14 @@ def _tallying_callback_class() -> type:
 @functools.cache
 def _first_solution_clock_class() -> type:
     """A callback that notes when the first solution arrives (where the lex-min time goes)."""
-    from ortools.sat.python import cp_model
+    from ortools.sat.python import cp_model_helper as cmh
 
-    class FirstSolutionClock(cp_model.CpSolverSolutionCallback):
+    class FirstSolutionClock(cmh.SolutionCallback):
         def __init__(self) -> None:
             super().__init__()
             self.at: float | None = None
 
-        def on_solution_callback(self) -> None:
+        def OnSolutionCallback(self) -> None:  # noqa: N802 - the name CP-SAT calls
             if self.at is None:
                 self.at = time.perf_counter()
 
@@ -763,82 +950,139 @@ class _TimedOut(Exception):
     """Raised inside a solve when the budget ran out; turned into TIMEOUT."""
 
 
+class _Abandoned(_TimedOut):
+    """A CP-SAT call outlived its budget (in a step it does not interrupt) and was told to stop;
+    it still runs, and its model stays busy until it ends."""
+
+
 @dataclass
 class _Run:
-    """One puzzle's solver calls: the solver, the budget and the counters for the stats."""
+    """One puzzle's solver calls: the parameters, the budget and the counters for the stats."""
 
-    solver: Any
+    parameters: Any
     deadline: Deadline
     stages: int = 0
     branches: int = 0
     conflicts: int = 0
     solve_seconds: float = 0.0
     last_budget: float | None = None
+    response: Any = None
 
-    def solve(self, model: Any, callback: Any = None) -> Any:
-        """One CP-SAT call within what is left of the budget; returns its raw status.
+    def solve(self, shape: KeptModel, callback: Any = None) -> Any:
+        """One CP-SAT call on the kept model within what is left of the budget; returns its
+        status (`response` holds the rest).
 
         Raises:
             _TimedOut: when no time is left before the call.
+            _Abandoned: when the call outlived the budget (see "Time limits", module docstring).
         """
-        budget = set_time_budget(self.solver.parameters, self.deadline)
+        from ortools.sat.python import cp_model_helper as cmh
+
+        budget = set_time_budget(self.parameters, self.deadline)
         if budget is not None and budget <= 0.0:
             raise _TimedOut
-        start = time.perf_counter()
-        status = self.solver.solve(model, callback)
-        self.solve_seconds += time.perf_counter() - start
-        self.stages += 1
-        self.branches += self.solver.num_branches
-        self.conflicts += self.solver.num_conflicts
+        wrapper = cmh.SolveWrapper()
+        if callback is not None:
+            wrapper.add_solution_callback(callback)
         self.last_budget = budget
-        return status
+        start = time.perf_counter()
+        try:
+            if budget is None:
+                response = call_cp_sat(wrapper, shape.proto, self.parameters)
+            else:
+                response = self._watched(wrapper, shape, budget)
+        finally:
+            self.solve_seconds += time.perf_counter() - start
+            self.stages += 1
+        if callback is not None:
+            wrapper.clear_solution_callback(callback)
+        self.response = response
+        self.branches += response.num_branches
+        self.conflicts += response.num_conflicts
+        return response.status
+
+    def _watched(self, wrapper: Any, shape: KeptModel, budget: float) -> Any:
+        """The call on a helper thread, waited for at most the budget and the grace; past them
+        CP-SAT is asked to stop and the model is marked busy until the call ends."""
+        from ortools.sat.python import cp_model_helper as cmh
+
+        answer: list[Any] = []
+        done = threading.Event()
+        # The backend reuses its parameters; the call reads its own copy, whatever follows.
+        proto, parameters = shape.proto, cmh.SatParameters()
+        parameters.copy_from(self.parameters)
+
+        def call() -> None:
+            try:
+                answer.append(call_cp_sat(wrapper, proto, parameters))
+            except BaseException as error:  # handed to the waiting thread
+                answer.append(error)
+            finally:
+                done.set()
+
+        thread = threading.Thread(target=call, name="cp-sat call", daemon=True)
+        thread.start()
+        finished = False
+        try:
+            finished = done.wait(budget + STOP_GRACE_SECONDS)
+        finally:  # also on Ctrl-C while waiting: CP-SAT is told to stop, the model kept busy
+            if not finished:
+                wrapper.stop_search()
+                shape.busy = thread
+        if not finished:
+            raise _Abandoned
+        if isinstance(answer[0], BaseException):
+            raise answer[0]
+        return answer[0]
 
     def ran_out_of_time(self) -> bool:
         """Whether the last call stopped short because of the time budget.
 
         Time is the only limit we give CP-SAT, so a call under a budget that stops unfinished
-        ran out of it. The wall clock is not a reliable witness: CP-SAT also charges its
-        deterministic time against the limit (symmetry detection on an empty 25x25 stopped a
-        0.4 s call after 0.22 s).
+        ran out of it. The wall clock is not a reliable witness: CP-SAT also stops before its
+        limit when too little of it is left after loading the model.
         """
         return self.last_budget is not None
 
+    def solution(self) -> Any:
+        """The last call's solution vector."""
+        return self.response.solution
+
     def failure(self, status: Any, what: str) -> BackendFailure:
         """The error for a status that should not happen here."""
-        return BackendFailure(f"CP-SAT returned {self.solver.status_name(status)} {what}")
+        return BackendFailure(f"CP-SAT returned {status_name(status)} {what}")
 
 
 class CpSatBackend(Backend):
-    """OR-Tools CP-SAT, every size and mode: lex-min by a staged lexicographic objective on the
-    Boolean model up to 25x25, by the fixed row-major search on the integer model from 26x26
+    """OR-Tools CP-SAT, every size and mode: lex-min by the fixed row-major search, on the
+    Boolean model up to 25x25 and on the integer model from 26x26, or by a staged exact objective
     (options `strategy` and `model`, both `auto` by default; see the module docstring).
 
-    `workers` is the number of CP-SAT workers for `any` (lex-min stages and counting always use
-    one: see the module docstring). Default 1, measured on this 2-core machine with the earlier
+    `workers` is the number of CP-SAT workers for `any` (lex-min and counting always use one:
+    see the module docstring). Default 1, measured on this 2-core machine with the earlier
     model built per puzzle: `any` medians with 1 / 2 workers (two runs each, other jobs
     running): top95 4.1-5.0 / 5.1-5.4 ms, serg_benchmark[:200] 6.8-7.0 / 7.7-8.7 ms, empty 25x25
     1.7-2.2 / 2.1-2.2 s; only the empty 16x16 gained from two (0.33-0.51 / 0.27-0.36 s).
     Earlier, quieter: 4 workers were slower still.
 
-    The backend keeps, per grid shape, two copies of the shape's model (with and without the
-    lex-min decision strategy), of the kind `model` picks for that size; `prepare` makes them,
-    and imports OR-Tools, outside the clock.
+    The backend keeps, per grid shape, one model of each kind that `model` picks for that size
+    in some mode (and, for puzzles that want them, the lex-min integer model with the row
+    counts); `prepare` makes them, and imports OR-Tools, outside the clock.
     """
 
     name = "cpsat"
     description = (
-        "OR-Tools CP-SAT model; lex-min by a staged exact objective on Booleans, "
-        "from 26x26 by a fixed row-major search on integers"
+        "OR-Tools CP-SAT model; lex-min by a fixed row-major search (Booleans, "
+        "from 26x26 integers) or a staged exact objective"
     )
     requires = ("ortools",)
     packages: ClassVar[tuple[str, ...]] = ("ortools",)
-    setup_modules: ClassVar[tuple[str, ...]] = ("ortools.sat.python.cp_model",)
+    setup_modules: ClassVar[tuple[str, ...]] = ("ortools.sat.python.cp_model_helper",)
     options: ClassVar[tuple[BackendOption, ...]] = (
         BackendOption(
             "strategy",
-            "lexmin: staged exact objective, or the first solution of the "
-            "fixed row-major search (its proof in the module docstring); auto: "
-            f"objective below {SEARCH_FROM_SIZE}x{SEARCH_FROM_SIZE}, search from there",
+            "lexmin: the first solution of the fixed row-major search (its proof "
+            "in the module docstring), or a staged exact objective; auto: search",
             "auto",
             choices=STRATEGIES,
             flag="--cpsat-strategy",
@@ -878,11 +1122,17 @@ class CpSatBackend(Backend):
         self.strategy: str = self.option_values["strategy"]
         self.model_choice: str = self.option_values["model"]
         self.counts: str = self.option_values["counts"]
-        # (size, box, kind) -> (model with the lex-min decision strategy, model without)
-        self._shapes: dict[tuple[int, Shape, str], tuple[KeptModel, KeptModel]] = {}
+        # (size, box, kind) -> the kept model of that kind
+        self._shapes: dict[tuple[int, Shape, str], KeptModel] = {}
         # (size, box) -> the lex-min integer model with the row counts, made for the puzzles
         # that want it (`uses_counts`)
         self._counted: dict[tuple[int, Shape], IntegerShapeModel] = {}
+        # the kept models that a CP-SAT call past its budget may still read (`KeptModel.busy`)
+        self._busy: list[KeptModel] = []
+        # the shapes whose every model is made, whatever the puzzle (`prepare` has nothing to do)
+        self._ready: set[tuple[int, Shape]] = set()
+        # purpose -> CP-SAT parameters (`_parameters`)
+        self._parameter_sets: dict[str, Any] = {}
 
     def model_kind(self, size: int, mode: Mode = Mode.LEXMIN) -> str:
         """The model this backend uses for grids of this size in this mode: `auto` takes the
@@ -901,59 +1151,79 @@ class CpSatBackend(Backend):
         return counts_wanted(grid.size, grid.box, len(grid.givens()))
 
     def lexmin_strategy(self, size: int) -> str:
-        """The lex-min strategy this backend uses for grids of this size."""
-        if self.strategy != "auto":
-            return self.strategy
-        return "search" if size >= SEARCH_FROM_SIZE else "objective"
+        """The lex-min strategy this backend uses for grids of this size (`auto`: the search,
+        at every size)."""
+        return "search" if self.strategy == "auto" else self.strategy
 
     def prepare(self, grid: Grid) -> bool:
-        """Import OR-Tools, warm CP-SAT up and copy this shape's models, once per shape (the
-        models of every mode: `prepare` does not know the mode, and it runs outside the clock)."""
-        made = False
-        for kind in sorted({self.model_kind(grid.size, mode) for mode in Mode}):
-            key = (grid.size, grid.box, kind)
+        """Import OR-Tools, warm CP-SAT up and make this shape's models, once per shape (the
+        models of every mode: `prepare` does not know the mode, and it runs outside the clock);
+        first wait for any CP-SAT call that outlived its budget and clean its model."""
+        made = self._settle() if self._busy else False
+        size, box = grid.size, grid.box
+        if (size, box) in self._ready:
+            return made
+        for mode in Mode:
+            kind = self.model_kind(size, mode)
+            key = (size, box, kind)
             if key in self._shapes:
                 continue
             warm_up()
-            kept: type[KeptModel] = IntegerShapeModel if kind == "integer" else ShapeModel
             self._shapes[key] = (
-                kept(grid.size, grid.box, decide=True),
-                kept(grid.size, grid.box, decide=False),
+                IntegerShapeModel(size, box) if kind == "integer" else ShapeModel(size, box)
             )
             made = True
+        if self.model_kind(size) != "integer":
+            self._ready.add((size, box))  # every model of the shape is made
         # The lex-min integer model with the row counts, when this puzzle wants it (prepare does
         # not know the mode either: a puzzle that wants it in `any` mode makes it too).
-        if (
-            self.model_kind(grid.size) == "integer"
-            and self.uses_counts(grid)
-            and (grid.size, grid.box) not in self._counted
-        ):
+        elif (size, box) not in self._counted and self.uses_counts(grid):
             warm_up()
-            self._counted[grid.size, grid.box] = IntegerShapeModel(
-                grid.size, grid.box, decide=True, counts=True
-            )
+            self._counted[size, box] = IntegerShapeModel(size, box, counts=True)
             made = True
         return made
 
+    def _settle(self) -> bool:
+        """Wait for the calls that outlived their budgets; True if there were any."""
+        settled = False
+        while self._busy:
+            settled = self._busy.pop().settle() or settled
+        return settled
+
     def close(self) -> None:
-        """Drop the kept models."""
+        """Wait for any call still running, then drop the kept models."""
+        self._settle()
         self._shapes.clear()
         self._counted.clear()
+        self._ready.clear()
+
+    def _parameters(self, purpose: str) -> Any:
+        """This backend's CP-SAT parameters for "search", "objective", "any" or "count",
+        configured once and reused puzzle after puzzle (each call sets its own time budget):
+        configuring them anew cost as much as a tenth of a 9x9's bookkeeping."""
+        parameters = self._parameter_sets.get(purpose)
+        if parameters is None:
+            parameters = new_parameters()
+            if purpose == "any":
+                configure_free_search(parameters)
+                parameters.num_workers = self.workers
+            elif purpose == "count":
+                configure_enumeration(parameters)
+            else:  # lex-min: the search, or the stages and the probe of the objective
+                configure_fixed_search(parameters)
+            self._parameter_sets[purpose] = parameters
+        return parameters
 
     def _solve(self, grid: Grid, *, mode: Mode, limit: int, deadline: Deadline) -> Outcome:
-        from ortools.sat.python import cp_model
-
         self.prepare(grid)  # a no-op after Backend.solve; here for direct callers
         kind = self.model_kind(grid.size, mode)
-        decided, free = self._shapes[grid.size, grid.box, kind]
-        shape = decided if mode is Mode.LEXMIN else free
+        shape = self._shapes[grid.size, grid.box, kind]
         if mode is Mode.LEXMIN and kind == "integer" and self.uses_counts(grid):
             shape = self._counted[grid.size, grid.box]
-        run = _Run(cp_model.CpSolver(), deadline)
-        # CP-SAT's own SIGINT handler kills the process on Ctrl-C after a first solve; leave
-        # Ctrl-C to Python so solve and crosscheck can stop cleanly and report what was done.
-        run.solver.parameters.catch_sigint_signal = False
-        proto = shape.model.proto
+        lexmin = mode is Mode.LEXMIN
+        strategy = self.lexmin_strategy(grid.size)
+        run = _Run(self._parameters(strategy if lexmin else mode.value), deadline)
+        proto = shape.proto
         stats: dict[str, Any] = {
             "model": kind,
             "ortools": ortools_version(),
@@ -962,26 +1232,33 @@ class CpSatBackend(Backend):
             "row_counts": isinstance(shape, IntegerShapeModel) and shape.counts,
         }
         start = time.perf_counter()
-        with shape.posed(grid) as givens:
-            # The integer model poses its givens as narrowed domains, not assumptions.
-            stats.update(
-                givens=givens,
-                assumptions=givens if kind == "boolean" else 0,
-                build_seconds=time.perf_counter() - start,
-            )
-            strategy = self.lexmin_strategy(grid.size)
-            if mode is Mode.LEXMIN and strategy == "objective":
-                stats.update(strategy="objective", workers=1)
-                outcome = self._lexmin_by_objective(grid, shape, run, stats)
-            elif mode is Mode.LEXMIN:
-                stats.update(strategy="search", workers=1)
-                outcome = self._lexmin_by_search(shape, run)
-            elif mode is Mode.ANY:
-                stats.update(strategy="portfolio", workers=self.workers)
-                outcome = self._any(shape, run)
-            else:
-                stats.update(strategy="enumerate", workers=1)
-                outcome = self._count(shape, run, limit, stats)
+        # The staged objective needs the candidates; the Boolean strategy finds its own.
+        candidates = shape.candidates(grid.values) if lexmin and strategy == "objective" else None
+        try:
+            with shape.posed(grid, lexmin=lexmin, candidates=candidates) as givens:
+                # Narrowed domains (the integer model; the Boolean one from 16x16) are no
+                # assumptions.
+                stats.update(
+                    givens=givens,
+                    assumptions=len(proto.assumptions),
+                    build_seconds=time.perf_counter() - start,
+                )
+                if lexmin and strategy == "objective":
+                    stats.update(strategy="objective", workers=1)
+                    assert candidates is not None
+                    outcome = self._lexmin_by_objective(grid, shape, run, stats, candidates)
+                elif lexmin:
+                    stats.update(strategy="search", workers=1)
+                    outcome = self._lexmin_by_search(shape, run)
+                elif mode is Mode.ANY:
+                    stats.update(strategy="portfolio", workers=self.workers)
+                    outcome = self._any(shape, run)
+                else:
+                    stats.update(strategy="enumerate", workers=1)
+                    outcome = self._count(shape, run, limit, stats)
+        finally:
+            if shape.busy is not None:
+                self._busy.append(shape)  # cleaned by the next prepare, outside the clock
         outcome.stats = {
             **stats,
             "solve_seconds": run.solve_seconds,
@@ -995,14 +1272,15 @@ class CpSatBackend(Backend):
     # -- lexmin ---------------------------------------------------------------------------------
 
     def _lexmin_by_objective(
-        self, grid: Grid, shape: KeptModel, run: _Run, stats: dict[str, Any]
+        self,
+        grid: Grid,
+        shape: KeptModel,
+        run: _Run,
+        stats: dict[str, Any],
+        candidates: Sequence[int],
     ) -> Outcome:
         """The only completion if the probe finds one; else minimise chunk after chunk of blank
         cells, freezing each at its proven optimum."""
-        from ortools.sat.python import cp_model
-
-        configure_fixed_search(run.solver.parameters)
-        candidates = shape.candidates(grid.values)
         probed = may_be_unique(grid) and self._stages_at_least(
             grid.blanks(), shape, candidates, PROBE_FROM_STAGES
         )
@@ -1010,8 +1288,8 @@ class CpSatBackend(Backend):
         if probed:
             try:
                 outcome = self._probe_uniqueness(shape, run)
-            except _TimedOut:
-                outcome = self._timeout("in the uniqueness probe")
+            except _TimedOut as stop:
+                outcome = self._timeout("in the uniqueness probe", stop)
             stats["probe"] = PROBE_VERDICTS[None if outcome is None else outcome.status]
             if outcome is not None:
                 return outcome
@@ -1029,9 +1307,9 @@ class CpSatBackend(Backend):
             clock = _first_solution_clock_class()() if number == 1 else None
             stage_start = time.perf_counter()
             try:
-                status = run.solve(shape.model, clock)
-            except _TimedOut:
-                return self._timeout(f"in stage {number}, {len(left)} blank cells after it")
+                status = run.solve(shape, clock)
+            except _TimedOut as stop:
+                return self._timeout(f"in stage {number}, {len(left)} blank cells after it", stop)
             if clock is not None and clock.at is not None:
                 # The fixed search meets the lex-min first; everything after it is proof.
                 stats["first_solution_seconds"] = clock.at - stage_start
@@ -1040,17 +1318,18 @@ class CpSatBackend(Backend):
                 number,
                 len(chunk),
                 len(left),
-                run.solver.status_name(status),
+                status_name(status),
                 time.perf_counter() - stage_start,
             )
-            if status == cp_model.OPTIMAL:
-                values = shape.values_from(run.solver.response_proto.solution)
+            name = status_name(status)
+            if name == "OPTIMAL":
+                values = shape.values_from(run.solution())
                 shape.freeze(chunk, values)
                 for cell in chunk:
                     known[cell] = values[cell]
-            elif status == cp_model.INFEASIBLE and number == 1 and not probed:
+            elif name == "INFEASIBLE" and number == 1 and not probed:
                 return Outcome(Status.UNSATISFIABLE, reason="CP-SAT proved there is no completion")
-            elif status in (cp_model.FEASIBLE, cp_model.UNKNOWN) and run.ran_out_of_time():
+            elif name in ("FEASIBLE", "UNKNOWN") and run.ran_out_of_time():
                 return self._timeout(f"in stage {number}, {len(left)} blank cells after it")
             else:
                 raise run.failure(status, f"in lex-min stage {number}")
@@ -1078,80 +1357,67 @@ class CpSatBackend(Backend):
         lex-min; on 17clue and serg_benchmark this one call replaces 3-4 objective stages.
 
         Raises:
-            _TimedOut: when no time is left before the call.
+            _TimedOut: when no time is left before the call, or the call outlived it.
         """
-        from ortools.sat.python import cp_model
-
-        parameters = run.solver.parameters
+        parameters = run.parameters
         tally = SolutionTally(2)
         parameters.enumerate_all_solutions = True
         try:
-            status = run.solve(shape.model, _tallying_callback_class()(tally, shape))
+            status = run.solve(shape, _tallying_callback_class()(tally, shape))
         finally:
             parameters.enumerate_all_solutions = False
+        name = status_name(status)
         if tally.reached():
             return None
-        if status == cp_model.OPTIMAL and tally.first is not None:
+        if name == "OPTIMAL" and tally.first is not None:
             return Outcome(Status.SOLVED, values=tuple(tally.first))
-        if status in (cp_model.INFEASIBLE, cp_model.OPTIMAL):
+        if name in ("INFEASIBLE", "OPTIMAL"):
             return Outcome(Status.UNSATISFIABLE, reason="CP-SAT proved there is no completion")
-        if status in (cp_model.FEASIBLE, cp_model.UNKNOWN) and run.ran_out_of_time():
+        if name in ("FEASIBLE", "UNKNOWN") and run.ran_out_of_time():
             return self._timeout("in the uniqueness probe")
         raise run.failure(status, f"in the uniqueness probe after {tally.count} completions")
 
     def _lexmin_by_search(self, shape: KeptModel, run: _Run) -> Outcome:
         """The first solution of the row-major, smallest-value fixed search (no objective)."""
-        configure_fixed_search(run.solver.parameters)
         return self._first_solution(shape, run)
 
     # -- any, count -----------------------------------------------------------------------------
 
     def _any(self, shape: KeptModel, run: _Run) -> Outcome:
         """Whatever completion CP-SAT finds first, with its default search."""
-        configure_free_search(run.solver.parameters)
-        run.solver.parameters.num_workers = self.workers
         return self._first_solution(shape, run)
 
     def _first_solution(self, shape: KeptModel, run: _Run) -> Outcome:
         """Solve once and translate the status."""
-        from ortools.sat.python import cp_model
-
         try:
-            status = run.solve(shape.model)
-        except _TimedOut:
-            return self._timeout("before the search")
-        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            return Outcome(
-                Status.SOLVED, values=tuple(shape.values_from(run.solver.response_proto.solution))
-            )
-        if status == cp_model.INFEASIBLE:
+            status = run.solve(shape)
+        except _TimedOut as stop:
+            return self._timeout("before the search", stop)
+        name = status_name(status)
+        if name in ("OPTIMAL", "FEASIBLE"):
+            return Outcome(Status.SOLVED, values=tuple(shape.values_from(run.solution())))
+        if name == "INFEASIBLE":
             return Outcome(Status.UNSATISFIABLE, reason="CP-SAT proved there is no completion")
-        if status == cp_model.UNKNOWN and run.ran_out_of_time():
+        if name == "UNKNOWN" and run.ran_out_of_time():
             return self._timeout("during the search")
         raise run.failure(status, "for a single solve")
 
     def _count(self, shape: KeptModel, run: _Run, limit: int, stats: dict[str, Any]) -> Outcome:
         """Enumerate distinct completions until the limit, the end of the search or the budget."""
-        from ortools.sat.python import cp_model
-
-        configure_enumeration(run.solver.parameters)
         tally = SolutionTally(limit)
         try:
-            status = run.solve(shape.model, _tallying_callback_class()(tally, shape))
-        except _TimedOut:
-            return self._timeout("before counting", count=0)
+            status = run.solve(shape, _tallying_callback_class()(tally, shape))
+        except _TimedOut as stop:
+            stats.update(reported_solutions=tally.reported)
+            return self._timeout(f"after {tally.count} completions", stop, count=tally.count)
         stats.update(reported_solutions=tally.reported)
         first = None if tally.first is None else tuple(tally.first)
-        if status not in (
-            cp_model.OPTIMAL,
-            cp_model.FEASIBLE,
-            cp_model.INFEASIBLE,
-            cp_model.UNKNOWN,
-        ):
+        name = status_name(status)
+        if name not in ("OPTIMAL", "FEASIBLE", "INFEASIBLE", "UNKNOWN"):
             raise run.failure(status, "while counting")  # MODEL_INVALID or a new status
-        if tally.reached() or (status == cp_model.OPTIMAL and tally.count > 0):
+        if tally.reached() or (name == "OPTIMAL" and tally.count > 0):
             return Outcome(Status.SOLVED, values=first, count=tally.count)
-        if status in (cp_model.INFEASIBLE, cp_model.OPTIMAL) and tally.count == 0:
+        if name in ("INFEASIBLE", "OPTIMAL") and tally.count == 0:
             return Outcome(
                 Status.UNSATISFIABLE, count=0, reason="CP-SAT proved there is no completion"
             )
@@ -1160,5 +1426,11 @@ class CpSatBackend(Backend):
         raise run.failure(status, f"after {tally.count} of at most {limit} completions")
 
     @staticmethod
-    def _timeout(when: str, count: int | None = None) -> Outcome:
+    def _timeout(when: str, stop: _TimedOut | None = None, count: int | None = None) -> Outcome:
+        """TIMEOUT, saying when; a call that outlived its budget says so instead of `when`."""
+        if isinstance(stop, _Abandoned):
+            when = (
+                f"{when.removeprefix('before the search').strip()} in a CP-SAT call that was "
+                "in a step it does not interrupt (told to stop)"
+            ).strip()
         return Outcome(Status.TIMEOUT, count=count, reason=f"time limit reached {when}")
