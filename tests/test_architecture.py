@@ -25,7 +25,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("certify", "certify.*"),  # the proofs: under the runs, which certify as answers come
     ("backends.base",),
     ("backends", "backends.*"),
-    ("configurations", "datasets", "datasets.*", "inputs", "generate"),
+    ("configurations", "datasets", "datasets.*", "inputs", "generate", "generate.*"),
     ("runs", "testing"),
     (
         "executors.base",

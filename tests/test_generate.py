@@ -196,7 +196,7 @@ def test_counting_backend_per_size():
 
 
 def test_counting_falls_back_to_dfs_without_sat(monkeypatch, caplog):
-    monkeypatch.setattr("sudoku_cp.generate.sat_backend_usable", lambda: False)
+    monkeypatch.setattr("sudoku_cp.generate.counting.sat_backend_usable", lambda: False)
     assert counting_backend_name(25) == "dfs"
     assert "counting 25x25 completions with dfs" in caplog.text
 

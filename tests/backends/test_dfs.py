@@ -50,9 +50,50 @@ def test_propagation_finds_hidden_contradictions_without_search(backend):
     assert result.status is Status.UNSATISFIABLE and result.stats["nodes"] == 0
 
 
-def test_timeout_on_the_empty_25x25(backend):
-    result = backend.solve(Grid.empty(25), time_limit=0.2)
+def test_timeout_on_the_empty_64x64(backend):
+    # (The empty 25x25 used to take seconds; the dive fills it in about 0.1 s.)
+    result = backend.solve(Grid.empty(64), time_limit=0.2)
     assert result.status is Status.TIMEOUT and "0.2" in result.reason
+
+
+def test_the_dive_does_not_change_the_answer(backend, monkeypatch):
+    # A dive budget of 0 turns the dives off: the oracle-only search of before.
+    puzzles = [random_multi_solution(9, givens, seed) for seed, givens in enumerate(range(8, 30))]
+    puzzles += [
+        random_multi_solution(16, givens, seed) for seed, givens in enumerate(range(0, 90, 15))
+    ]
+    puzzles += [Grid.empty(16), Grid.empty(12, box=(4, 3))]
+    expected = [backend.solve(p).solution for p in puzzles]
+    monkeypatch.setattr(dfs, "DIVE_NODES_PER_OPEN_CELL", 0)
+    assert [backend.solve(p).solution for p in puzzles] == expected
+
+
+@pytest.mark.parametrize(("size", "box"), [(25, None), (30, (6, 5)), (36, None), (36, (4, 9))])
+def test_empty_grids_fill_without_a_backtrack(backend, size, box):
+    # (Not every box shape: the empty 42x42 with 6x7 boxes backtracks 166 times in row 34.)
+    result = backend.solve(Grid.empty(size, box=box))
+    assert result.status is Status.SOLVED
+    assert result.stats["backtracks"] == 0 and result.stats["oracle_calls"] == 1
+    assert result.solution.values[:size] == tuple(range(1, size + 1))
+
+
+def test_the_dive_from_the_top_settles_what_the_plain_search_does_not(backend, monkeypatch):
+    # With no plain nodes before the look-ahead, the empty 25x25 is left to the dive from the
+    # top, which must give the same lex-min as the dive below the first witness.
+    expected = backend.solve(Grid.empty(25))
+    monkeypatch.setattr(dfs, "SINGLES_FIRST_PER_CELL", 0)
+    result = backend.solve(Grid.empty(25))
+    assert result.solution == expected.solution
+    assert result.stats["dives"] == 1 and result.stats["oracle_calls"] == 1
+
+
+def test_a_dive_that_runs_out_leaves_its_stack_to_go_on_with():
+    search = dfs._Search(Grid.empty(9), dfs.Deadline(None))
+    candidates = search.initial_candidates()
+    stack = [(candidates, dfs._cell_choices(0, candidates[0]))]
+    assert search.dive(stack, 5) is None and stack  # out of nodes, not refuted
+    solution = search.dive(stack, 10_000)
+    assert solution is not None and dfs._values(solution) == naive_lexmin(Grid.empty(9)).values
 
 
 def test_serg_benchmark_sample_agrees_with_naive(backend):

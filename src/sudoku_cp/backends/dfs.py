@@ -14,7 +14,11 @@ completion, so they never change which completions exist.
   the oracle refutes is removed for good and propagation runs again. The choice follows row-major
   order and ascending values only; the oracle may search in any order, which is what keeps the
   naive DFS's exponential blow-ups (69 M nodes on some 9x9 grids) away. A puzzle proved to have
-  exactly one completion returns it at once.
+  exactly one completion returns it at once. Before the oracle, a child is *dived* into: the
+  row-major search itself below it, with a node budget, whose first completion is the answer.
+  On open grids (the empty ones above all) singles and a matching check per unit see every
+  dead end, the dive fills the grid without a backtrack, and the oracle, whose MRV search for
+  a witness wanders over the whole grid, is never asked.
 - the strong level (lexmin only; `propagation=auto` uses it from 16x16 on) is for that proof on
   sparse unique grids, where the singles search needs 10^4-10^5 nodes. Propagation adds locked
   candidates (pointing and claiming), and from 25x25 on arc consistency on each unit's
@@ -58,6 +62,11 @@ PROPAGATION_LEVELS = ("auto", "singles", "strong")
 STRONG_FROM_SIZE = (
     16  # auto: the strong level from this size on (it costs more than it saves below)
 )
+DIVE_NODES_PER_OPEN_CELL = 2  # a row-major dive's node budget (the empty 64x64 fills in 1.1)
+# The lex-min dives from the top before the look-ahead from this size on: below it, the plain
+# search settles the open grids within its N*N nodes, and the dive only cost (unique-16x16: 6 %
+# more nodes, no puzzle faster).
+ROOT_DIVE_FROM_SIZE = 25
 ORACLE_BUDGET_PER_CELL = 1  # oracle nodes per cell of the grid before the row-major search goes on
 
 
@@ -163,6 +172,8 @@ class _Search:
         self.strong = strong
         self.nodes = 0
         self.oracle_calls = 0
+        self.dives = 0
+        self.backtracks = 0  # row-major frames whose every value failed
         self.matching = strong and grid.size >= MATCHING_FROM_SIZE
         self.probe_width = WIDE_PROBE_WIDTH if grid.size >= MATCHING_FROM_SIZE else PROBE_WIDTH
         self.unit_memo: dict[tuple[int, ...], tuple[int, ...]] = {}  # see all_different
@@ -623,6 +634,47 @@ class _Search:
             return solution
         return False if self.nodes >= stop_at else None
 
+    def dive(self, stack: list[Frame], budget: int, stall: int | None = None) -> Candidates | None:
+        """Run the row-major search on `stack` (frames of first undecided cells, as in `lexmin`)
+        for up to `budget` nodes, or until `stall` nodes pass without reaching a cell further
+        on: its first completion (the lex-min below the stack's nodes), or None with the stack
+        empty (no completion) or not (out of nodes; the stack is where the search stands, to
+        be taken up again).
+
+        No oracle: where singles and the matching check see each dead end at once, as on the
+        empty grids, the row-major fill needs no backtrack at all, and an MRV search for a
+        witness of each prefix cost far more (empty 36x36: 400 oracle calls of up to N*N nodes
+        each, most of them out of budget, against a fill of 2,800 nodes).
+        """
+        self.dives += 1
+        units_of = self.tables.units_of
+        stop_at = self.nodes + budget
+        stall_at, furthest = stop_at, -1
+        while stack and self.nodes < stop_at and self.nodes < stall_at:
+            last = len(stack[-1][1]) == 1
+            cell, child = self.next_child(stack)
+            if stall is not None and cell > furthest:
+                furthest, stall_at = cell, self.nodes + stall
+            if child is None or not _hall_holds(child, units_of[cell]):
+                self.backtracks += last
+                continue
+            next_cell = _first_undecided(child, cell + 1)
+            if next_cell < 0:
+                return child
+            stack.append((child, _cell_choices(next_cell, child[next_cell])))
+        return None
+
+    def root_dive(self, candidates: Candidates) -> tuple[bool, Candidates | None]:
+        """A dive from the top of the grid that gives up after N nodes without progress:
+        (True, the lex-min or None when there is no completion), or (False, None) when it
+        gave up."""
+        first = _first_undecided(candidates, 0)
+        if first < 0:
+            return True, candidates
+        stack = [(candidates, _cell_choices(first, candidates[first]))]
+        solution = self.dive(stack, self.dive_budget(candidates), self.tables.size)
+        return solution is not None or not stack, solution
+
     def lexmin(self, candidates: Candidates) -> Candidates | None:
         """The row-major smallest completion below a propagated node, or None.
 
@@ -630,8 +682,10 @@ class _Search:
         ascending values, so the first completion it reaches is the lex-min. What keeps it fast:
         a *witness* completion of the current prefix; a child that agrees with the witness is
         known feasible, and then the lex-min lies below it and every later sibling is dropped.
-        Other children are first put to the MRV oracle with a small node budget, which either
-        refutes them, finds a new witness, or gives up (then the row-major search goes on).
+        Any other child is first dived into (`dive`: the same search with a node budget and no
+        oracle), whose first completion is the answer. When the dive runs out, the child is put
+        to the MRV oracle with a small node budget, which either refutes it, finds a new
+        witness, or gives up; in the last two cases the search goes on where the dive stopped.
         """
         self.oracle_calls += 1
         look_ahead, self.strong = self.strong, False
@@ -639,7 +693,13 @@ class _Search:
         found = list(islice(self.completions(candidates, stop_at=stop_at), 2))
         if stop_at is not None and len(found) < 2 and self.nodes >= stop_at:
             # A cheap search did not settle how many completions there are: the hard case of a
-            # sparse unique grid, whose uniqueness proof the look-ahead shortens by orders.
+            # sparse unique grid, whose uniqueness proof the look-ahead shortens by orders, or
+            # (from ROOT_DIVE_FROM_SIZE on) a grid so open that the MRV search gets lost in it
+            # while the row-major dive fills it at once (the empty 56x56 and 64x64).
+            if self.tables.size >= ROOT_DIVE_FROM_SIZE:
+                settled, solution = self.root_dive(candidates)
+                if settled:
+                    return solution
             self.strong = True
             found = list(islice(self.completions(candidates), 2))
             self.strong = False
@@ -653,22 +713,33 @@ class _Search:
         cell = _first_undecided(candidates, 0)
         stack: list[Frame] = [(candidates, _cell_choices(cell, candidates[cell]))]
         while stack:
+            last = len(stack[-1][1]) == 1  # a failing last value sends the search back up
             cell, child = self.next_child(stack)
             if child is None or not _hall_holds(child, units_of[cell]):
+                self.backtracks += last
                 continue
+            next_cell = _first_undecided(child, cell + 1)
+            if next_cell < 0:
+                return child  # the first completion reached in row-major order
+            below = [(child, _cell_choices(next_cell, child[next_cell]))]
             if not _agrees(child, witness):
-                verdict = self.bounded_completion(child, budget)
+                solution = self.dive(below, self.dive_budget(child))
+                if solution is not None:
+                    return solution  # the first completion in row-major order
+                verdict = self.bounded_completion(child, budget) if below else None
                 if verdict is None:
-                    continue
+                    self.backtracks += last
+                    continue  # refuted by the dive or the oracle
                 if isinstance(verdict, list):
                     witness = verdict
             if _agrees(child, witness):
                 stack.clear()  # this child is feasible: the lex-min lies below it
-            next_cell = _first_undecided(child, cell + 1)
-            if next_cell < 0:
-                return child  # the first completion reached in row-major order
-            stack.append((child, _cell_choices(next_cell, child[next_cell])))
+            stack += below  # the row-major search goes on where the dive stopped
         return None
+
+    def dive_budget(self, candidates: Candidates) -> int:
+        """A dive's node budget: DIVE_NODES_PER_OPEN_CELL for each undecided cell."""
+        return DIVE_NODES_PER_OPEN_CELL * sum(1 for mask in candidates if mask & (mask - 1))
 
 
 def _places(candidates: Candidates, size: int) -> list[int]:
@@ -878,6 +949,8 @@ class DfsBackend(Backend):
         stats: dict[str, object] = {
             "nodes": 0,
             "oracle_calls": 0,
+            "dives": 0,
+            "backtracks": 0,
             "propagation": "strong" if search.strong else "singles",
         }
         count = 0
@@ -904,7 +977,12 @@ class DfsBackend(Backend):
                 status = Status.UNSATISFIABLE
         except _OutOfTime:
             status, values = Status.TIMEOUT, None
-        stats.update(nodes=search.nodes, oracle_calls=search.oracle_calls)
+        stats.update(
+            nodes=search.nodes,
+            oracle_calls=search.oracle_calls,
+            dives=search.dives,
+            backtracks=search.backtracks,
+        )
         reason = (
             "propagation and search found no completion" if status is Status.UNSATISFIABLE else None
         )
