@@ -338,7 +338,9 @@ def test_a_disk_that_fills_mid_run_keeps_the_results_and_resume_finishes(tmp_pat
 
 
 def test_a_second_run_on_a_results_log_in_use_is_refused_and_nothing_is_lost(tmp_path):
-    source = puzzles_file(tmp_path, 400)
+    # Enough puzzles that the first run is still going when the second has started (400 were
+    # all done within the second's start-up once dfs and sat got faster).
+    source = puzzles_file(tmp_path, 6000)
     results = tmp_path / "r.jsonl"
     args = ["crosscheck", str(source), "-b", "dfs,sat", "-j", "1", "--results", str(results)]
     first = cli(*args)
@@ -357,7 +359,7 @@ def test_a_second_run_on_a_results_log_in_use_is_refused_and_nothing_is_lost(tmp
     finally:
         first.kill()
     numbers = [record["number"] for record in puzzle_records(results)]
-    assert sorted(numbers) == list(range(400))  # none lost, none duplicated
+    assert sorted(numbers) == list(range(6000))  # none lost, none duplicated
 
 
 def _children(pid: int) -> set[int]:
