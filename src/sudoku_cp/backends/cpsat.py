@@ -86,7 +86,7 @@ reports TIMEOUT and leaves the call to end on its own. The kept model it reads i
 until then: the next `prepare` (set-up, outside the next puzzle's clock) or `close` waits for the
 call and cleans the model. Without a limit the call runs on the calling thread.
 
-Pitfalls of ortools 9.15 guarded against here (see ../shared/reference/lexmin-methods.md, §1):
+Pitfalls of ortools 9.15 guarded against here (docs/backends.md lists them with their tests):
 with presolve on or more than one worker the fixed search's first solution is not the lex-min;
 objective coefficients at or beyond 2**53 give wrong "optimal" answers or MODEL_INVALID; solution
 hints between stages crash presolve (or-tools #5288, #5091), so none are given; enumerating with

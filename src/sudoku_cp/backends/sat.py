@@ -47,7 +47,7 @@ Time limits use the solver's interrupt: a watchdog thread calls `interrupt()` wh
 budget runs out (CaDiCaL, which has no interrupt() in python-sat, runs in conflict-budget slices
 instead); the interrupted call returns None and the puzzle is a TIMEOUT. A solver that was
 interrupted or raised is never asked again. Ctrl-C inside a kept solver has left it giving wrong
-answers (../shared/reference/lexmin-methods.md); `interrupt()` did not here (glucose3 and glucose4
+answers (docs/backends.md, the sat section); `interrupt()` did not here (glucose3 and glucose4
 each answered 800 checks right after 200+ interrupts), but a rebuild costs only ~6 ms on a 9x9 and
 ~0.35 s on a 25x25, so doubt wins.
 
