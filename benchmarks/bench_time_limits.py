@@ -9,6 +9,7 @@ The cpu column is this process's CPU seconds and a helper process's, set-up incl
 
     python benchmarks/bench_time_limits.py                      # z3 and exact, the default grids
     python benchmarks/bench_time_limits.py -b 'z3[encoding=int],sat' --limits 0.05 0.5 2
+    python benchmarks/bench_time_limits.py -b dfs,cpsat,sat --empty 36 49 --limits 0.5 5
 """
 
 from __future__ import annotations
@@ -38,7 +39,9 @@ PUZZLES = {
 }
 
 
-def measure(configurations: str, limits: Sequence[float], mode: str) -> int:
+def measure(
+    configurations: str, limits: Sequence[float], mode: str, puzzles: dict[str, Grid]
+) -> int:
     """Print a row per (configuration, puzzle, limit); the number of broken limits."""
     broken = 0
     print(
@@ -48,7 +51,7 @@ def measure(configurations: str, limits: Sequence[float], mode: str) -> int:
     for configuration in parse_configurations([configurations]):
         backend = configuration.build()
         try:
-            for label, grid in PUZZLES.items():
+            for label, grid in puzzles.items():
                 for limit in limits:
                     cpu = time.process_time()
                     result = backend.solve(grid, mode=mode, time_limit=limit)
@@ -77,8 +80,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("-b", "--backends", default="z3,exact")
     parser.add_argument("--limits", type=float, nargs="+", default=[0.01, 0.1, 1.0, 5.0])
     parser.add_argument("--mode", default="lexmin", choices=("lexmin", "any", "count"))
+    parser.add_argument(
+        "--empty",
+        type=int,
+        nargs="+",
+        metavar="N",
+        help="the empty grids of these sizes instead of the default puzzles",
+    )
     args = parser.parse_args(argv)
-    return 1 if measure(args.backends, args.limits, args.mode) else 0
+    puzzles = {f"empty {n}x{n}": Grid.empty(n) for n in args.empty} if args.empty else PUZZLES
+    return 1 if measure(args.backends, args.limits, args.mode, puzzles) else 0
 
 
 if __name__ == "__main__":
