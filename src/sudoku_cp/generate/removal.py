@@ -2,9 +2,9 @@
 
 The removal pass blanks the cells in random order, each only if the puzzle stays unique, down to
 a target drawn from the givens range or to a minimal puzzle (every given left is needed). Random
-removal ends at about the same count on every grid of a size (24 on 9x9, 93 on 16x16, 259-273
-on 25x25); a range below that is reached by the exchange search (`exchange_givens`), from
-EXCHANGE_FROM_SIZE on, where a new grid costs far more than a move.
+removal ends at about the same count on every grid of a size; a range below that is reached by
+the exchange search (`exchange_givens`), from EXCHANGE_FROM_SIZE on, where a new grid costs far
+more than a move. The figures are in docs/commands/generate.md.
 """
 
 from __future__ import annotations

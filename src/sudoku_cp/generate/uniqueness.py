@@ -27,9 +27,8 @@ log = logging.getLogger(__name__)
 
 Witness = frozenset[int]  # the cells where another completion differs from the known one
 
-# The python-sat solver of the uniqueness questions. Measured on one 25x25 removal to a minimal
-# puzzle (seed 0, 477 questions): cadical195 32.5 s, glucose3 36.9 s, glucose4 39.0 s,
-# minisat22 over 9 minutes; docs/commands/generate.md has the figures.
+# The python-sat solver of the uniqueness questions, the fastest measured on a 25x25 removal
+# (docs/commands/generate.md has the figures).
 UNIQUENESS_SOLVER = "cadical195"
 
 
