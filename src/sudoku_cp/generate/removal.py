@@ -85,8 +85,7 @@ def exchange_givens(
     for each given) are updated in place. Every draw of `rng` is made whatever the witnesses, and
     every answer is exact, so the puzzle depends on the seed alone.
     """
-    geo = solution.geometry
-    peers, size = geo.peers, solution.size
+    peers = solution.geometry.peers
     counter = checks.counter
     known = {cell: [witness] for cell, witness in witnesses.items()}
     givens = sorted(cell for cell, value in enumerate(values) if value != BLANK)
@@ -112,27 +111,41 @@ def exchange_givens(
         givens.remove(given)
         givens.append(added)
         givens.sort()
-        for cell in rng.sample(givens, len(givens)):
-            if cell == added:
-                continue
-            kept = [witness for witness in known.get(cell, ()) if added not in witness]
-            if kept:
-                known[cell] = kept  # those still complete the puzzle without `cell`
-                continue
-            witness = (
-                None
-                if is_forced(values, cell, peers[cell], size)
-                else checks.alternative(values, cell)
-            )
-            if witness is None:
-                values[cell] = BLANK
-                del known[cell]
-                givens.remove(cell)
-            else:
-                known[cell] = [witness]
+        free_givens(solution, values, givens, known, added, rng, checks)
     witnesses.clear()
     witnesses.update((cell, found[-1]) for cell, found in known.items())
     return values
+
+
+def free_givens(
+    solution: Grid,
+    values: list[int],
+    givens: list[int],
+    known: dict[int, list[Witness]],
+    added: int,
+    rng: random.Random,
+    checks: UniquenessChecks,
+) -> None:
+    """After a move that gave `added`: blank, in random order, the givens it freed. A given with
+    a witness that avoids `added` is still needed; the others are asked again. `values`, `givens`
+    and `known` (each given's witnesses) are updated in place."""
+    peers, size = solution.geometry.peers, solution.size
+    for cell in rng.sample(givens, len(givens)):
+        if cell == added:
+            continue
+        kept = [witness for witness in known.get(cell, ()) if added not in witness]
+        if kept:
+            known[cell] = kept  # those still complete the puzzle without `cell`
+            continue
+        witness = (
+            None if is_forced(values, cell, peers[cell], size) else checks.alternative(values, cell)
+        )
+        if witness is None:
+            values[cell] = BLANK
+            del known[cell]
+            givens.remove(cell)
+        else:
+            known[cell] = [witness]
 
 
 def unique_puzzle(
