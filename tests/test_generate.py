@@ -16,23 +16,29 @@ from sudoku_cp.backends import backend_class, get_backend
 from sudoku_cp.cli import main
 from sudoku_cp.errors import GridShapeError
 from sudoku_cp.generate import (
+    CompletionCounter,
+    Effort,
     GenerateError,
     GivensRange,
     Kind,
     Request,
+    UniquenessChecks,
     command_line,
     counting_backend_name,
+    exchange_givens,
     generate,
     is_forced,
     make_request,
     parse_givens_range,
     random_completed_grid,
+    remove_givens_while_unique,
     shuffle_grid,
     swap_cycles,
 )
-from sudoku_cp.grid import Grid
+from sudoku_cp.grid import BLANK, Grid
 from sudoku_cp.naive import naive_solve
 from sudoku_cp.progress import Progress
+from sudoku_cp.result import Mode
 
 from .conftest import DATA
 
@@ -325,8 +331,8 @@ def test_cli_shows_progress_within_a_puzzle(monkeypatch):
     result = invoke("--size", "9", "--givens", "22..28", "--seed", "2")
     assert result.exit_code == 0
     assert "\rgenerate unique 0 " in screen.getvalue()
-    assert "(1 completion count)" in screen.getvalue()
-    assert "(2 completion counts)" in screen.getvalue()
+    assert re.search(r"\(removing givens, \d+ left; 1 solver question \(", screen.getvalue())
+    assert re.search(r"; 2 solver questions \(\d+\.\d s\); filling ", screen.getvalue())
 
 
 def test_cli_output_is_readable_by_solve(tmp_path):
@@ -650,3 +656,102 @@ def test_scaling_input_matches_its_command(stem):
     result = CliRunner().invoke(main, ["generate", *read_generated(path).arguments])
     assert result.exit_code == 0, result.output
     assert result.stdout == path.read_text()
+
+
+# -- the removal's questions on a kept SAT solver, and the exchange search below a minimal puzzle
+
+
+def minimal_puzzle(size, seed, checks, filler):
+    """(solution, values, witnesses, rng): a random removal down to a minimal puzzle."""
+    rng = random.Random(seed)
+    solution = random_completed_grid(rng, size, filler=filler)
+    values, witnesses = remove_givens_while_unique(solution, rng, checks, target=0)
+    return solution, values, witnesses, rng
+
+
+def assert_minimal_and_unique(values, solution, dfs):
+    """One completion, the known one; and every given is needed (without it, two or more)."""
+    puzzle = Grid(tuple(values), solution.box)
+    result = dfs.solve(puzzle, mode=Mode.COUNT, limit=2)
+    assert result.count == 1
+    assert dfs.solve(puzzle, mode=Mode.LEXMIN).solution == solution
+    for cell in puzzle.givens():
+        without = list(values)
+        without[cell] = BLANK
+        assert dfs.solve(Grid(tuple(without), solution.box), mode=Mode.COUNT, limit=2).count == 2
+
+
+@pytest.fixture
+def sat_checks():
+    if not usable("sat"):
+        pytest.skip("the sat backend is not installed")
+    with get_backend("sat") as sat:
+        checks = UniquenessChecks(CompletionCounter(sat), use_sat=True)
+        yield checks
+        checks.close()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_witnesses_only_skip_questions_they_answer(dfs, sat_checks, seed):
+    # Every refused removal keeps a witness: the cells where another completion differs. The
+    # exchange search skips a given whose witness holds no new given, so a wrong skip would leave
+    # a given that can go; the final puzzle must be minimal, checked here by dfs alone.
+    solution, values, witnesses, rng = minimal_puzzle(9, seed, sat_checks, dfs)
+    assert sorted(witnesses) == [cell for cell, value in enumerate(values) if value != BLANK]
+    for cell, witness in witnesses.items():  # the other completion differs at the cell itself
+        assert cell in witness
+        assert all(values[other] == BLANK for other in witness - {cell})
+    exchange_givens(solution, values, witnesses, rng, sat_checks, target=0, moves=81)
+    assert_minimal_and_unique(values, solution, dfs)
+    for cell, witness in witnesses.items():  # still the witness of a second completion
+        assert cell in witness and all(values[other] == BLANK for other in witness - {cell})
+
+
+def test_exchange_goes_below_a_minimal_16x16(dfs, second, sat_checks):
+    # Random removal ends near 93 givens on every 16x16 grid; the exchange search keeps the
+    # puzzle unique and goes lower (95 -> 89 on this seed).
+    solution, values, witnesses, rng = minimal_puzzle(16, 0, sat_checks, dfs)
+    minimal = sum(value != BLANK for value in values)
+    exchange_givens(solution, values, witnesses, rng, sat_checks, target=0, moves=256)
+    assert sum(value != BLANK for value in values) < minimal
+    puzzle = Grid(tuple(values), solution.box)
+    assert second.solve(puzzle, mode=Mode.COUNT, limit=2).count == 1  # dfs takes seconds here
+
+
+def test_the_sat_questions_give_the_counters_puzzle(dfs, sat_checks):
+    # The witnesses and the kept solver change the speed only: asking every question as a count
+    # up to 2 (no witness) makes the same puzzle from the same seed.
+    solution, by_sat, sat_witnesses, rng = minimal_puzzle(9, 5, sat_checks, dfs)
+    exchange_givens(solution, by_sat, sat_witnesses, rng, sat_checks, target=0, moves=81)
+    counted = UniquenessChecks(CompletionCounter(dfs), use_sat=False)
+    solution_again, by_count, witnesses, rng = minimal_puzzle(9, 5, counted, dfs)
+    assert solution_again == solution
+    exchange_givens(solution, by_count, witnesses, rng, counted, target=0, moves=81)
+    assert by_count == by_sat
+    assert sat_checks.counter.calls < counted.counter.calls  # the witnesses saved questions
+
+
+def test_a_sparse_16x16_run_is_deterministic_and_unique(second):
+    # Through generate(): the range lies below random removal's minimal puzzles, so the exchange
+    # search runs; the same seed gives the same puzzle, and it has one completion.
+    if not usable("sat"):
+        pytest.skip("the sat backend is not installed")
+    request = make_request("unique", size=16, givens="87..89", seed=1, count=1)
+    seen: list[str] = []
+    first = list(generate(request, on_progress=lambda effort: seen.append(effort.note())))
+    again = list(generate(request))
+    assert [p.puzzle for p in first] == [p.puzzle for p in again]
+    (made,) = first
+    assert second.solve(made.puzzle, mode=Mode.COUNT, limit=2).count == 1
+    assert made.givens in request.givens
+    assert any(note.startswith("exchanging givens") for note in seen)
+    assert re.search(r"\d+ solver questions \(\d+\.\d s\); filling \d+\.\d s", seen[-1])
+
+
+def test_effort_names_the_phase_and_the_time_spent():
+    effort = Effort()
+    effort.enter("removing", givens=300)
+    effort.questions, effort.question_seconds = 3, 1.25
+    note = effort.note()
+    assert note.startswith("removing givens, 300 left; 3 solver questions (1.2 s); filling ")
+    assert "removing " in note

@@ -96,14 +96,14 @@ def generate_command(
     progress = Progress(count if count > 1 else None, label=f"generate {kind} ")
     made: list[Any] = []
 
-    def counted(calls: int) -> None:  # keeps the display alive within a slow puzzle
-        progress.advance(0, note=f"({plural(calls, 'completion count')})")
+    def progressed(effort: Any) -> None:  # keeps the display alive within a slow puzzle
+        progress.advance(0, note=f"({effort.note()})")
 
     with output_file(output) as handle:
         if output_format == "line":
             handle.write("\n".join(generation.header_lines(request, version=__version__)) + "\n")
         try:
-            for generated in generation.generate(request, on_count=counted):
+            for generated in generation.generate(request, on_progress=progressed):
                 made.append(generated)
                 if output_format == "line":
                     handle.write(

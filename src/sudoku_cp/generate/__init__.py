@@ -25,7 +25,8 @@ The kinds:
                  variants the one with the most naive nodes is kept (counted up to `node_limit`).
 
 The package's modules, along the steps of a run: `request` (what is asked), `filling`
-(completed grids), `counting` (the exact questions), `removal` (the unique kind),
+(completed grids), `counting` (the exact questions, and where the time goes), `uniqueness`
+(the removal's questions on a kept SAT solver), `removal` (the unique kind),
 `kinds` (the other kinds and the run) and `output` (writing the puzzles).
 """
 
@@ -33,8 +34,10 @@ from __future__ import annotations
 
 from ..errors import GenerateError
 from .counting import (
+    PHASES,
     SAT_COUNTS_FROM_SIZE,
     CompletionCounter,
+    Effort,
     counting_backend_name,
     sat_backend_usable,
 )
@@ -74,7 +77,10 @@ from .output import (
     summary_line,
 )
 from .removal import (
+    EXCHANGE_FROM_SIZE,
+    EXCHANGE_MOVES_PER_CELL,
     UNIQUE_ATTEMPTS,
+    exchange_givens,
     is_forced,
     remove_givens_while_unique,
     unique_puzzle,
@@ -94,11 +100,15 @@ from .request import (
     multi_solution_limit,
     parse_givens_range,
 )
+from .uniqueness import UNIQUENESS_SOLVER, UniquenessChecks, Witness
 
 __all__ = [
     "ADVERSARIAL_VARIANTS",
     "CompletionCounter",
     "DEFAULT_GIVENS",
+    "EXCHANGE_FROM_SIZE",
+    "EXCHANGE_MOVES_PER_CELL",
+    "Effort",
     "FILL_ATTEMPTS",
     "FILL_TIME_LIMIT",
     "FULL_COUNT_UP_TO_SIZE",
@@ -109,17 +119,22 @@ __all__ = [
     "Kind",
     "NAIVE_NODE_LIMIT",
     "PATTERN_FILL_ABOVE_SIZE",
+    "PHASES",
     "Request",
     "SAT_COUNTS_FROM_SIZE",
     "SOLUTION_LIMIT",
     "SWAP_WALK_STEPS_PER_VALUE",
+    "UNIQUENESS_SOLVER",
     "UNIQUE_ATTEMPTS",
     "UNSAT_ATTEMPTS",
+    "UniquenessChecks",
+    "Witness",
     "adversarial_puzzle",
     "changed_given_without_completion",
     "command_line",
     "counting_backend_name",
     "default_givens",
+    "exchange_givens",
     "fact_comment",
     "generate",
     "generate_one",

@@ -10,7 +10,7 @@ from ..backends import Backend, get_backend
 from ..errors import GenerateError
 from ..grid import BLANK, Grid
 from ..naive import naive_solve
-from .counting import CompletionCounter, counting_backend_name
+from .counting import CompletionCounter, Effort, counting_backend_name
 from .filling import (
     random_completed_grid,
     relabel_first_row_descending,
@@ -20,6 +20,7 @@ from .filling import (
 )
 from .removal import unique_puzzle
 from .request import GeneratedPuzzle, Kind, Request
+from .uniqueness import UniquenessChecks
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +37,9 @@ def multi_puzzle(
     complete the puzzle), so no solver is asked.
     """
     target = request.givens.draw(rng)
+    counter.enter("filling")
     solution = random_completed_grid(rng, request.size, box=request.box, filler=filler)
+    counter.enter("checking")
     cycle = smallest_swap_cycle(solution, rng)
     in_cycle = set(cycle)
     outside = [cell for cell in solution.geometry.cells if cell not in in_cycle]
@@ -81,7 +84,7 @@ def changed_given_without_completion(
 
 
 def unsat_puzzle(
-    rng: random.Random, request: Request, counter: CompletionCounter, filler: Backend
+    rng: random.Random, request: Request, checks: UniquenessChecks, filler: Backend
 ) -> Grid:
     """A puzzle with no completion and no repeated given, from a unique puzzle.
 
@@ -89,8 +92,9 @@ def unsat_puzzle(
         GenerateError: when UNSAT_ATTEMPTS unique puzzles all complete after every change.
     """
     for _ in range(UNSAT_ATTEMPTS):
-        puzzle, _solution = unique_puzzle(rng, request, counter, filler)
-        changed = changed_given_without_completion(puzzle, rng, counter)
+        puzzle, _solution = unique_puzzle(rng, request, checks, filler)
+        checks.counter.enter("checking")
+        changed = changed_given_without_completion(puzzle, rng, checks.counter)
         if changed is not None:
             return changed
     raise GenerateError(
@@ -103,14 +107,15 @@ def unsat_puzzle(
 
 
 def adversarial_puzzle(
-    rng: random.Random, request: Request, counter: CompletionCounter, filler: Backend
+    rng: random.Random, request: Request, checks: UniquenessChecks, filler: Backend
 ) -> tuple[Grid, Grid, int, bool]:
     """(puzzle, solution, naive nodes, finished): of `request.variants` symmetric variants of a
     unique puzzle, relabelled so the solution's first row is N..1, the costliest for naive DFS.
 
     A variant that reaches the node limit cannot be beaten, so the search stops there.
     """
-    puzzle, solution = unique_puzzle(rng, request, counter, filler)
+    puzzle, solution = unique_puzzle(rng, request, checks, filler)
+    checks.counter.enter("checking")
     best: tuple[Grid, Grid, int, bool] | None = None
     for _ in range(request.variants):
         variant_puzzle, variant_solution = symmetric_variant(puzzle, solution, rng)
@@ -146,15 +151,15 @@ def puzzle_rngs(seed: int) -> Iterator[random.Random]:
 
 
 def generate_one(
-    index: int, rng: random.Random, request: Request, counter: CompletionCounter, filler: Backend
+    index: int, rng: random.Random, request: Request, checks: UniquenessChecks, filler: Backend
 ) -> GeneratedPuzzle:
     """Puzzle `index` of a run, made from its own random generator."""
     kind = request.kind
     if kind is Kind.UNIQUE:
-        puzzle, solution = unique_puzzle(rng, request, counter, filler)
+        puzzle, solution = unique_puzzle(rng, request, checks, filler)
         return GeneratedPuzzle(index, kind, puzzle, solution, 1)
     if kind is Kind.MULTI:
-        puzzle, completions = multi_puzzle(rng, request, counter, filler)
+        puzzle, completions = multi_puzzle(rng, request, checks.counter, filler)
         return GeneratedPuzzle(
             index,
             kind,
@@ -164,8 +169,8 @@ def generate_one(
             completions_capped=completions >= request.solution_limit,
         )
     if kind is Kind.UNSAT:
-        return GeneratedPuzzle(index, kind, unsat_puzzle(rng, request, counter, filler), None, 0)
-    puzzle, solution, nodes, finished = adversarial_puzzle(rng, request, counter, filler)
+        return GeneratedPuzzle(index, kind, unsat_puzzle(rng, request, checks, filler), None, 0)
+    puzzle, solution, nodes, finished = adversarial_puzzle(rng, request, checks, filler)
     return GeneratedPuzzle(
         index, kind, puzzle, solution, 1, naive_nodes=nodes, naive_finished=finished
     )
@@ -176,18 +181,25 @@ def generate(
     *,
     counter_name: str | None = None,
     on_count: Callable[[int], None] | None = None,
+    on_progress: Callable[[Effort], None] | None = None,
 ) -> Iterator[GeneratedPuzzle]:
     """The puzzles of a request, one at a time, in index order.
 
     `counter_name` overrides the counting backend (the puzzles stay the same, only the speed
-    changes). `on_count` is called with the number of completion counts so far after each one:
-    the progress within a puzzle, which can take minutes on a sparse 25x25.
+    changes; with sat, the uniqueness checks of the removal go to a kept SAT solver of their
+    own, see `UniquenessChecks`). `on_count` is called with the number of solver questions so
+    far after each one, `on_progress` with the run's `Effort` after each question and at each
+    new phase: the progress within a puzzle, which can take minutes on a sparse 25x25.
     """
     name = counter_name or counting_backend_name(request.size)
     with get_backend(name) as backend, get_backend("dfs") as filler:
-        counter = CompletionCounter(backend, on_count)
+        counter = CompletionCounter(backend, on_count, on_progress)
+        checks = UniquenessChecks(counter, use_sat=name == "sat")
         log.info(
             "generate %s %dx%d: counting with %s", request.kind, request.size, request.size, name
         )
-        for index, rng in zip(range(request.count), puzzle_rngs(request.seed), strict=False):
-            yield generate_one(index, rng, request, counter, filler)
+        try:
+            for index, rng in zip(range(request.count), puzzle_rngs(request.seed), strict=False):
+                yield generate_one(index, rng, request, checks, filler)
+        finally:
+            checks.close()
