@@ -21,7 +21,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("_version", "text", "errors"),
     ("grid",),
     ("result",),
-    ("formats", "verify", "naive", "progress"),
+    ("textio", "formats", "verify", "naive", "progress"),
     ("certify", "certify.*"),  # the proofs: under the runs, which certify as answers come
     ("backends.base",),
     ("backends", "backends.*"),
