@@ -444,3 +444,36 @@ def test_settle_and_singles_reach_the_same_fixpoint(seed):
     else:  # refuted, or stopped at the one contradiction singles() leaves to the search
         assert not holds or _two_values_one_cell(scanned, search.tables)
     assert start == _singles_fixpoint(start, search.tables)  # settle works on copies
+
+
+def _reference_completions(search, candidates):
+    """The MRV search with values ascending, each child propagated by `assume` (the scanning
+    singles): the order that the bit-parallel plain search must keep."""
+    stack = [candidates]
+    while stack:
+        node = stack.pop()
+        cell = search.most_constrained(node)
+        if cell < 0:
+            yield node
+            continue
+        # _cell_choices lists the largest value first: pushed in that order, the smallest is
+        # popped first.
+        for _, bit in dfs._cell_choices(cell, node[cell]):
+            child = search.assume(node, cell, bit)
+            if child is not None:
+                stack.append(child)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_plain_search_keeps_the_scanning_search_order(seed):
+    # `any` must keep its completion (the generated data sets depend on it), and count its
+    # completions in the same order: the bit-parallel `settle` must reach the fixpoint of
+    # `singles` at every node that has a completion.
+    rng = random.Random(seed)
+    size, box = rng.choice([(4, (2, 2)), (6, (2, 3)), (9, (3, 3)), (9, (3, 3)), (12, (3, 4))])
+    puzzle = random_multi_solution(size, rng.randint(size, size * size // 3), seed, box=box)
+    search = dfs._Search(puzzle, dfs.Deadline(None))
+    candidates = search.initial_candidates()
+    assert candidates is not None
+    expected = list(islice(_reference_completions(search, candidates), 25))
+    assert list(islice(search.completions(candidates), 25)) == expected

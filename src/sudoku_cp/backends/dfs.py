@@ -5,7 +5,8 @@ naked singles (a decided cell removes its value from its peers) and hidden singl
 place left in a unit goes there) until nothing changes; both only remove values that occur in no
 completion, so they never change which completions exist.
 
-- any / count: search on the cell with the fewest candidates (MRV), values ascending.
+- any / count: search on the cell with the fewest candidates (MRV), values ascending; each child
+  is propagated bit-parallel (`_Search.settle`: per value, a bitset of the cells holding it).
 - lexmin: greedy row-major choice with an exact feasibility oracle. The lex-min completion is the
   one that, cell by cell in row-major order, takes the smallest value whose prefix can still be
   completed. We keep a *witness* (some completion of the current prefix, found by the MRV search):
@@ -592,6 +593,9 @@ class _Search:
 
         With `stop_at`, the search ends quietly once `self.nodes` reaches it.
         """
+        if not self.strong:
+            yield from self.plain_completions(candidates, stop_at)
+            return
         choices = self.branches(candidates)
         if choices is None:
             yield candidates
@@ -608,6 +612,45 @@ class _Search:
                 yield child
             elif choices:
                 stack.append((child, choices))
+
+    def plain_completions(
+        self, candidates: Candidates, stop_at: int | None
+    ) -> Iterator[Candidates]:
+        """`completions` with singles: the MRV cell, values ascending, each child propagated by
+        the bit-parallel `settle` (a node carries its places beside its candidates).
+
+        The nodes and their order are those of `assume`, whose `singles` reach the same
+        fixpoint, so `any` gives the same completion; `settle` does less work per node (top95,
+        the search for a second completion: median 2.9 ms with `singles`, 1.9 ms with `settle`).
+        """
+        most_constrained, settle = self.most_constrained, self.settle
+        cell = most_constrained(candidates)
+        if cell < 0:
+            yield candidates
+            return
+        stack: list[tuple[Candidates, list[int], int, int]] = [
+            (candidates, _places(candidates, self.tables.size), cell, candidates[cell])
+        ]
+        while stack:
+            if stop_at is not None and self.nodes >= stop_at:
+                return
+            node, places, cell, untried = stack[-1]
+            bit = untried & -untried  # the smallest value first
+            untried ^= bit
+            if untried:
+                stack[-1] = (node, places, cell, untried)
+            else:
+                stack.pop()
+            self.tick()
+            settled = settle(node, places, [(cell, node[cell] ^ bit)])
+            if settled is None:
+                continue
+            child, child_places = settled
+            cell = most_constrained(child)
+            if cell < 0:
+                yield child
+            else:
+                stack.append((child, child_places, cell, child[cell]))
 
     def next_child(self, stack: list[Frame]) -> tuple[int, Candidates | None]:
         """Take the next untried choice of the top frame, leave the rest on the stack, and
