@@ -9,10 +9,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner, Result
 
 from sudoku_cp.cli import main
-from sudoku_cp.results_log import ResultsLog, make_header
+from sudoku_cp.errors import ResultsFileError
+from sudoku_cp.results_log import ResultsLog
+from sudoku_cp.results_records import make_header
 
 from .wrong_backends import WRONG_BACKENDS
 
@@ -185,6 +188,13 @@ def write_log(path: Path, header: Mapping[str, Any], records: Iterable[Mapping[s
 
 def lines_of(path: Path) -> list[Record]:
     return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def one_line(error: pytest.ExceptionInfo[ResultsFileError]) -> str:
+    """The message of a refused results log, which must be one line."""
+    message = str(error.value)
+    assert "\n" not in message
+    return message
 
 
 def invoke(*args: object) -> Result:

@@ -36,7 +36,7 @@ LAYERS: list[tuple[str, ...]] = [
         "executors.worker_signals",
     ),
     ("engine", "certifying"),
-    ("results_log", "environment", "agreement", "timings"),
+    ("results_records", "results_reader", "results_log", "environment", "agreement", "timings"),
     ("sessions",),
     ("render", "plots", "report", "html_report", "labels", "report_html", "report_html.*"),
     ("api", "__init__"),

@@ -19,7 +19,8 @@ from sudoku_cp.environment import check_set_names, environment, first_of_each_sh
 from sudoku_cp.errors import BenchError
 from sudoku_cp.formats import PuzzleStream
 from sudoku_cp.grid import Grid
-from sudoku_cp.results_log import Record, Results, load_results
+from sudoku_cp.results_reader import Results, load_results
+from sudoku_cp.results_records import Record
 from sudoku_cp.runs import SolveSettings
 from sudoku_cp.timings import (
     PuzzleOutcome,

@@ -1,5 +1,6 @@
 """formats: the layouts read and detected, one error line per bad input, the lazy PuzzleStream
-(a pipe's first answer before its second puzzle), and writing."""
+(a pipe's first answer before its second puzzle), and writing. Reading bytes as lines of text
+(binary refused, with its offset) is textio's, tested in test_textio.py."""
 
 from __future__ import annotations
 
@@ -23,7 +24,6 @@ from sudoku_cp.formats import (
     PuzzleRecord,
     PuzzleStream,
     box_directive,
-    decode_input,
     detect_layout,
     format_grid,
     load_puzzles,
@@ -204,13 +204,6 @@ def test_not_a_number_in_spaced_layout() -> None:
 def test_empty_input() -> None:
     with pytest.raises(GridParseError, match="empty input"):
         read_puzzles("\n  \n# only a comment\n")
-
-
-def test_binary_garbage() -> None:
-    with pytest.raises(GridParseError, match="binary data.*NUL byte at offset 3"):
-        decode_input(b"123\0\xff", source="x")
-    with pytest.raises(GridParseError, match="binary data.*0xff"):
-        decode_input(b"123\xff\xfe", source="x")
 
 
 def test_ten_megabyte_line_gives_a_short_error() -> None:

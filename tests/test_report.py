@@ -26,7 +26,9 @@ from sudoku_cp.report import (
     render_markdown_report,
     render_setup_markdown,
 )
-from sudoku_cp.results_log import Record, ResultsLog, load_results
+from sudoku_cp.results_log import ResultsLog
+from sudoku_cp.results_reader import load_results
+from sudoku_cp.results_records import Record
 from sudoku_cp.timings import summarize
 
 from .bench_helpers import (

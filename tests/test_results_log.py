@@ -1,5 +1,6 @@
-"""results_log: the one results log (header + puzzle records, one locked writer, resume, torn
-lines cut in place, only regular files) and reading logs back (load_results, to_pandas)."""
+"""results_log: the writer (header + puzzle records, one locked writer, resume, torn lines cut
+in place, only regular files). What a log holds and its checks are tested in
+test_results_records.py, reading logs back in test_results_reader.py."""
 
 from __future__ import annotations
 
@@ -13,27 +14,41 @@ from pathlib import Path
 import pytest
 
 import sudoku_cp
+from sudoku_cp import results_log, results_reader, results_records
 from sudoku_cp.errors import ResultsFileError
 from sudoku_cp.formats import PuzzleRecord
 from sudoku_cp.grid import Grid
-from sudoku_cp.results_log import RESULTS_FORMAT, ResultsLog, load_results, make_header
-from sudoku_cp.verify import check_completion
+from sudoku_cp.results_log import ResultsLog
+from sudoku_cp.results_reader import load_results
+from sudoku_cp.results_records import RESULTS_FORMAT
 
-from .bench_helpers import bench_header, hand_made, lines_of, puzzle_record, write_log
-from .conftest import BAEKJOON_2239, EMPTY_4_LEXMIN, ROOT
+from .bench_helpers import bench_header, hand_made, lines_of, one_line, write_log
+from .conftest import BAEKJOON_2239, ROOT
 
 HEADER = bench_header()
-
-
-def one_line(error: pytest.ExceptionInfo[ResultsFileError]) -> str:
-    message = str(error.value)
-    assert "\n" not in message
-    return message
 
 
 def puzzle(number: int, text: str) -> PuzzleRecord:
     """The input record that a results record of `hand_made` stands for."""
     return PuzzleRecord(number, "top.txt", number + 1, text, Grid.parse(text), number=number)
+
+
+def test_the_public_names_stay_importable_from_results_log() -> None:
+    """The API reference documents `sudoku_cp.results_log`: the names that moved out of it (the
+    header to results_records, reading back to results_reader) are the same objects there."""
+    assert results_log.load_results is results_reader.load_results is sudoku_cp.load_results
+    assert results_log.Results is results_reader.Results is sudoku_cp.Results
+    assert results_log.RUN_COLUMNS is results_reader.RUN_COLUMNS
+    assert results_log.make_header is results_records.make_header
+    assert results_log.RESULTS_FORMAT == results_records.RESULTS_FORMAT == "sudoku-cp results"
+    assert sorted(results_log.__all__) == [
+        "RESULTS_FORMAT",
+        "RUN_COLUMNS",
+        "Results",
+        "ResultsLog",
+        "load_results",
+        "make_header",
+    ]
 
 
 # -- writing ---------------------------------------------------------------------------------------
@@ -104,50 +119,6 @@ def test_resume_refuses_a_different_input(tmp_path: Path) -> None:
         f"{path} comes from a different input: puzzle 2 of top.txt "
         f"differs; resume with the same input, or choose another results "
         f"file"
-    )
-
-
-@pytest.mark.parametrize(
-    "change, difference",
-    [
-        ({"time_limit": 2.0}, "time_limit 10.0 in the file, 2.0 now"),
-        ({"mode": "any"}, "mode lexmin in the file, any now"),
-        ({"repeat": 3, "warmup": 1}, "repeat 1 in the file, 3 now; warmup 0 in the file, 1 now"),
-    ],
-)
-def test_resume_refuses_other_settings_naming_each_difference(
-    tmp_path: Path, change: dict[str, object], difference: str
-) -> None:
-    path = write_log(tmp_path / "r.jsonl", HEADER, hand_made())
-    before = path.read_bytes()
-    other = {**HEADER, "settings": {**HEADER["settings"], **change}}
-    with pytest.raises(ResultsFileError) as raised:
-        ResultsLog.open(path, other, resume=True)
-    assert one_line(raised) == (
-        f"{path} was written with other settings ({difference}): resume "
-        f"with the same settings, or choose another results file"
-    )
-    assert path.read_bytes() == before
-
-
-def test_resume_refuses_other_configurations(tmp_path: Path) -> None:
-    path = write_log(tmp_path / "r.jsonl", HEADER, hand_made())
-    other = bench_header(backends=("a", "c"))
-    with pytest.raises(ResultsFileError, match=r"\(backends a,b in the file, a,c now\)"):
-        ResultsLog.open(path, other, resume=True)
-    # Settings that do not change the answers or the times may differ: the baseline, say.
-    with ResultsLog.open(path, bench_header(baseline="b"), resume=True) as log:
-        assert log.previous_count == 3
-
-
-def test_resume_refuses_a_file_that_is_not_a_results_log(tmp_path: Path) -> None:
-    path = tmp_path / "solve.jsonl"
-    path.write_text('{"index":0,"source":"x","status":"solved"}\n')
-    with pytest.raises(ResultsFileError) as raised:
-        ResultsLog.open(path, HEADER, resume=True)
-    assert one_line(raised) == (
-        f"{path} is not a sudoku-cp results log (line 1 is not a "
-        f"results header): choose another results file"
     )
 
 
@@ -282,46 +253,7 @@ def test_a_full_disk_is_one_line_and_keeps_what_was_written(tmp_path: Path) -> N
     assert [line["kind"] for line in lines_of(path)] == ["header", "puzzle"]
 
 
-# -- lines that are not records --------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    "bad", [b"null", b"[1, 2]", b'"text"', b'{"kind":"puzzle"\xff}', b"\xff\xfe{}"]
-)
-def test_a_line_that_is_not_a_json_object_names_file_and_line(tmp_path: Path, bad: bytes) -> None:
-    path = write_log(tmp_path / "r.jsonl", HEADER, hand_made())
-    whole = path.read_bytes().splitlines(keepends=True)
-    path.write_bytes(b"".join(whole[:2]) + bad + b"\n" + b"".join(whole[2:]))
-    before = path.read_bytes()
-    with pytest.raises(ResultsFileError) as raised:
-        load_results(path)
-    assert one_line(raised) == f"{path}:3: not a results record (not a JSON object)"
-    with pytest.raises(ResultsFileError) as raised:
-        ResultsLog.open(path, HEADER, resume=True)
-    assert one_line(raised).startswith(f"{path}:3: not a results record")
-    assert path.read_bytes() == before  # nothing cut, nothing appended
-
-
-def test_a_whole_bad_last_line_is_refused_on_resume_not_cut(tmp_path: Path) -> None:
-    path = write_log(tmp_path / "r.jsonl", HEADER, hand_made())
-    with open(path, "ab") as handle:
-        handle.write(b"null\n")  # a kill cannot leave this: a write ends with its newline
-    with pytest.raises(ResultsFileError, match=r":5: not a results record"):
-        load_results(path)
-    before = path.read_bytes()
-    with pytest.raises(ResultsFileError, match=r":5: not a results record"):
-        ResultsLog.open(path, HEADER, resume=True)
-    assert path.read_bytes() == before
-
-
-def test_a_puzzle_record_without_its_fields_names_file_and_line(tmp_path: Path) -> None:
-    path = write_log(tmp_path / "r.jsonl", HEADER, [hand_made()[0], {"kind": "puzzle"}])
-    with pytest.raises(ResultsFileError) as raised:
-        ResultsLog.open(path, HEADER, resume=True)
-    assert one_line(raised) == (
-        f"{path}:3: not a whole puzzle record (no source): repair or "
-        f"remove that line, or choose another results file"
-    )
+# -- torn lines ------------------------------------------------------------------------------------
 
 
 def test_a_torn_last_line_is_cut_in_place_on_resume(tmp_path: Path) -> None:
@@ -350,126 +282,3 @@ def test_a_run_killed_while_writing_its_header_starts_afresh(tmp_path: Path) -> 
         assert log.previous_count == 0
         log.append(hand_made()[0])
     assert [line["kind"] for line in lines_of(path)] == ["header", "puzzle"]
-
-
-# -- reading back ----------------------------------------------------------------------------------
-
-
-def test_load_results_reads_headers_and_the_last_record_of_each_puzzle(tmp_path: Path) -> None:
-    path = write_log(tmp_path / "r.jsonl", HEADER, hand_made())
-    with ResultsLog.open(path, {**HEADER}, resume=True) as log:
-        log.append(hand_made()[0])
-    loaded = load_results(path)
-    assert loaded.headers == [
-        json.loads(json.dumps(HEADER)),
-        {**json.loads(json.dumps(HEADER)), "resumed": True},
-    ]
-    assert loaded.header_paths == [str(path)] * 2 and loaded.paths == [str(path)]
-    assert loaded.records == hand_made()
-    assert (loaded.time_limit, loaded.repeat, loaded.labels()) == (10.0, 1, ["a", "b"])
-    runs = list(loaded.runs())
-    assert len(runs) == 6
-    assert runs[0]["set"] == "top" and runs[0]["backend"] == "a" and runs[0]["seconds"] == 0.001
-
-
-def test_load_results_refuses_what_is_not_a_results_log(tmp_path: Path) -> None:
-    solve_output = tmp_path / "solve.jsonl"
-    solve_output.write_text('{"index":0,"source":"x","status":"solved"}\n')
-    with pytest.raises(ResultsFileError) as raised:
-        load_results(solve_output)
-    assert one_line(raised).startswith(f"{solve_output}:1: not a results record")
-    missing = tmp_path / "missing.jsonl"
-    with pytest.raises(ResultsFileError) as raised:
-        load_results(missing)
-    assert one_line(raised) == f"{missing}: cannot read: No such file or directory"
-    headers_only = write_log(tmp_path / "empty.jsonl", HEADER, [])
-    with pytest.raises(ResultsFileError) as raised:
-        load_results(headers_only)
-    assert one_line(raised) == f"{headers_only}: no puzzle records"
-    fifo = tmp_path / "fifo.jsonl"
-    os.mkfifo(fifo)
-    with pytest.raises(ResultsFileError) as raised:
-        load_results(fifo)
-    assert one_line(raised) == f"{fifo}: not a regular file"
-
-
-def test_load_results_of_several_files_refuses_different_time_limits(tmp_path: Path) -> None:
-    first = write_log(tmp_path / "a.jsonl", HEADER, hand_made())
-    second = write_log(tmp_path / "b.jsonl", bench_header(time_limit=1.0), hand_made())
-    none = write_log(tmp_path / "c.jsonl", bench_header(time_limit=None), hand_made())
-    with pytest.raises(ResultsFileError) as raised:
-        load_results(first, second)
-    assert one_line(raised) == (
-        f"{second}: measured with a time limit of 1 s, not 10 s like {first}"
-    )
-    with pytest.raises(ResultsFileError, match="time limit of none, not 10 s"):
-        load_results(first, none)
-    modes = write_log(tmp_path / "any.jsonl", bench_header(mode="any"), hand_made("any"))
-    both = load_results(first, modes)  # one time limit, two modes: one set of results
-    assert len(both.records) == 6 and both.paths == [str(first), str(modes)]
-    assert both.header_paths == [str(first), str(modes)]
-
-
-def test_bench_logs_keep_solutions_so_a_log_can_be_verified_again(tmp_path: Path) -> None:
-    path = tmp_path / "r.jsonl"
-    sudoku_cp.bench(f"{BAEKJOON_2239}\n{'0' * 16}\n", backends=["dfs", "sat"], results=path)
-    loaded = load_results(path)
-    checked = 0
-    for record in loaded.records:
-        puzzle_grid = Grid.parse(record["puzzle"])
-        for run in record["runs"]:
-            assert run["status"] == "solved"
-            assert check_completion(puzzle_grid, Grid.parse(run["solution"])).ok
-            checked += 1
-    assert checked == 4
-    assert loaded.records[1]["runs"][0]["solution"] == EMPTY_4_LEXMIN
-
-
-def test_to_pandas_keeps_puzzles_and_solutions_as_strings(tmp_path: Path) -> None:
-    import pandas  # needed: the test extra must install it
-
-    records = [
-        puzzle_record(
-            "top",
-            0,
-            [{"backend": "a", "status": "solved", "seconds": 0.5, "solution": "0" * 3 + "1" * 78}],
-            puzzle="0" * 81,
-        ),
-        puzzle_record(
-            "top",
-            1,
-            [{"backend": "a", "status": "timeout", "seconds": 10.0}],
-            puzzle="00" + "1" * 79,
-        ),
-    ]
-    path = write_log(tmp_path / "r.jsonl", HEADER, records)
-    frame = load_results(path).to_pandas()
-    assert len(frame) == 2
-    assert list(frame["puzzle"]) == ["0" * 81, "00" + "1" * 79]  # leading zeros kept
-    assert frame["solution"].iloc[0] == "0" * 3 + "1" * 78
-    assert frame["solution"].isna().iloc[1]  # no solution for a timeout, not a string "None"
-    for column in ("puzzle", "solution", "set", "backend", "status"):
-        assert pandas.api.types.is_string_dtype(frame[column]), column
-    assert list(frame["seconds"]) == [0.5, 10.0]
-    assert frame.attrs["headers"][0]["command"] == "bench"
-
-
-def test_make_header_records_settings_and_configurations() -> None:
-    header = make_header(
-        command="crosscheck",
-        settings={"mode": "any", "time_limit": None},
-        backends=[{"label": "x", "backend": "dfs", "options": {}}],
-        argv="a b",
-    )
-    assert (header["kind"], header["format"], header["command"], header["argv"]) == (
-        "header",
-        RESULTS_FORMAT,
-        "crosscheck",
-        "a b",
-    )
-    assert header["settings"] == {
-        "mode": "any",
-        "time_limit": None,
-        "backends": [{"label": "x", "backend": "dfs", "options": {}}],
-    }
-    assert header["sudoku_cp"] == sudoku_cp.__version__ and header["started"]

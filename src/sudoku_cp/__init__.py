@@ -15,7 +15,7 @@ if TYPE_CHECKING:  # what type checkers and editors see; at run time, __getattr_
     from .errors import SudokuError
     from .grid import Grid, geometry
     from .result import Mode, RunStatus, SolveResult, Status, Verdict
-    from .results_log import Results, load_results
+    from .results_reader import Results, load_results
     from .runs import Answer
 
 # The API is loaded on first use (PEP 562): `import sudoku_cp` and the command line, which imports
@@ -35,8 +35,8 @@ _EXPORTS = {
     "SolveResult": "result",
     "Status": "result",
     "Verdict": "result",
-    "Results": "results_log",
-    "load_results": "results_log",
+    "Results": "results_reader",
+    "load_results": "results_reader",
     "Answer": "runs",
 }
 

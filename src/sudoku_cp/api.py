@@ -32,7 +32,7 @@ from .formats import PuzzleRecord
 from .grid import Grid, Shape
 from .inputs import Sources, puzzles_of
 from .result import Mode
-from .results_log import Results, load_results
+from .results_reader import Results, load_results
 from .runs import Answer, SolveSettings
 from .sessions import BenchSession, CrosscheckSession, inputs_of
 

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .results_log import LEGACY_OPTION_NAMES
+from .results_records import LEGACY_OPTION_NAMES
 
 LONGEST = 24  # characters of a label the user chose, before it is cut with an ellipsis
 

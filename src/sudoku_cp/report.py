@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .render import format_milliseconds, render_summary_markdown, summary_legend
-from .results_log import Results
+from .results_reader import Results
 from .timings import summarize
 
 

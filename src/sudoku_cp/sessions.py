@@ -44,7 +44,8 @@ from .executors import Executor, default_jobs
 from .executors.inline import InlineExecutor
 from .formats import PuzzleRecord
 from .result import RunStatus, Verdict
-from .results_log import ResultsLog, make_header
+from .results_log import ResultsLog
+from .results_records import make_header
 from .runs import CheckedPuzzle, SolveSettings, answers_of_record, uncertified_of_record
 from .timings import SummaryRow, summarize
 from .verify import compare

@@ -488,6 +488,23 @@ def test_after_a_timeout_the_solver_is_rebuilt_outside_the_next_time_limit():
     assert result.stats["rebuilt"] == "interrupted" and result.stats["setup_seconds"] > 0
 
 
+def test_solve_prepares_the_solver_of_the_puzzles_mode():
+    """`Backend.solve` passes the mode to `prepare_for` (sat has no `solve` of its own): a lex-min
+    by propagation gets the solver with the row counts, any and count the kept one, each built
+    before the clock; a direct `prepare(grid)` prepares for lex-min."""
+    assert "solve" not in vars(SatBackend)
+    grid = Grid.empty(9)
+    with SatBackend(lexmin="propagation") as backend:
+        assert "setup_seconds" in backend.solve(grid, mode=Mode.ANY).stats
+        assert [key[-1] for key in backend._solvers] == [False]  # the kept one, no row counts
+        assert "setup_seconds" in backend.solve(grid).stats
+        assert sorted(key[-1] for key in backend._solvers) == [False, True]
+    with SatBackend(lexmin="propagation") as backend:
+        assert backend.prepare(grid) and [key[-1] for key in backend._solvers] == [True]
+        assert backend.prepare_for(grid, "count") and len(backend._solvers) == 2
+        assert not backend.prepare_for(grid, Mode.ANY)  # built already: nothing to do
+
+
 def test_a_puzzle_without_prepare_still_gets_a_solver():
     # Backend.solve always prepares; a direct _solve call builds on the clock instead.
     from sudoku_cp.backends.base import Deadline

@@ -21,7 +21,7 @@ from sudoku_cp.report_html.payload import (
     to_json,
     units,
 )
-from sudoku_cp.results_log import load_results
+from sudoku_cp.results_reader import load_results
 from sudoku_cp.timings import puzzle_outcomes
 
 from ..bench_helpers import bench_header, hand_made, write_log

@@ -12,7 +12,8 @@ import pytest
 from sudoku_cp.report_html.certificates import Certification
 from sudoku_cp.report_html.payload import configuration_list
 from sudoku_cp.report_html.tables import session_list, summary_table
-from sudoku_cp.results_log import Results, load_results, make_header
+from sudoku_cp.results_reader import Results, load_results
+from sudoku_cp.results_records import make_header
 from sudoku_cp.timings import puzzle_outcomes, summarize
 
 from ..bench_helpers import bench_header, hand_made, puzzle_record, write_log

@@ -165,6 +165,8 @@ class Backend(ABC):
     `lexmin` gives exactly the row-major smallest completion; `count` counts exactly up to the
     limit; `time_limit` is honoured with TIMEOUT, never with a wrong answer; `stats` are honest.
     Backends may keep solver state between puzzles (a warm SAT solver); `close()` releases it.
+    One-off set-up (a solver import, a shape's base model) goes in `prepare(grid)`, or in
+    `prepare_for(grid, mode)` when it depends on the mode: `solve` runs it before its clock.
     """
 
     name: ClassVar[str]
@@ -261,7 +263,7 @@ class Backend(ABC):
         # One-off set-up (a solver import, a base model for this shape) before the clock starts:
         # it is not this puzzle's cost, and must not eat its time limit.
         setup_start = time.perf_counter()
-        prepared = self.prepare(grid)
+        prepared = self.prepare_for(grid, mode)
         setup_seconds = time.perf_counter() - setup_start
         start = time.perf_counter()
         deadline = Deadline(time_limit)
@@ -295,8 +297,19 @@ class Backend(ABC):
 
     def prepare(self, grid: Grid) -> bool:
         """Do the one-off set-up that solving this grid's shape needs (import the solver, build
-        the base model), outside the puzzle's clock; True when there was set-up to do."""
+        the base model), outside the puzzle's clock; True when there was set-up to do.
+
+        A backend whose set-up does not depend on the mode overrides this method only. One
+        whose set-up does overrides `prepare_for` instead, and makes this method its set-up for
+        lex-min (`return self.prepare_for(grid, Mode.LEXMIN)`), so that direct callers of
+        `prepare(grid)` still get a backend ready to solve."""
         return False
+
+    def prepare_for(self, grid: Grid, mode: Mode | str) -> bool:
+        """The set-up for a puzzle of this grid's shape in this mode: what `solve` runs before
+        its clock starts, with the puzzle's mode. By default `prepare(grid)`, which does not
+        need the mode; override this method (not `solve`) when the set-up depends on it."""
+        return self.prepare(grid)
 
     @abstractmethod
     def _solve(self, grid: Grid, *, mode: Mode, limit: int, deadline: Deadline) -> Outcome:

@@ -89,7 +89,7 @@ from typing import Any, ClassVar, TextIO
 
 from ..errors import BackendFailure, BackendOptionError
 from ..grid import BLANK, Geometry, Grid, Shape, geometry
-from ..result import Mode, SolveResult, Status
+from ..result import Mode, Status
 from .base import Backend, BackendOption, Deadline, Outcome
 
 logger = logging.getLogger(__name__)
@@ -814,8 +814,7 @@ class SatBackend(Backend):
         self._solvers: dict[_SolverKey, _KeptSolver] = {}
         self._build_seconds: dict[_SolverKey, float] = {}  # the last build of each key
         self._watchdog = _Watchdog()
-        self._setup: _Setup | None = None  # what prepare() did for the puzzle about to run
-        self._mode: Mode | None = None  # the mode of the puzzle solve() is about to prepare
+        self._setup: _Setup | None = None  # what prepare_for() did for the puzzle about to run
 
     def close(self) -> None:
         """Delete the kept solvers."""
@@ -839,42 +838,23 @@ class SatBackend(Backend):
         solver = solver_for(self.sat_solver, grid.size)
         return (grid.size, grid.box, self.encoding, self.amo, solver, counts)
 
-    def solve(
-        self,
-        grid: Grid,
-        *,
-        mode: Mode | str = Mode.LEXMIN,
-        limit: int = 2,
-        time_limit: float | None = None,
-    ) -> SolveResult:
-        """As `Backend.solve`; the mode is noted first, so that `prepare()` builds the solver
-        this puzzle will use (the one with the row counts, or the kept one)."""
-        self._mode = Mode(mode)
-        try:
-            return super().solve(grid, mode=mode, limit=limit, time_limit=time_limit)
-        finally:
-            self._mode = None
-
     def prepare(self, grid: Grid) -> bool:
-        """Build the solver this puzzle will use, or rebuild a retired one, before the puzzle's
-        clock starts (the pysat import, the CNF and loading it are set-up, not solving). A
-        direct call, outside `solve`, prepares for lex-min."""
-        mode = Mode.LEXMIN if self._mode is None else self._mode
-        key = self._key(grid, counts=mode is Mode.LEXMIN and self.by_propagation(grid))
+        """`prepare_for` a lex-min puzzle of this grid's shape."""
+        return self.prepare_for(grid, Mode.LEXMIN)
+
+    def prepare_for(self, grid: Grid, mode: Mode | str) -> bool:
+        """Build the solver a puzzle of this mode will use (the one with the row counts, or the
+        kept one), or rebuild a retired one, before the puzzle's clock starts (the pysat
+        import, the CNF and loading it are set-up, not solving); `Backend.solve` calls it with
+        the puzzle's mode."""
+        lexmin = Mode(mode) is Mode.LEXMIN
+        key = self._key(grid, counts=lexmin and self.by_propagation(grid))
         kept = self._solvers.get(key)
         self._setup = None
         if kept is not None and kept.retired is None:
             return False
         self._setup = self._build(key)
         return True
-
-    def prepare_for(self, grid: Grid, mode: Mode | str) -> bool:
-        """`prepare()` for a puzzle of this mode (what `solve` does first)."""
-        self._mode = Mode(mode)
-        try:
-            return self.prepare(grid)
-        finally:
-            self._mode = None
 
     def _build(self, key: _SolverKey) -> _Setup:
         """A new kept solver for this key, replacing a retired one."""

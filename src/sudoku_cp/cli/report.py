@@ -85,7 +85,7 @@ def plot(
     Several files (one per mode, say) are plotted together, a line style per mode.
     """
     from ..plots import check_plot_path, plot_figure, save_figure
-    from ..results_log import load_results
+    from ..results_reader import load_results
 
     check_plot_path(output)
     results = load_results(*results_files)
@@ -189,7 +189,7 @@ def _document(
     """The Markdown report, the LaTeX table or the CSV summary."""
     from ..render import render_summary_csv, render_summary_latex
     from ..report import render_markdown_report
-    from ..results_log import load_results
+    from ..results_reader import load_results
     from ..timings import summarize
 
     results = load_results(*results_files)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ResultsFileError
-from ..results_log import Results, load_results
+from ..results_reader import Results, load_results
 
 RunKey = tuple[int, str, int]  # (record index, configuration label, repeat)
 

@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 from ..grid import Shape, default_box
 from ..labels import ShortLabel, short_labels
 from ..result import RunStatus, Verdict
-from ..results_log import Results
+from ..results_reader import Results
 from ..runs import record_box
 from ..timings import GroupKey, PuzzleOutcome
 from .answers import MARKS, answers_of

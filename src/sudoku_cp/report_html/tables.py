@@ -22,7 +22,7 @@ from ..render import (
     summary_legend,
 )
 from ..report import SETUP_COLUMNS, command_line, environment_rows, sessions_of, setup_rows
-from ..results_log import Results
+from ..results_reader import Results
 from ..timings import GroupKey, PuzzleOutcome, SummaryRow, cpu_statistics, summarize
 from .certificates import Certification, RunKey
 
