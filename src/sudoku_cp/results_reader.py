@@ -18,17 +18,21 @@ from .results_records import RESULTS_FORMAT, Record, parse_line
 if TYPE_CHECKING:  # pandas is optional: only `Results.to_pandas` needs it
     import pandas
 
-RUN_COLUMNS = (
+# The puzzle's fields that every row of `Results.runs` carries, then the run's own.
+PUZZLE_COLUMNS = (
     "set",
     "number",
     "index",
     "source",
     "line",
     "puzzle",
+    "box",
     "size",
     "givens",
     "mode",
     "verdict",
+)
+RUN_COLUMNS = PUZZLE_COLUMNS + (
     "backend",
     "repeat",
     "status",
@@ -86,22 +90,7 @@ class Results:
     def runs(self) -> Iterator[Record]:
         """One flat row per run: the puzzle's fields and the run's (stats left nested)."""
         for record in self.records:
-            base = {
-                key: record.get(key)
-                for key in (
-                    "set",
-                    "number",
-                    "index",
-                    "source",
-                    "line",
-                    "puzzle",
-                    "box",
-                    "size",
-                    "givens",
-                    "mode",
-                    "verdict",
-                )
-            }
+            base = {key: record.get(key) for key in PUZZLE_COLUMNS}
             for run in record["runs"]:
                 yield {**base, **run}
 
