@@ -1,10 +1,10 @@
 """dfs against the exact-cover C library (issue 28 item 4): CPU per puzzle, side by side.
 
-Each puzzle is solved by the dfs backend (lex-min and any) and by `exact_cover.get_exact_cover`
-(any: the first cover its C Algorithm X finds), in an order that rotates from puzzle to puzzle,
-CPU seconds of this process. The exact-cover matrix (a row per candidate of the puzzle, 4N^2
-columns) is built outside the clock and timed apart. exact-cover is a benchmark-only package,
-not a dependency of sudoku-cp: `pip install exact-cover`.
+Each puzzle is solved by the dfs backend (lex-min, lex-min with `propagation=strong`, any) and
+by `exact_cover.get_exact_cover` (any: the first cover its C Algorithm X finds), in an order that
+rotates from puzzle to puzzle, CPU seconds of this process. The exact-cover matrix (a row per
+candidate of the puzzle, 4N^2 columns) is built outside the clock and timed apart. exact-cover is
+a benchmark-only package, not a dependency of sudoku-cp: `pip install exact-cover`.
 
     python benchmarks/bench_exact_cover.py ../shared/data/top95.txt
 """
@@ -60,6 +60,7 @@ def main() -> int:
     lines = [line.strip() for line in args.puzzles.read_text().splitlines() if line.strip()]
     grids = [Grid.parse(line) for line in lines[: args.limit]]
     dfs = get_backend("dfs")
+    strong = get_backend("dfs", propagation="strong")  # the level `auto` takes from 16x16 on
 
     def by_cover(grid):  # type: ignore[no-untyped-def]
         matrix, rows = prepared[id(grid)]
@@ -72,6 +73,7 @@ def main() -> int:
 
     methods = {
         "dfs lex-min": lambda grid: dfs.solve(grid, mode=Mode.LEXMIN).solution.values,
+        "dfs lex-min strong": lambda grid: strong.solve(grid, mode=Mode.LEXMIN).solution.values,
         "dfs any": lambda grid: dfs.solve(grid, mode=Mode.ANY).solution.values,
         "exact_cover any": by_cover,
     }
@@ -95,10 +97,10 @@ def main() -> int:
     print(f"{len(grids)} puzzles from {args.puzzles}, CPU ms per puzzle (median / mean)")
     for name, values in seconds.items():
         median, mean = statistics.median(values) * 1e3, statistics.mean(values) * 1e3
-        print(f"  {name:16} {median:8.3f} / {mean:8.3f}")
-    print(f"  {'matrix build':16} {statistics.median(build) * 1e3:8.3f} (outside the clock)")
+        print(f"  {name:18} {median:8.3f} / {mean:8.3f}")
+    print(f"  {'matrix build':18} {statistics.median(build) * 1e3:8.3f} (outside the clock)")
     base = statistics.median(seconds["exact_cover any"])
-    for name in ("dfs lex-min", "dfs any"):
+    for name in ("dfs lex-min", "dfs lex-min strong", "dfs any"):
         print(
             f"  {name} / exact_cover any: {statistics.median(seconds[name]) / base:.2f}x (medians)"
         )
