@@ -307,6 +307,23 @@ def test_the_checker_accepts_the_proof_and_rejects_every_corruption(
         assert check.reason
 
 
+def test_ctrl_c_during_a_proof_solve_is_a_keyboard_interrupt(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # python-sat's form of Ctrl-C during a call (`pysolvers.error: Caught keyboard interrupt`)
+    # comes out as KeyboardInterrupt, so `certify` ends with one line and exit 130.
+    import pysolvers
+
+    def interrupted(*args: object) -> bool:
+        raise pysolvers.error("Caught keyboard interrupt")
+
+    formula = encoding.completion_formula(Grid.parse(G17))
+    with proofs.ProofSolver(formula) as solver:
+        monkeypatch.setattr(solver._solver, "solve", interrupted)
+        with pytest.raises(KeyboardInterrupt):
+            solver.solve()
+
+
 def test_a_proof_of_a_satisfiable_formula_is_rejected() -> None:
     formula = encoding.completion_formula(Grid.parse(G17))
     with pytest.raises(AssertionError), proofs.ProofSolver(formula) as solver:

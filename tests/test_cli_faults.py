@@ -473,6 +473,25 @@ def test_three_quick_ctrl_c_end_in_one_message_and_no_traceback(tmp_path, args):
     assert "Traceback" not in stderr and "Exception ignored" not in stderr
 
 
+@pytest.mark.parametrize(
+    ("signum", "code", "word"),
+    [(signal.SIGINT, 130, "Interrupted"), (signal.SIGTERM, 143, "Terminated")],
+    ids=["Ctrl-C", "SIGTERM"],
+)
+def test_a_sparse_generate_stops_on_a_signal_in_one_line(tmp_path, signum, code, word):
+    # A 25x25 unique puzzle takes minutes, nearly all of them inside python-sat's solver calls,
+    # where its C code catches Ctrl-C and raises an error of its own (it was a traceback, exit 1).
+    process = cli("generate", "--size", "25", "--givens", "200..260", "-o", str(tmp_path / "p"))
+    try:
+        time.sleep(4)  # past the start-up, in the uniqueness questions
+        process.send_signal(signum)
+        _, stderr = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert process.returncode == code, stderr
+    assert stderr.strip() == f"{word}."
+
+
 # -- a closed standard output (a reader such as `head` that ends the pipe) ---------------------
 
 

@@ -40,7 +40,7 @@ from sudoku_cp.naive import naive_solve
 from sudoku_cp.progress import Progress
 from sudoku_cp.result import Mode
 
-from .conftest import DATA
+from .conftest import DATA, EMPTY_9_LEXMIN
 
 GENERATED = DATA / "generated"
 
@@ -755,3 +755,27 @@ def test_effort_names_the_phase_and_the_time_spent():
     note = effort.note()
     assert note.startswith("removing givens, 300 left; 3 solver questions (1.2 s); filling ")
     assert "removing " in note
+
+
+def test_ctrl_c_during_a_uniqueness_question_is_a_keyboard_interrupt(sat_checks, monkeypatch):
+    # python-sat's C solvers catch SIGINT during a call and raise `pysolvers.error: Caught
+    # keyboard interrupt`; the question hands it on as KeyboardInterrupt, which the CLI ends
+    # with one line and exit 130 (it was a traceback and exit 1).
+    import pysolvers
+
+    solution = Grid.parse(EMPTY_9_LEXMIN)
+    sat_checks.start(solution)
+
+    def interrupted(*args, **kwargs):
+        raise pysolvers.error("Caught keyboard interrupt")
+
+    monkeypatch.setattr(sat_checks._solver, "solve", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        sat_checks.alternative(list(solution.values), 0)
+
+    def failed(*args, **kwargs):
+        raise RuntimeError("out of memory")
+
+    monkeypatch.setattr(sat_checks._solver, "solve", failed)
+    with pytest.raises(RuntimeError, match="out of memory"):  # any other error stays itself
+        sat_checks.alternative(list(solution.values), 0)

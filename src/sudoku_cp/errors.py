@@ -6,6 +6,9 @@ Malformed input raises; a well-formed but impossible puzzle (two equal givens in
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+
 
 class SudokuError(Exception):
     """Root of every error sudoku-cp raises on purpose."""
@@ -98,3 +101,22 @@ class GenerateError(SudokuError, ValueError):
 class CheckerUnavailableError(SudokuError):
     """Certificates asked for without what makes or checks them: the proof checker (dratify)
     or its native engine missing, or a solver that cannot log proofs."""
+
+
+def is_solver_interrupt(error: BaseException) -> bool:
+    """Whether an error from a python-sat solver call is its form of Ctrl-C: its C solvers catch
+    SIGINT during a call and raise `pysolvers.error: Caught keyboard interrupt` instead."""
+    return "keyboard interrupt" in str(error).lower()
+
+
+@contextlib.contextmanager
+def solver_interrupts() -> Iterator[None]:
+    """Around a python-sat call made outside the sat backend (the generator's uniqueness
+    questions, the certifier's proof solver): Ctrl-C during the call comes out as
+    KeyboardInterrupt, so the command ends with its one line and exit 130, not a traceback."""
+    try:
+        yield
+    except Exception as error:
+        if is_solver_interrupt(error):
+            raise KeyboardInterrupt from error
+        raise

@@ -87,7 +87,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, TextIO
 
-from ..errors import BackendFailure, BackendOptionError
+from ..errors import BackendFailure, BackendOptionError, is_solver_interrupt
 from ..grid import BLANK, Geometry, Grid, Shape, geometry
 from ..result import Mode, Status
 from .base import Backend, BackendOption, Deadline, Outcome
@@ -1016,7 +1016,7 @@ class SatBackend(Backend):
             raise
         except Exception as error:
             self._discard_solver(kept)
-            if "keyboard interrupt" in str(error).lower():  # pysat's form of Ctrl-C
+            if is_solver_interrupt(error):
                 raise KeyboardInterrupt from error
             raise BackendFailure(f"SAT solver {kept.name} failed: {error}") from error
         except BaseException:  # Ctrl-C between calls, ...: the solver may be mid-change

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Final
 
-from ..errors import CheckerUnavailableError
+from ..errors import CheckerUnavailableError, solver_interrupts
 from .encoding import Clause, Formula
 
 # The python-sat solvers that log proofs, with the format they write (DRUP is DRAT without RAT
@@ -58,7 +58,9 @@ class ProofSolver:
 
     def solve(self) -> list[int] | None:
         """A model of the clauses so far, or None when they are unsatisfiable."""
-        if self._solver.solve():
+        with solver_interrupts():
+            found = self._solver.solve()
+        if found:
             model: list[int] = self._solver.get_model()
             return model
         return None

@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from ..errors import solver_interrupts
 from ..grid import BLANK, Grid, Shape
 from .counting import CompletionCounter
 
@@ -95,7 +96,7 @@ class UniquenessChecks:
         assumptions = [literals[other] for other, value in enumerate(values) if value != BLANK]
         assumptions.remove(literals[cell])
         assumptions.append(-literals[cell])
-        with self.counter.question():
+        with self.counter.question(), solver_interrupts():
             found = self._solver.solve(assumptions=assumptions)
         if not found:
             return None
