@@ -115,17 +115,17 @@ def configurations(
     factories: dict[str, Callable[[], Backend]] = {
         "sat": lambda: get_backend("sat"),
         "cpsat search (auto)": lambda: CpSatBackend(),
-        "cpsat objective": lambda: CpSatBackend(strategy="objective"),
+        "cpsat objective": lambda: CpSatBackend(lexmin="objective"),
     }
     if integer:
         factories["cpsat integer objective"] = lambda: CpSatBackend(
-            strategy="objective", model="integer"
+            lexmin="objective", model="integer"
         )
-        factories["cpsat integer search"] = lambda: CpSatBackend(strategy="search", model="integer")
+        factories["cpsat integer search"] = lambda: CpSatBackend(lexmin="search", model="integer")
     if baseline is not None:
         old: Callable[..., Backend] = baseline.CpSatBackend
         factories[f"cpsat@{revision} objective"] = lambda: old()
-        factories[f"cpsat@{revision} search"] = lambda: old(strategy="search")
+        factories[f"cpsat@{revision} search"] = lambda: old(lexmin="search")
     return factories
 
 

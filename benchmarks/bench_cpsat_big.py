@@ -43,7 +43,7 @@ from sudoku_cp.backends import get_backend
 from sudoku_cp.grid import Grid
 size, model, strategy, mode, limit, line, counts = json.loads(sys.argv[1])
 grid = Grid.empty(size) if line is None else Grid.parse(line)
-backend = get_backend("cpsat", model=model, strategy=strategy, counts=counts)
+backend = get_backend("cpsat", model=model, lexmin=strategy, counts=counts)
 start = time.perf_counter()
 backend.prepare(grid)
 setup = time.perf_counter() - start

@@ -60,7 +60,7 @@ def main() -> int:
     lines = [line.strip() for line in args.puzzles.read_text().splitlines() if line.strip()]
     grids = [Grid.parse(line) for line in lines[: args.limit]]
     dfs = get_backend("dfs")
-    strong = get_backend("dfs", propagation="strong")  # the level `auto` takes from 16x16 on
+    strong = get_backend("dfs", lexmin="strong")  # the level `auto` takes from 16x16 on
 
     def by_cover(grid):  # type: ignore[no-untyped-def]
         matrix, rows = prepared[id(grid)]

@@ -8,7 +8,7 @@ contract is an overshoot within max(1 s, 10 % of the limit), and a timeout, neve
 The cpu column is this process's CPU seconds and a helper process's, set-up included.
 
     python benchmarks/bench_time_limits.py                      # z3 and exact, the default grids
-    python benchmarks/bench_time_limits.py -b 'z3[encoding=int],sat' --limits 0.05 0.5 2
+    python benchmarks/bench_time_limits.py -b 'z3[model=integer],sat' --limits 0.05 0.5 2
     python benchmarks/bench_time_limits.py -b dfs,cpsat,sat --empty 36 49 --limits 0.5 5
 """
 

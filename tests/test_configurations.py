@@ -41,10 +41,8 @@ def test_options_use_their_short_names_and_whole_numbers_become_ints() -> None:
     assert parse_one("sat[solver=cadical195]") == [
         Configuration("sat", {"solver": "cadical195"}, "sat[solver=cadical195]")
     ]
-    assert parse_one("cpsat[workers=2,strategy=search]") == [
-        Configuration(
-            "cpsat", {"workers": 2, "strategy": "search"}, "cpsat[workers=2,strategy=search]"
-        )
+    assert parse_one("cpsat[workers=2,lexmin=search]") == [
+        Configuration("cpsat", {"workers": 2, "lexmin": "search"}, "cpsat[workers=2,lexmin=search]")
     ]
 
 
@@ -103,7 +101,7 @@ def test_an_unknown_option_names_the_backend_options() -> None:
         parse_configurations(["dfs[x=1]"])
     choices = ", ".join(option_names("dfs")) or "none"
     assert str(caught.value) == f"dfs has no option 'x' (its options: {choices})"
-    assert {"strategy", "workers"} <= set(option_names("cpsat"))
+    assert {"lexmin", "workers"} <= set(option_names("cpsat"))
 
 
 class BareBackend(Backend):
@@ -268,7 +266,7 @@ def test_backends_declare_their_options_as_data() -> None:
         "--sat-solver": ("sat", "solver"),
         "--encoding": ("sat", "encoding"),
         "--amo": ("sat", "amo"),
-        "--cpsat-strategy": ("cpsat", "strategy"),
+        "--cpsat-lexmin": ("cpsat", "lexmin"),
         "--workers": ("cpsat", "workers"),
     }
 
@@ -276,9 +274,9 @@ def test_backends_declare_their_options_as_data() -> None:
 def test_the_declared_name_is_the_keyword_everywhere() -> None:
     from sudoku_cp.backends import get_backend
 
-    backend = get_backend("cpsat", strategy="search", workers="2")
+    backend = get_backend("cpsat", lexmin="search", workers="2")
     assert backend.option_values == {
-        "strategy": "search",
+        "lexmin": "search",
         "model": "auto",
         "workers": 2,
         "counts": "auto",
@@ -286,11 +284,11 @@ def test_the_declared_name_is_the_keyword_everywhere() -> None:
     assert get_backend("sat", solver="g4").option_values["solver"] == "glucose4"
     with pytest.raises(
         ConfigurationError,
-        match="cpsat has no option 'cpsat_strategy' "
-        r"\(its options: strategy, model, workers, "
+        match="cpsat has no option 'cpsat_lexmin' "
+        r"\(its options: lexmin, model, workers, "
         r"counts\)",
     ):
-        parse_configurations(["cpsat[cpsat_strategy=search]"])
+        parse_configurations(["cpsat[cpsat_lexmin=search]"])
 
 
 @pytest.mark.parametrize(
@@ -305,24 +303,24 @@ def test_an_unknown_option_is_refused_through_every_face(call) -> None:
     with pytest.raises(SudokuError) as caught:
         call()
     message = str(caught.value)
-    assert "bogus" in message and "propagation" in message and "\n" not in message
+    assert "bogus" in message and "lexmin" in message and "\n" not in message
 
 
 def test_an_unknown_option_is_refused_on_the_command_line(one_puzzle: Path) -> None:
     result = CliRunner().invoke(main, ["solve", str(one_puzzle), "-b", "dfs[bogus=1]"])
     assert result.exit_code == 2 and result.stdout == ""
-    assert result.stderr == "Error: dfs has no option 'bogus' (its options: propagation)\n"
+    assert result.stderr == "Error: dfs has no option 'bogus' (its options: lexmin)\n"
 
 
 def test_values_are_converted_and_checked_by_the_declaration() -> None:
     from sudoku_cp.errors import BackendOptionError
 
-    (spec,) = parse_configurations(["cpsat[workers=2,strategy=search]"])
-    assert spec.options == {"workers": 2, "strategy": "search"}
+    (spec,) = parse_configurations(["cpsat[workers=2,lexmin=search]"])
+    assert spec.options == {"workers": 2, "lexmin": "search"}
     with pytest.raises(BackendOptionError, match="'workers' takes a whole number >= 1, got '0'"):
         parse_configurations(["cpsat[workers=0]"])
-    with pytest.raises(BackendOptionError, match="'strategy' takes one of auto, objective, search"):
-        parse_configurations(["cpsat[strategy=fastest]"])
+    with pytest.raises(BackendOptionError, match="'lexmin' takes one of auto, objective, search"):
+        parse_configurations(["cpsat[lexmin=fastest]"])
     result = CliRunner().invoke(main, ["solve", "-b", "sat[encoding=huge]"], input="0" * 16)
     assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1
     assert "takes one of extended, minimal" in result.stderr
@@ -332,4 +330,65 @@ def test_backends_command_describes_each_option() -> None:
     result = CliRunner().invoke(main, ["backends", "cpsat"])
     assert result.exit_code == 0
     assert "- workers=N  CP-SAT search workers (default 1, >= 1)" in result.stdout
-    assert "- strategy=auto|objective|search" in result.stdout
+    assert "- lexmin=auto|objective|search" in result.stdout
+
+
+# -- earlier names of options, values and flags -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("written", "backend", "options"),
+    [
+        ("dfs[propagation=singles]", "dfs", {"lexmin": "singles"}),
+        ("cpsat[strategy=objective]", "cpsat", {"lexmin": "objective"}),
+        ("sat[sat_solver=g4]", "sat", {"solver": "glucose4"}),
+        ("dlx[order=mrv]", "dlx", {"lexmin": "tightening"}),
+        ("z3[encoding=int]", "z3", {"model": "integer"}),
+    ],
+)
+def test_an_old_option_name_or_value_is_read_as_today_s_with_a_notice(
+    written, backend, options, caplog
+):
+    from sudoku_cp.backends import base
+
+    base._NOTICED.clear()
+    with caplog.at_level("WARNING", logger="sudoku_cp"):
+        (configuration,) = parse_configurations([written])
+    assert (configuration.backend, dict(configuration.options)) == (backend, options)
+    assert configuration.label == written  # logs written with the old words keep their labels
+    (notice,) = [record.getMessage() for record in caplog.records]
+    assert "is now" in notice and next(iter(options)) in notice
+
+
+def test_a_grid_in_old_words_keeps_its_labels_as_written():
+    labels = [item.label for item in parse_configurations(["z3[encoding=bool|int]"])]
+    assert labels == ["z3[encoding=bool]", "z3[encoding=int]"]
+
+
+def test_an_option_given_under_both_names_is_given_twice():
+    with pytest.raises(ConfigurationError, match="given twice"):
+        parse_configurations(["dfs[propagation=singles,lexmin=strong]"])
+
+
+def test_an_old_flag_still_works_with_a_one_line_notice(tmp_path):
+    puzzle = tmp_path / "p.txt"
+    puzzle.write_text(BAEKJOON_2239 + "\n")
+    result = CliRunner().invoke(
+        main, ["solve", str(puzzle), "-b", "cpsat", "--cpsat-strategy", "objective"]
+    )
+    assert result.exit_code == 0, result.output
+    assert (
+        result.stderr
+        == "warning: --cpsat-strategy is now --cpsat-lexmin (the old word still works)\n"
+    )
+
+
+def test_old_option_names_in_a_log_header_read_as_today_s():
+    from sudoku_cp.results_records import current_options
+
+    assert current_options("cpsat", {"strategy": "search", "workers": 2}) == {
+        "lexmin": "search",
+        "workers": 2,
+    }
+    assert current_options("z3", {"encoding": "bool"}) == {"model": "boolean"}
+    assert current_options("not-installed", {"x": "y"}) == {"x": "y"}

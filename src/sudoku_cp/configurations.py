@@ -73,18 +73,28 @@ def option_names(name: str) -> list[str]:
     return backend_class(name).option_names()
 
 
-def _checked_option(name: str, option: str, text: str) -> Any:
-    """An option's value as the backend declares it (a number, a canonical choice).
+def _checked_option(name: str, option: str, text: str) -> tuple[str, Any]:
+    """An option's name and value as the backend declares them (today's name, a number, a
+    canonical choice); an earlier name of the option is read as today's, with a notice.
 
     Raises:
         ConfigurationError: for an option the backend does not declare, naming the ones it does.
         BackendOptionError: for a value the declaration refuses, naming what it takes.
     """
-    declared = backend_class(name).option(option)
+    declared = backend_class(name).resolve_option(option)
     if declared is None:
         choices = ", ".join(option_names(name)) or "none"
         raise ConfigurationError(f"{name} has no option {option!r} (its options: {choices})")
-    return declared.convert(text)
+    return declared.name, declared.convert(text)
+
+
+def _shown(name: str, option: str, text: str, declared: tuple[str, Any]) -> str:
+    """An option's value as a grid's label shows it: the canonical value, or an old value as
+    written (labels in logs written before the value was renamed read the same)."""
+    found = backend_class(name).resolve_option(option, notice=False)
+    if found is not None and text in dict(found.old_values):
+        return text
+    return str(declared[1])
 
 
 def parse_one(text: str) -> list[Configuration]:
@@ -107,36 +117,38 @@ def parse_one(text: str) -> list[Configuration]:
         backend_class(name)  # raises UnknownBackendError naming the choices
     if rest and not rest.endswith("]"):
         raise ConfigurationError(f"{text!r}: options go in one [...] at the end")
-    grid: list[list[tuple[str, Any]]] = []
+    # Per option, its alternatives as ((name as written, value as written), (name, value)).
+    grid: list[list[tuple[tuple[str, str], tuple[str, Any]]]] = []
     for item in split_top_level(rest[:-1]) if rest else []:
         option, equal, values = item.partition("=")
         if not equal or not values.strip():
             raise ConfigurationError(f"{text!r}: write options as name=value, got {item!r}")
         option = option.strip()
-        if any(existing == option for existing, _ in (alternatives[0] for alternatives in grid)):
+        alternatives = [
+            ((option, _shown(name, option, value.strip(), declared)), declared)
+            for value in values.split("|")
+            for declared in [_checked_option(name, option, value.strip())]
+        ]
+        if any(known[0][1][0] == alternatives[0][1][0] for known in grid):
             raise ConfigurationError(f"{text!r}: option {option!r} is given twice")
-        grid.append(
-            [(option, _checked_option(name, option, value.strip())) for value in values.split("|")]
-        )
+        grid.append(alternatives)
     combinations = list(itertools.product(*grid)) if grid else [()]
+    if label and len(combinations) > 1:
+        raise ConfigurationError(
+            f"{text!r}: a label names one configuration, not a grid of {len(combinations)}"
+        )
     configurations = []
     for combination in combinations:
-        options = dict(combination)
-        if label and len(combinations) > 1:
-            raise ConfigurationError(
-                f"{text!r}: a label names one configuration, not a grid of {len(combinations)}"
-            )
-        configurations.append(
-            Configuration(name, options, label or _label(name, options, text, len(combinations)))
-        )
+        options = dict(declared for _, declared in combination)
+        if label:
+            shown = label
+        elif len(combinations) == 1:
+            shown = text.strip()
+        else:  # the options as written, so that a log's labels read as its command line
+            written = ",".join(f"{key}={value}" for (key, value), _ in combination)
+            shown = f"{name}[{written}]"
+        configurations.append(Configuration(name, options, shown))
     return configurations
-
-
-def _label(name: str, options: Mapping[str, Any], text: str, count: int) -> str:
-    if count == 1:
-        return text.strip()
-    shown = ",".join(f"{key}={value}" for key, value in options.items())
-    return f"{name}[{shown}]"
 
 
 def parse_configurations(
@@ -208,11 +220,12 @@ def _apply_option(chosen: list[Configuration], key: str, value: Any) -> list[Con
 
 
 def _with_option(item: Configuration, key: str, value: Any) -> Configuration:
-    if key in item.options:
-        return item  # the configuration's own setting wins
-    declared = backend_class(item.backend).option(key)
+    declared = backend_class(item.backend).resolve_option(key)
     assert declared is not None
-    return Configuration(item.backend, {**item.options, key: declared.convert(value)}, item.label)
+    if declared.name in item.options:
+        return item  # the configuration's own setting wins
+    options = {**item.options, declared.name: declared.convert(value)}
+    return Configuration(item.backend, options, item.label)
 
 
 def _declared(name: str) -> list[str]:
@@ -224,7 +237,10 @@ def _declared(name: str) -> list[str]:
 
 
 def _takes(name: str, key: str) -> bool:
-    return key in _declared(name)
+    try:
+        return backend_class(name).resolve_option(key, notice=False) is not None
+    except SudokuError:
+        return False
 
 
 __all__ = [

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .results_records import LEGACY_OPTION_NAMES
+from .results_records import current_options
 
 LONGEST = 24  # characters of a label the user chose, before it is cut with an ellipsis
 
@@ -43,7 +43,8 @@ def _options(item: Mapping[str, Any]) -> dict[str, str]:
     options = item.get("options") or {}
     if not isinstance(options, Mapping):
         return {}
-    return {LEGACY_OPTION_NAMES.get(str(k), str(k)): str(v) for k, v in options.items()}
+    backend = str(item.get("backend") or item.get("label") or "")
+    return {str(k): str(v) for k, v in current_options(backend, options).items()}
 
 
 def _cut(text: str) -> str:
@@ -83,8 +84,9 @@ def _spells(label: str, backend: str, options: Mapping[str, str]) -> bool:
         return True
     if not (label.startswith(backend + "[") and label.endswith("]")):
         return False
-    written = label[len(backend) + 1 : -1].split(",")
-    return sorted(written) == sorted(f"{key}={value}" for key, value in options.items())
+    written = dict(part.partition("=")[::2] for part in label[len(backend) + 1 : -1].split(","))
+    spelled = {str(k): str(v) for k, v in current_options(backend, written).items()}
+    return spelled == dict(options)
 
 
 def _short(

@@ -205,21 +205,25 @@ def _resume_settings(header: Mapping[str, Any]) -> dict[str, Any]:
     return found
 
 
-# Option names written by versions before options were declared once (the keyword then differed
-# from the configuration name): read as today's names, so those logs resume.
-LEGACY_OPTION_NAMES = {
-    "sat_solver": "solver",
-    "cpsat_strategy": "strategy",
-    "cpsat_model": "model",
-    "cpsat_counts": "counts",
-}
+def current_options(backend: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """A configuration's options as a log may hold them (names and values of an earlier
+    release) in today's words, by the backend's declarations (`BackendOption.renamed_from`,
+    `old_values`); as written for a backend that is not installed."""
+    from .backends import backend_class
+    from .errors import SudokuError
+
+    try:
+        cls = backend_class(backend)
+    except SudokuError:
+        return dict(options)
+    return cls.canonical_options(options)
 
 
 def _current_options(item: Any) -> Any:
     if not isinstance(item, dict) or not isinstance(item.get("options"), dict):
         return item
-    options = {LEGACY_OPTION_NAMES.get(key, key): value for key, value in item["options"].items()}
-    return {**item, "options": options}
+    backend = str(item.get("backend") or item.get("label") or "")
+    return {**item, "options": current_options(backend, item["options"])}
 
 
 def _show(key: str, value: Any) -> str:
@@ -238,7 +242,7 @@ def _show(key: str, value: Any) -> str:
 
 
 __all__ = [
-    "LEGACY_OPTION_NAMES",
+    "current_options",
     "RESULTS_FORMAT",
     "RESULTS_VERSION",
     "RESUME_KEYS",

@@ -123,12 +123,12 @@ TOP95_FIRST = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5.
 
 @pytest.fixture(scope="module")
 def strong():
-    return get_backend("dfs", propagation="strong")
+    return get_backend("dfs", lexmin="strong")
 
 
 @pytest.fixture(scope="module")
 def singles():
-    return get_backend("dfs", propagation="singles")
+    return get_backend("dfs", lexmin="singles")
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -219,8 +219,8 @@ def test_locked_candidates_report_a_contradiction():
 def test_unknown_propagation_level_is_refused():
     from sudoku_cp.errors import BackendOptionError
 
-    with pytest.raises(BackendOptionError, match="propagation"):
-        get_backend("dfs", propagation="clever")
+    with pytest.raises(BackendOptionError, match="lexmin"):
+        get_backend("dfs", lexmin="clever")
 
 
 def _generated(name: str) -> list[str]:

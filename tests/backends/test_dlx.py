@@ -20,13 +20,13 @@ from ..conftest import (
     shared,
 )
 
-ORDERS = ("rowmajor", "mrv")
+LEXMIN_METHODS = ("rowmajor", "tightening")
 SMALL_SHAPES = [(4, (2, 2)), (6, (2, 3)), (6, (3, 2)), (8, (2, 4)), (8, (4, 2)), (9, (3, 3))]
 
 
-@pytest.fixture(scope="module", params=ORDERS)
+@pytest.fixture(scope="module", params=LEXMIN_METHODS)
 def backend(request):
-    return get_backend("dlx", order=request.param)
+    return get_backend("dlx", lexmin=request.param)
 
 
 def _random_puzzle(seed: int) -> Grid:
@@ -71,13 +71,13 @@ def test_any_finds_a_completion(backend):
 
 def test_rowmajor_finds_the_lexmin_as_its_first_completion():
     # The row-major search needs no oracle: its first completion is the answer.
-    result = get_backend("dlx", order="rowmajor").solve(Grid.empty(9))
+    result = get_backend("dlx", lexmin="rowmajor").solve(Grid.empty(9))
     assert result.solution.to_line() == EMPTY_9_LEXMIN
     assert result.stats["order"] == "rowmajor" and "oracle_calls" not in result.stats
 
 
 def test_mrv_lexmin_uses_the_prefix_loop():
-    result = get_backend("dlx", order="mrv").solve(Grid.empty(9))
+    result = get_backend("dlx", lexmin="tightening").solve(Grid.empty(9))
     assert result.solution.to_line() == EMPTY_9_LEXMIN
     assert result.stats["order"] == "mrv" and result.stats["oracle_calls"] >= 1
 
@@ -100,7 +100,7 @@ def test_auto_is_rowmajor_for_lexmin_and_mrv_otherwise():
 
 def test_singles_need_no_backtracking_on_g17():
     # Forced columns (one row left) are naked and hidden singles: G17 falls without a guess.
-    result = get_backend("dlx", order="rowmajor").solve(Grid.parse(G17))
+    result = get_backend("dlx", lexmin="rowmajor").solve(Grid.parse(G17))
     assert result.status is Status.SOLVED and result.stats["backtracks"] == 0
 
 
@@ -145,9 +145,9 @@ def test_the_structure_is_exact_cover():
     assert all(count == 6 for count in structure.count[1:])  # every column: N candidate rows
 
 
-def test_unknown_order_is_refused():
-    with pytest.raises(BackendOptionError, match="order"):
-        get_backend("dlx", order="random")
+def test_unknown_lexmin_method_is_refused():
+    with pytest.raises(BackendOptionError, match="lexmin"):
+        get_backend("dlx", lexmin="random")
 
 
 def test_auto_lexmin_falls_back_to_the_prefix_loop_past_its_budget(monkeypatch):

@@ -1,4 +1,4 @@
-"""The z3 backend: both encodings against the naive row-major DFS, the order literals of the
+"""The z3 backend: both models against the naive row-major DFS, the order literals of the
 integer model, the options; the shared loops are tested in test_lexmin.py."""
 
 from __future__ import annotations
@@ -16,13 +16,13 @@ from ..conftest import BAEKJOON_2239, BAEKJOON_2239_ANSWER, random_multi_solutio
 pytestmark = pytest.mark.skipif(not backend_class("z3").is_available(), reason="needs z3-solver")
 
 
-@pytest.fixture(scope="module", params=["bool", "int"])
+@pytest.fixture(scope="module", params=["boolean", "integer"])
 def backend(request):
-    with get_backend("z3", encoding=request.param, process="inline") as ready:
+    with get_backend("z3", model=request.param, process="inline") as ready:
         yield ready
 
 
-def test_both_encodings_give_the_naive_lexmin(backend):
+def test_both_models_give_the_naive_lexmin(backend):
     for seed in range(8):
         puzzle = random_multi_solution(9, 20 + seed, 700 + seed)
         assert backend.solve(puzzle, time_limit=60).solution == naive_lexmin(puzzle)
@@ -34,17 +34,17 @@ def test_a_unique_puzzle_in_every_mode(backend):
         result = backend.solve(puzzle, mode=mode, limit=3, time_limit=60)
         assert result.status is Status.SOLVED
         assert result.solution.to_line() == BAEKJOON_2239_ANSWER
-        assert result.stats["encoding"] == backend.encoding
+        assert result.stats["model"] == backend.model
 
 
-def test_the_questions_are_boolean_atoms_in_both_encodings():
+def test_the_questions_are_boolean_atoms_in_both_models():
     # QF_FD answers "unknown" to an arithmetic assumption: the int model asks in order literals.
     import z3
 
     from sudoku_cp.backends.z3 import _build
 
-    for encoding in ("bool", "int"):
-        model = _build(4, (2, 2), encoding)
+    for kind in ("boolean", "integer"):
+        model = _build(4, (2, 2), kind)
         for literal in model.below(5, 3) + model.equal(5, 2) + model.equal(5, 4):
             atom = literal.arg(0) if z3.is_not(literal) else literal
             assert z3.is_const(atom) and z3.is_bool(atom)
@@ -53,13 +53,13 @@ def test_the_questions_are_boolean_atoms_in_both_encodings():
 def test_the_integer_model_has_order_literals_per_cell():
     from sudoku_cp.backends.z3 import _build
 
-    model = _build(9, (3, 3), "int")
+    model = _build(9, (3, 3), "integer")
     assert len(model.cells) == 81
     assert all(len(row) == 9 for row in model.literals)  # le(cell, 1..8), index 0 unused
 
 
-def test_unknown_encoding_and_options_are_refused():
-    with pytest.raises(BackendOptionError, match="encoding"):
-        get_backend("z3", encoding="bitvector")
+def test_unknown_model_and_options_are_refused():
+    with pytest.raises(BackendOptionError, match="model"):
+        get_backend("z3", model="bitvector")
     with pytest.raises(BackendOptionError, match="no option 'solver'"):
         get_backend("z3", solver="cvc5")

@@ -8,6 +8,7 @@ Timing, the conflict check, the mapping to `SolveResult` and the deadline live h
 from __future__ import annotations
 
 import importlib.util
+import logging
 import math
 import time
 from abc import ABC, abstractmethod
@@ -40,9 +41,15 @@ def normalize_time_limit(time_limit: float | None) -> float | None:
 
 
 class TimeUp(Exception):
-    """The puzzle's time limit ran out: raised by a backend's search from wherever it notices
-    (`Deadline.check`), caught in its `_solve` to report TIMEOUT with the stats so far; should
-    one escape, `Backend.solve` reports TIMEOUT itself. The one deadline exception."""
+    """The puzzle's time limit ran out: the one deadline exception. A backend raises it from
+    wherever it notices (`Deadline.check`, a solver call that came back unfinished), with what
+    it was doing (`when`) and, in count mode, the completions found so far (`count`);
+    `Backend.solve` turns it into TIMEOUT (`Outcome.timeout`)."""
+
+    def __init__(self, when: str | None = None, *, count: int | None = None) -> None:
+        super().__init__(when or "time is up")
+        self.when = when
+        self.count = count
 
 
 class Deadline:
@@ -76,6 +83,28 @@ class Outcome:
     stats: dict[str, Any] = field(default_factory=dict)
     reason: str | None = None
 
+    @classmethod
+    def timeout(
+        cls,
+        deadline: Deadline,
+        *,
+        when: str | None = None,
+        count: int | None = None,
+        stats: dict[str, Any] | None = None,
+    ) -> Outcome:
+        """TIMEOUT, worded the one way: 'no answer within 2 s (in stage 3)'."""
+        limit = deadline.time_limit or 0.0
+        reason = f"no answer within {limit:g} s" + (f" ({when})" if when else "")
+        return cls(Status.TIMEOUT, None, count, dict(stats or {}), reason)
+
+    @classmethod
+    def unsatisfiable(
+        cls, reason: str, *, count: int | None = None, stats: dict[str, Any] | None = None
+    ) -> Outcome:
+        """UNSATISFIABLE, with what proved it ('CP-SAT proved there is no completion'); `count`
+        is 0 in count mode."""
+        return cls(Status.UNSATISFIABLE, None, count, dict(stats or {}), reason)
+
 
 @dataclass(frozen=True)
 class BackendOption:
@@ -89,6 +118,11 @@ class BackendOption:
     imports nothing, but is not free); `minimum` bounds whole numbers; `parse`, when given,
     turns an accepted text into its canonical value (an alias into the solver's name) and
     raises `BackendOptionError` for what it refuses.
+
+    A renamed option keeps its old names working: `renamed_from` lists the option's earlier
+    names, `old_values` its earlier values (old -> new), `old_flags` its earlier shorthand
+    flags. Each is read as today's, with a one-line notice naming the new word
+    (`Backend.resolve_option`); logs that hold the old words are read the same way.
     """
 
     name: str
@@ -99,6 +133,9 @@ class BackendOption:
     minimum: int | None = None
     flag: str | None = None
     parse: Callable[[str], Any] | None = None
+    renamed_from: tuple[str, ...] = ()
+    old_values: tuple[tuple[str, str], ...] = ()
+    old_flags: tuple[str, ...] = ()
 
     def choice_list(self) -> list[str] | None:
         if self.choices is None:
@@ -133,6 +170,7 @@ class BackendOption:
             return number
         if not isinstance(value, str):
             raise BackendOptionError(f"option {self.name!r} takes text, got {value!r}")
+        value = dict(self.old_values).get(value, value)
         if self.parse is not None:
             return self.parse(value)
         if isinstance(self.choices, tuple) and value not in self.choices:
@@ -155,6 +193,17 @@ class BackendOption:
         )
         bound = f", >= {self.minimum}" if self.minimum is not None else ""
         return f"{self.name}={shown}  {self.help} (default {self.default}{bound})"
+
+
+_NOTICED: set[str] = set()
+
+
+def renamed_notice(text: str) -> None:
+    """Say once per process that an old word was read as a new one (the CLI shows it as one
+    'warning:' line on stderr)."""
+    if text not in _NOTICED:
+        _NOTICED.add(text)
+        logging.getLogger("sudoku_cp.backends").warning("%s (the old word still works)", text)
 
 
 class Backend(ABC):
@@ -192,6 +241,39 @@ class Backend(ABC):
         return next((option for option in cls.options if option.name == name), None)
 
     @classmethod
+    def resolve_option(cls, key: str, *, notice: bool = True) -> BackendOption | None:
+        """The declared option that `key` names, today's name or an earlier one (then, with
+        `notice`, a one-line notice naming today's, once per process); None for neither."""
+        found = cls.option(key)
+        if found is not None:
+            return found
+        for option in cls.options:
+            if key in option.renamed_from:
+                if notice:
+                    renamed_notice(f"{cls.name}: option {key!r} is now {option.name!r}")
+                return option
+        return None
+
+    @classmethod
+    def canonical_options(cls, given: Mapping[str, Any]) -> dict[str, Any]:
+        """Options as an earlier release may have written them (old names, old values), in
+        today's words, without a notice: what a results log's header is compared by. A value
+        the declaration refuses is kept as written (the comparison then names it)."""
+        from ..errors import BackendOptionError
+
+        canonical: dict[str, Any] = {}
+        for key, value in given.items():
+            option = cls.resolve_option(key, notice=False)
+            if option is None:
+                canonical[key] = value
+                continue
+            try:
+                canonical[option.name] = value if value is None else option.convert(value)
+            except BackendOptionError:
+                canonical[option.name] = value
+        return canonical
+
+    @classmethod
     def option_names(cls) -> list[str]:
         """The declared options' names, in declaration order."""
         return [option.name for option in cls.options]
@@ -207,16 +289,19 @@ class Backend(ABC):
         """
         from ..errors import BackendOptionError
 
-        for key in given:
-            if cls.option(key) is None:
+        named: dict[str, Any] = {}
+        for key, value in given.items():
+            option = cls.resolve_option(key)
+            if option is None:
                 choices = ", ".join(cls.option_names()) or "none"
                 raise BackendOptionError(
                     f"backend {cls.name!r} has no option {key!r} (its options: {choices})"
                 )
+            named[option.name] = value
         return {
             option.name: option.default
-            if given.get(option.name) is None
-            else option.convert(given[option.name])
+            if named.get(option.name) is None
+            else option.convert(named[option.name])
             for option in cls.options
         }
 
@@ -269,16 +354,14 @@ class Backend(ABC):
         deadline = Deadline(time_limit)
         conflicts = grid.conflicts()
         if conflicts:
-            outcome = Outcome(
-                Status.UNSATISFIABLE,
-                count=0 if mode is Mode.COUNT else None,
-                reason=conflicts[0].describe(),
+            outcome = Outcome.unsatisfiable(
+                conflicts[0].describe(), count=0 if mode is Mode.COUNT else None
             )
         else:
             try:
                 outcome = self._solve(grid, mode=mode, limit=limit, deadline=deadline)
-            except TimeUp:
-                outcome = Outcome(Status.TIMEOUT, reason="time limit reached")
+            except TimeUp as stop:
+                outcome = Outcome.timeout(deadline, when=stop.when, count=stop.count)
         seconds = time.perf_counter() - start
         if prepared:
             outcome.stats["setup_seconds"] = round(setup_seconds, 6)

@@ -1080,12 +1080,14 @@ class CpSatBackend(Backend):
     setup_modules: ClassVar[tuple[str, ...]] = ("ortools.sat.python.cp_model_helper",)
     options: ClassVar[tuple[BackendOption, ...]] = (
         BackendOption(
-            "strategy",
-            "lexmin: the first solution of the fixed row-major search (its proof "
-            "in the module docstring), or a staged exact objective; auto: search",
+            "lexmin",
+            "search: the first solution of the fixed row-major search; objective: a "
+            "staged exact objective; auto: search",
             "auto",
             choices=STRATEGIES,
-            flag="--cpsat-strategy",
+            flag="--cpsat-lexmin",
+            renamed_from=("strategy", "cpsat_strategy"),
+            old_flags=("--cpsat-strategy",),
         ),
         BackendOption(
             "model",
@@ -1095,6 +1097,7 @@ class CpSatBackend(Backend):
             f"{INTEGER_FROM_SIZE}x{INTEGER_FROM_SIZE}, else boolean",
             "auto",
             choices=MODELS,
+            renamed_from=("cpsat_model",),
         ),
         BackendOption(
             "workers",
@@ -1113,13 +1116,14 @@ class CpSatBackend(Backend):
             "powers of two, for puzzles with at most N givens",
             "auto",
             choices=COUNTS,
+            renamed_from=("cpsat_counts",),
         ),
     )
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         self.workers: int = self.option_values["workers"]
-        self.strategy: str = self.option_values["strategy"]
+        self.strategy: str = self.option_values["lexmin"]
         self.model_choice: str = self.option_values["model"]
         self.counts: str = self.option_values["counts"]
         # (size, box, kind) -> the kept model of that kind

@@ -965,17 +965,18 @@ class DfsBackend(Backend):
     )
     options: ClassVar[tuple[BackendOption, ...]] = (
         BackendOption(
-            "propagation",
-            "lexmin: singles; strong (locked candidates, look-ahead on "
-            "binary choices for the uniqueness proof); auto = strong from 16x16",
+            "lexmin",
+            "how the lex-min search propagates: singles; strong (locked candidates, "
+            "look-ahead on binary choices for the uniqueness proof); auto = strong from 16x16",
             "auto",
             choices=PROPAGATION_LEVELS,
+            renamed_from=("propagation",),
         ),
     )
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        self.propagation: str = self.option_values["propagation"]
+        self.propagation: str = self.option_values["lexmin"]
 
     def is_strong(self, grid: Grid, mode: Mode) -> bool:
         """Whether this search uses the strong level."""

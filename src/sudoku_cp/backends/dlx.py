@@ -11,7 +11,8 @@ columns), then four nodes per candidate row, laid out consecutively. Only the ve
 never do, so each node's three row-mates are a shared, static tuple. The column structure of a
 shape is built once (`prepare`), and each puzzle copies its mutable arrays.
 
-Column choice (`order`):
+Column choice (by the option `lexmin`: `rowmajor` for the lex-min's search, `mrv` for any, count and
+the tightening loop's oracle):
 
 - `mrv`: the column with the fewest rows (Knuth's S heuristic); ties go to the header order, so
   to the first cell in row-major order.
@@ -21,13 +22,13 @@ Column choice (`order`):
 
 Lex-min, by the method itself:
 
-- with `rowmajor`: the first completion found is the lex-min. Every branching node splits on the
+- `lexmin=rowmajor`: the first completion found is the lex-min. Every branching node splits on the
   first open cell in row-major order, values ascending, and every cell before it is already
   filled; so the completions under the branch of value v all precede those under v' > v in
   row-major order, and a depth-first search meets the completions in lexicographic order. Failed
   columns only cut subtrees without completions, and forced rows (columns of size one) are in
   every completion below the node, so neither skips or reorders one.
-- with `mrv`: a search branching on the smallest column meets completions in no particular
+- `lexmin=tightening`: a search branching on the smallest column meets completions in no particular
   order (a value of cell 40 is chosen before cell 3 is filled), so its first completion is not
   the lex-min in general. It is used as the oracle of the shared iterative tightening loop
   (backends/lexmin.py, where the argument for the lex-min is) instead: cell by cell in row-major
@@ -35,7 +36,7 @@ Lex-min, by the method itself:
   with the cell's rows of values >= s taken out of the matrix (and put back after), so one
   search covers every smaller value at once.
 
-`order=auto` (the default) is `mrv` for any and count, and for lex-min the row-major search
+`lexmin=auto` (the default) is the row-major search
 within a budget of 50 nodes per cell, then the tightening loop: row-major is the fastest on most
 9x9 grids, but a wrong early value costs it a whole subtree where the MRV oracle refutes the value
 in a few nodes (the measurements are in docs/backends.md).
@@ -53,7 +54,7 @@ from ..result import Mode, Status
 from .base import Backend, BackendOption, Deadline, Outcome, TimeUp
 from .lexmin import Questions, lexmin_by_tightening
 
-ORDERS = ("auto", "mrv", "rowmajor")
+LEXMIN_METHODS = ("auto", "rowmajor", "tightening")
 CHECK_CLOCK_EVERY = 256  # search nodes between deadline checks
 ROWMAJOR_BUDGET_PER_CELL = 50  # auto lex-min: row-major nodes per cell before the loop
 
@@ -388,30 +389,31 @@ class _Tightening:
 
 class DlxBackend(Backend):
     """Knuth's Algorithm X with dancing links, in pure Python: exact cover with one row per
-    candidate and four columns per row; lex-min by row-major branching (`order=rowmajor`) or by
-    the shared iterative tightening loop over an MRV oracle (`order=mrv`).
+    candidate and four columns per row; lex-min by row-major branching (`lexmin=rowmajor`) or by
+    the shared iterative tightening loop over an MRV oracle (`lexmin=tightening`).
 
     Raises:
-        BackendOptionError: for an unknown order.
+        BackendOptionError: for an unknown lex-min method.
     """
 
     name = "dlx"
     description = "pure-Python exact cover: Knuth's Algorithm X with dancing links (arrays of ints)"
     options: ClassVar[tuple[BackendOption, ...]] = (
         BackendOption(
-            "order",
-            "column choice: mrv (fewest rows; lex-min by iterative "
-            "tightening over it), rowmajor (forced columns, else the first open cell: "
-            "the first completion is the lex-min); auto = mrv for any and count, for "
-            "lex-min rowmajor for 50 nodes per cell, then the tightening loop",
+            "lexmin",
+            "rowmajor: the first completion of the row-major search (forced columns, "
+            "else the first open cell); tightening: the tightening loop over the MRV "
+            "search; auto: rowmajor for 50 nodes per cell, then the tightening loop",
             "auto",
-            choices=ORDERS,
+            choices=LEXMIN_METHODS,
+            renamed_from=("order",),
+            old_values=(("mrv", "tightening"),),
         ),
     )
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        self.order: str = self.option_values["order"]
+        self.lexmin_method: str = self.option_values["lexmin"]
 
     def prepare(self, grid: Grid) -> bool:
         """Build the shape's column structure (once per shape, outside the clock)."""
@@ -420,10 +422,9 @@ class DlxBackend(Backend):
         return _structure.cache_info().currsize != cached
 
     def rowmajor(self, mode: Mode) -> bool:
-        """Whether this mode's search chooses columns row-major (first)."""
-        if self.order == "auto":
-            return mode is Mode.LEXMIN
-        return self.order == "rowmajor"
+        """Whether this mode's search chooses columns row-major (first): a lex-min that starts
+        with the row-major search; any and count search by MRV."""
+        return mode is Mode.LEXMIN and self.lexmin_method != "tightening"
 
     def lexmin(
         self, grid: Grid, links: _Links, rowmajor: bool, stats: dict[str, object]
@@ -432,7 +433,7 @@ class DlxBackend(Backend):
         tightening loop), or the tightening loop over the MRV oracle."""
         if rowmajor:
             try:
-                budget = None if self.order == "rowmajor" else self.budget(links)
+                budget = None if self.lexmin_method == "rowmajor" else self.budget(links)
                 rows = links.first(rowmajor=True, budget=budget)
                 return None if rows is None else links.values(rows)
             except _OverBudget:

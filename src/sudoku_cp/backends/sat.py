@@ -768,6 +768,7 @@ class SatBackend(Backend):
             choices=solver_choices,
             flag="--sat-solver",
             parse=check_solver,
+            renamed_from=("sat_solver",),
         ),
         BackendOption(
             "encoding",

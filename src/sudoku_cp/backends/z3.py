@@ -1,23 +1,25 @@
 """The `z3` backend: the Z3 SMT solver (z3-solver), lex-min by iterative tightening.
 
-Two models (option `encoding`), both on Z3's finite-domain solver (`SolverFor("QF_FD")`, which
+Two models (option `model`), both on Z3's finite-domain solver (`SolverFor("QF_FD")`, which
 bit-blasts bounded integers and keeps cardinality constraints for its SAT core):
 
-    bool  a Boolean b(cell, value) per candidate; each cell holds exactly one value, and each
-          unit holds each value exactly once (`AtMost(..., 1)` and an `Or`: the extended encoding
-          of the `sat` backend, with native cardinality constraints instead of pairwise clauses).
-    int   an integer 1..N per cell and `Distinct` per unit: the SMT-style model. Questions must
-          be Boolean atoms (QF_FD refuses arithmetic added after the first check, and answers
-          "unknown" to an arithmetic assumption), so each cell also gets the order literals
-          le(cell, v) <=> x <= v (v < N) in the base model, and every question is asked in them.
+    boolean  a Boolean b(cell, value) per candidate; each cell holds exactly one value, and each
+             unit holds each value exactly once (`AtMost(..., 1)` and an `Or`: the extended
+             encoding of the `sat` backend, with native cardinality constraints instead of
+             pairwise clauses).
+    integer  an integer 1..N per cell and `Distinct` per unit: the SMT-style model. Questions
+             must be Boolean atoms (QF_FD refuses arithmetic added after the first check, and
+             answers "unknown" to an arithmetic assumption), so each cell also gets the order
+             literals le(cell, v) <=> x <= v (v < N) in the base model, and every question is
+             asked in them.
 
-One solver per (shape, encoding) is kept across puzzles, built in `prepare()` (outside the
+One solver per (shape, model) is kept across puzzles, built in `prepare()` (outside the
 clock). The givens and the fixed prefix are assumptions, never assertions, so nothing a puzzle
 adds survives it except count mode's blocking clauses, which carry a fresh activation literal of
 that puzzle, switched off for good (the unit clause not-act) when the puzzle is done.
 
 Lex-min: `lexmin_by_tightening` (backends/lexmin.py) over this solver: "x(i) < s" is the
-assumptions not-b(i, v) for v >= s (bool) or le(i, s-1) (int). Count: `count_by_blocking`.
+assumptions not-b(i, v) for v >= s (boolean) or le(i, s-1) (integer). Count: `count_by_blocking`.
 Any: one check.
 
 Time limits: Z3's `timeout` parameter (ms), set before each check to the time left; a check that
@@ -41,7 +43,7 @@ from .base import BackendOption, Deadline, TimeUp
 from .helper import process_option
 from .lexmin import OracleBackend
 
-ENCODINGS = ("bool", "int")
+MODELS = ("boolean", "integer")
 # Z3's counters that a puzzle reports, by the name the stats give them.
 _COUNTERS = {
     "conflicts": ("sat conflicts", "conflicts"),
@@ -66,12 +68,12 @@ class _Model:
     """A kept Z3 solver holding one shape's base model."""
 
     size: int
-    encoding: str
+    kind: str  # the option `model`: boolean or integer
     solver: Any
     literals: list[
         list[Any]
-    ]  # bool: b(cell, value) at [cell][value]; int: le(cell, v) at [cell][v]
-    cells: list[Any]  # int: the cell integers (bool: empty)
+    ]  # boolean: b(cell, value) at [cell][value]; integer: le(cell, v) at [cell][v]
+    cells: list[Any]  # integer: the cell integers (boolean: empty)
     activations: int = 0
     retired: bool = False  # timed out or failed: the next puzzle of the shape gets a new one
     counters: dict[str, int] = field(default_factory=dict)
@@ -80,7 +82,7 @@ class _Model:
         """The assumptions that say x(cell) = value."""
         import z3
 
-        if self.encoding == "bool":
+        if self.kind == "boolean":
             return [self.literals[cell][value]]
         size, order = self.size, self.literals[cell]
         return ([order[value]] if value < size else []) + (
@@ -91,7 +93,7 @@ class _Model:
         """The assumptions that say x(cell) < bound (bound >= 2)."""
         import z3
 
-        if self.encoding == "bool":
+        if self.kind == "boolean":
             row = self.literals[cell]
             return [z3.Not(row[value]) for value in range(bound, self.size + 1)]
         return [self.literals[cell][bound - 1]]
@@ -100,7 +102,7 @@ class _Model:
         """A cell's value in a Z3 model."""
         import z3
 
-        if self.encoding == "int":
+        if self.kind == "integer":
             return int(model.eval(self.cells[cell], model_completion=True).as_long())
         row = self.literals[cell]
         for value in range(1, self.size + 1):
@@ -119,14 +121,14 @@ class _Model:
         }
 
 
-def _build(size: int, box: Shape, encoding: str) -> _Model:
+def _build(size: int, box: Shape, kind: str) -> _Model:
     """A new solver with the base model of the shape (no givens)."""
     import z3
 
     solver = z3.SolverFor("QF_FD")
     area = range(size * size)
     cells: list[Any] = []
-    if encoding == "bool":
+    if kind == "boolean":
         literals = [
             [z3.BoolVal(False)] + [z3.Bool(f"b{cell}_{value}") for value in range(1, size + 1)]
             for cell in area
@@ -149,7 +151,7 @@ def _build(size: int, box: Shape, encoding: str) -> _Model:
             solver.add(*(literals[cell][v] == (number <= v) for v in range(1, size)))
         for unit in _units(size, box):
             solver.add(z3.Distinct([cells[cell] for cell in unit]))
-    return _Model(size, encoding, solver, literals, cells)
+    return _Model(size, kind, solver, literals, cells)
 
 
 class _Puzzle:
@@ -219,7 +221,7 @@ class Z3Backend(OracleBackend):
     integer per cell with `Distinct`; lex-min by iterative tightening over a kept solver.
 
     Raises:
-        BackendOptionError: for an unknown encoding.
+        BackendOptionError: for an unknown model.
     """
 
     name = "z3"
@@ -231,22 +233,24 @@ class Z3Backend(OracleBackend):
     install_hint = "pip install 'sudoku-cp[z3]' (or pip install z3-solver)"
     options: ClassVar[tuple[BackendOption, ...]] = (
         BackendOption(
-            "encoding",
-            "bool: a Boolean per cell and value, exactly-one cardinality "
-            "constraints; int: an integer per cell, Distinct per unit (with order literals "
+            "model",
+            "boolean: a Boolean per cell and value, exactly-one cardinality "
+            "constraints; integer: an integer per cell, Distinct per unit (with order literals "
             "for the questions)",
-            "bool",
-            choices=ENCODINGS,
+            "boolean",
+            choices=MODELS,
+            renamed_from=("encoding",),
+            old_values=(("bool", "boolean"), ("int", "integer")),
         ),
         process_option("Z3's own timeout overran a 1 s limit by 1.1 s on a loaded machine"),
     )
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        self.encoding: str = self.option_values["encoding"]
+        self.model: str = self.option_values["model"]
 
     def build(self, size: int, box: Shape) -> _Model:
-        return _build(size, box, self.encoding)
+        return _build(size, box, self.model)
 
     def oracle(self, model: _Model, grid: Grid, deadline: Deadline) -> _Puzzle:
         return _Puzzle(model, grid, deadline)

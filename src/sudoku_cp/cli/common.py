@@ -288,6 +288,10 @@ def shorthand_flag_options() -> list[Callable[..., Any]]:
                 help=f"{backend}: {declared.help} (shorthand for {backend}[{declared.name}=...]).",
             )
         )
+        made += [  # earlier names of the flag: still read, with a notice (`flags_given`)
+            option(old, f"flag_{declared.name}_{backend}_{index}", default=None, hidden=True)
+            for index, old in enumerate(declared.old_flags)
+        ]
     return made
 
 
@@ -359,10 +363,16 @@ def solve_settings(
 def flags_given(given: dict[str, Any]) -> dict[str, Any]:
     """The shorthand flags among a command's keyword arguments (taken out of them), by flag."""
     from ..backends import shorthand_flags
+    from ..backends.base import renamed_notice
 
     found = {}
     for flag, (backend, declared) in shorthand_flags().items():
         value = given.pop(f"flag_{declared.name}_{backend}", None)
+        for index, old in enumerate(declared.old_flags):
+            earlier = given.pop(f"flag_{declared.name}_{backend}_{index}", None)
+            if earlier is not None:
+                renamed_notice(f"{old} is now {flag}")
+                value = earlier if value is None else value
         if value is not None:
             found[flag] = value
     return found
