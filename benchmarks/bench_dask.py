@@ -32,14 +32,14 @@ from sudoku_cp.engine import execute
 from sudoku_cp.executors import Executor
 from sudoku_cp.executors.dask import DaskExecutor
 from sudoku_cp.executors.pool import PoolExecutor
-from sudoku_cp.formats import PuzzleRecord, read_puzzles
+from sudoku_cp.formats import InputPuzzle, read_puzzles
+from sudoku_cp.judging import SolveSettings
 from sudoku_cp.result import Mode
-from sudoku_cp.runs import SolveSettings
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def load(path: Path, count: int) -> list[PuzzleRecord]:
+def load(path: Path, count: int) -> list[InputPuzzle]:
     lines = path.read_text().split()[:count]
     _, records = read_puzzles("\n".join(lines) + "\n", source=str(path))
     if any(record.grid is None for record in records):
@@ -63,7 +63,7 @@ def cpu_seconds() -> float:
 
 def timed_run(
     executor: Executor,
-    records: Sequence[PuzzleRecord],
+    records: Sequence[InputPuzzle],
     specs: Sequence[Configuration],
     settings: SolveSettings,
 ) -> tuple[float, float, list[tuple[str | None, list[str]]]]:
@@ -95,7 +95,7 @@ def timed_run(
 def check(
     answers: list[tuple[str | None, list[str]]],
     reference: list[tuple[str | None, list[str]]],
-    records: Sequence[PuzzleRecord],
+    records: Sequence[InputPuzzle],
     name: str,
 ) -> None:
     """Stop at the first puzzle whose verdict or answers differ from the first local round's."""

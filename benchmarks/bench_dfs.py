@@ -24,8 +24,8 @@ import time
 from pathlib import Path
 
 from sudoku_cp.backends import get_backend
+from sudoku_cp.bench_statistics import percentile
 from sudoku_cp.grid import Grid
-from sudoku_cp.timings import percentile
 
 ROOT = Path(__file__).resolve().parent.parent
 ANTI_BACKTRACK = "000000000000003085001020000000507000004000100090000000500000073002010000000040009"

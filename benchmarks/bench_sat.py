@@ -36,9 +36,9 @@ from sudoku_cp.backends.sat import (
     accepted_solvers,
     base_cnf,
 )
+from sudoku_cp.bench_statistics import percentile
 from sudoku_cp.grid import Grid
 from sudoku_cp.result import Mode, SolveResult, Status
-from sudoku_cp.timings import percentile
 
 ROOT = Path(__file__).resolve().parent.parent
 LEXMIN_SETS = [("top95.txt", None), ("17clue.txt", 1000), ("serg_benchmark.txt", 1000)]

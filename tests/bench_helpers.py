@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -14,8 +15,10 @@ from click.testing import CliRunner, Result
 
 from sudoku_cp.cli import main
 from sudoku_cp.errors import ResultsFileError
-from sudoku_cp.results_log import ResultsLog
-from sudoku_cp.results_records import make_header
+from sudoku_cp.results_log.reader import RunRow
+from sudoku_cp.results_log.records import ConfigurationEntry, Header, PuzzleEntry, record_from_json
+from sudoku_cp.results_log.resume import make_header
+from sudoku_cp.results_log.writer import ResultsLog
 
 from .wrong_backends import WRONG_BACKENDS
 
@@ -56,27 +59,15 @@ def run_row(
     size: int = 9,
     givens: int = 30,
     **extra: Any,
-) -> Record:
-    """One flat run, as `Results.runs()` gives them to the statistics of `measure`."""
-    row: Record = {
-        "set": set_name,
-        "number": index,
-        "index": index,
-        "source": f"{set_name}.txt",
-        "line": index + 1,
-        "puzzle": f"p{index}",
-        "size": size,
-        "givens": givens,
-        "mode": mode,
-        "backend": backend,
-        "repeat": repeat,
-        "status": status,
-        "seconds": seconds,
-        "solution": None,
-        "stats": {},
-    }
-    row.update(extra)
-    return row
+) -> RunRow:
+    """One run with its puzzle, as `Results.rows()` gives them to the statistics."""
+    run = {"backend": backend, "repeat": repeat, "status": status, "seconds": seconds, **extra}
+    entry = PuzzleEntry.from_json(
+        puzzle_record(
+            set_name, index, [run], mode=mode, puzzle=f"p{index}", size=size, givens=givens
+        )
+    )
+    return RunRow(entry, entry.runs[0])
 
 
 def bench_header(
@@ -87,8 +78,10 @@ def bench_header(
     repeat: int = 1,
     baseline: str | None = "a",
     environment: Mapping[str, Any] | None = None,
+    setup: Mapping[str, Any] | None = None,
+    resumed: bool = False,
     **extra: Any,
-) -> Record:
+) -> Header:
     """A bench session header as `sudoku-cp bench` writes it."""
     settings = {
         "mode": mode,
@@ -99,14 +92,14 @@ def bench_header(
         "baseline": baseline,
         "first": None,
     }
-    return make_header(
+    header = make_header(
         command="bench",
-        settings=settings,
-        backends=[{"label": name, "backend": name, "options": {}} for name in backends],
+        settings={**settings, **extra},
+        backends=[ConfigurationEntry(name, name) for name in backends],
         environment=dict(environment or ENVIRONMENT),
         inputs=["top.txt"],
-        **extra,
     )
+    return replace(header, setup=setup, resumed=resumed)
 
 
 def puzzle_record(
@@ -169,20 +162,20 @@ def hand_made(mode: str = "lexmin") -> list[Record]:
     ]
 
 
-def hand_made_rows(mode: str = "lexmin") -> list[Record]:
-    """The runs of `hand_made` as flat rows."""
+def hand_made_rows(mode: str = "lexmin") -> list[RunRow]:
+    """The runs of `hand_made`, each with its puzzle entry."""
     return [
-        run_row("top", record["number"], run["backend"], run["status"], run["seconds"], mode=mode)
-        for record in hand_made(mode)
-        for run in record["runs"]
+        RunRow(entry, run)
+        for entry in map(PuzzleEntry.from_json, hand_made(mode))
+        for run in entry.runs
     ]
 
 
-def write_log(path: Path, header: Mapping[str, Any], records: Iterable[Mapping[str, Any]]) -> Path:
-    """A results log written through `ResultsLog`, as bench writes one."""
+def write_log(path: Path, header: Header, records: Iterable[Mapping[str, Any]]) -> Path:
+    """A results log written through `ResultsLog`, as bench writes one (`records` as JSON)."""
     with ResultsLog.open(path, header) as log:
         for record in records:
-            log.append(record)
+            log.append(record_from_json(dict(record)))
     return path
 
 
@@ -200,3 +193,20 @@ def one_line(error: pytest.ExceptionInfo[ResultsFileError]) -> str:
 def invoke(*args: object) -> Result:
     """`sudoku-cp ARGS` in process; stdout and stderr apart."""
     return CliRunner().invoke(main, [str(arg) for arg in args])
+
+
+def entries(records: Iterable[Mapping[str, Any]]) -> list[PuzzleEntry]:
+    """Puzzle records (as JSON) as the typed entries a log holds."""
+    return [PuzzleEntry.from_json(dict(record)) for record in records]
+
+
+def rows_of(flat: Iterable[Mapping[str, Any] | RunRow]) -> list[RunRow]:
+    """Flat runs (`Results.runs()`) back as the rows the statistics read (rows stay rows)."""
+    found = []
+    for run in flat:
+        if isinstance(run, RunRow):
+            found.append(run)
+            continue
+        entry = PuzzleEntry.from_json({**run, "runs": [run]})
+        found.append(RunRow(entry, entry.runs[0]))
+    return found

@@ -21,12 +21,14 @@ LAYERS: list[tuple[str, ...]] = [
     ("_version", "text", "errors"),
     ("grid",),
     ("result",),
-    ("textio", "formats", "verify", "naive", "progress"),
+    ("textio", "box_directives", "formats", "verify", "naive", "progress"),
+    # what a log holds, and its one reader
+    ("results_log.fields", "results_log.records", "results_log.reader"),
     ("certify", "certify.*"),  # the proofs: under the runs, which certify as answers come
     ("backends.base",),
     ("backends", "backends.*"),
     ("configurations", "datasets", "datasets.*", "inputs", "generate", "generate.*"),
-    ("runs", "testing"),
+    ("judging", "testing"),
     (
         "executors.base",
         "executors.inline",
@@ -35,13 +37,21 @@ LAYERS: list[tuple[str, ...]] = [
         "executors",
         "executors.worker_signals",
     ),
-    ("engine", "certifying"),
-    ("results_records", "results_reader", "results_log", "environment", "agreement", "timings"),
+    ("engine", "certify_job"),
+    (
+        "results_log",
+        "results_log.resume",
+        "results_log.writer",
+        "environment",
+        "agreement",
+        "bench_statistics",
+    ),
     ("sessions",),
-    ("render", "plots", "report", "html_report", "labels", "report_html", "report_html.*"),
+    ("render", "render.*", "plots", "report", "labels", "report_html", "report_html.*"),
     ("api", "__init__"),
     ("cli.signals",),
-    ("cli.common",),
+    ("cli.output", "cli.options"),
+    ("cli.objects",),
     ("cli", "cli.*", "__main__"),
 ]
 

@@ -14,15 +14,7 @@ from typing import Any
 import pytest
 
 import sudoku_cp
-from sudoku_cp.configurations import Configuration
-from sudoku_cp.environment import check_set_names, environment, first_of_each_shape, measure_setup
-from sudoku_cp.errors import BenchError
-from sudoku_cp.formats import PuzzleStream
-from sudoku_cp.grid import Grid
-from sudoku_cp.results_reader import Results, load_results
-from sudoku_cp.results_records import Record
-from sudoku_cp.runs import SolveSettings
-from sudoku_cp.timings import (
+from sudoku_cp.bench_statistics import (
     PuzzleOutcome,
     geometric_mean_ratio,
     has_failures,
@@ -31,11 +23,20 @@ from sudoku_cp.timings import (
     puzzle_outcomes,
     summarize,
 )
+from sudoku_cp.configurations import Configuration
+from sudoku_cp.environment import check_set_names, environment, first_of_each_shape, measure_setup
+from sudoku_cp.errors import BenchError
+from sudoku_cp.grid import Grid
+from sudoku_cp.inputs import PuzzleStream
+from sudoku_cp.judging import SolveSettings
+from sudoku_cp.results_log.reader import Results, load_results
 from sudoku_cp.verify import check_completion
 
-from .bench_helpers import hand_made_rows, invoke, lines_of, register_wrong, run_row
+from .bench_helpers import hand_made_rows, invoke, lines_of, register_wrong, rows_of, run_row
 from .conftest import BAEKJOON_2239, BAEKJOON_2239_ANSWER, DATA, EMPTY_4_LEXMIN
 from .wrong_backends import InterruptingBackend
+
+Record = dict[str, Any]
 
 EXAMPLES = DATA / "examples"
 EMPTY_4 = "0" * 16
@@ -154,7 +155,7 @@ def test_repeats_median_time_and_worst_status() -> None:
 
 def test_runs_written_twice_count_once_last_wins() -> None:
     runs = [run_row("s", 0, "a", "timeout", 1.0), run_row("s", 0, "a", "solved", 0.5)]
-    (row,) = summarize(runs, time_limit=1.0, baseline=None)
+    (row,) = summarize(rows_of(runs), time_limit=1.0, baseline=None)
     assert (row.puzzles, row.solved, row.timeouts, row.mean) == (1, 1, 0, 0.5)
 
 
@@ -166,7 +167,7 @@ def test_rows_follow_sets_then_modes_then_backends_in_order_of_appearance() -> N
         run_row("s1", 0, "b", "solved", 0.1),
         run_row("s2", 0, "a", "solved", 0.1, mode="any"),
     ]
-    rows = summarize(runs, time_limit=None, baseline="a")
+    rows = summarize(rows_of(runs), time_limit=None, baseline="a")
     assert [(row.set, row.mode, row.backend) for row in rows] == [
         ("s2", "lexmin", "b"),
         ("s2", "lexmin", "a"),
@@ -241,13 +242,13 @@ def test_a_broken_completion_is_counted_and_not_timed(
     # rulebreaker breaks only puzzles with givens: the empty 4x4 is solved right.
     assert [run["status"] for run in broken] == ["wrong", "solved"]
     assert broken[0]["reason"].startswith("column ")
-    assert broken[0]["solution"] is not None  # kept to audit the wrong answer
+    assert broken[0]["answer"] is not None and broken[0]["solution"] is None  # kept to audit
     assert broken[0]["seconds"] is not None  # recorded, yet no statistic uses it
-    dfs_row, broken_row = summarize(runs, time_limit=1.0, baseline="dfs")
+    dfs_row, broken_row = summarize(rows_of(runs), time_limit=1.0, baseline="dfs")
     assert (broken_row.solved, broken_row.wrong, broken_row.ratio_puzzles) == (1, 1, 1)
     assert broken_row.mean == broken_row.max == pytest.approx(broken[1]["seconds"])
     assert broken_row.par2 == pytest.approx((2.0 + broken[1]["seconds"]) / 2)
-    assert dfs_row.solved == 2 and has_failures(runs)
+    assert dfs_row.solved == 2 and has_failures(rows_of(runs))
 
 
 def test_an_unsatisfiable_claim_is_wrong_when_another_backend_found_a_completion(
@@ -259,11 +260,11 @@ def test_an_unsatisfiable_claim_is_wrong_when_another_backend_found_a_completion
     assert of(runs, "nosolution")[0]["reason"] == (
         "says unsatisfiable, but dfs's completion is valid"
     )
-    (row, _) = summarize(runs, time_limit=None, baseline=None)
+    (row, _) = summarize(rows_of(runs), time_limit=None, baseline=None)
     assert (row.solved, row.wrong, row.mean) == (0, 1, None)
     alone = timed([BAEKJOON_2239], ["nosolution"])
     assert alone[0]["status"] == "unsatisfiable"  # nothing contradicts it: an answer
-    assert summarize(alone, time_limit=None, baseline=None)[0].solved == 1
+    assert summarize(rows_of(alone), time_limit=None, baseline=None)[0].solved == 1
 
 
 def test_a_larger_completion_is_not_the_lexmin(
@@ -283,17 +284,17 @@ def test_a_timeout_is_recorded_as_such(monkeypatch: pytest.MonkeyPatch, register
     register_wrong(register, "sleepy")  # times out on puzzles whose first cell is blank
     runs = timed([BAEKJOON_2239, EMPTY_4], ["sleepy"], time_limit=2.0)
     assert [run["status"] for run in runs] == ["solved", "timeout"]
-    (row,) = summarize(runs, time_limit=2.0, baseline=None)
+    (row,) = summarize(rows_of(runs), time_limit=2.0, baseline=None)
     assert (row.solved, row.timeouts, row.wrong) == (1, 1, 0)
     assert row.par2 == pytest.approx((runs[0]["seconds"] + 4.0) / 2)
-    assert not has_failures(runs)
+    assert not has_failures(rows_of(runs))
 
 
 def test_count_mode_records_the_count_up_to_the_limit() -> None:
     runs = timed([EMPTY_4, BAEKJOON_2239], ["dfs"], mode="count")
     assert [(run["count"], run["limit_reached"]) for run in runs] == [(2, True), (1, False)]
-    records = sudoku_cp.bench(EMPTY_4 + "\n", backends=["dfs"], mode="count", limit=5).records
-    assert records[0]["runs"][0]["count"] == 5
+    entries = sudoku_cp.bench(EMPTY_4 + "\n", backends=["dfs"], mode="count", limit=5).entries
+    assert entries[0].runs[0].count == 5
 
 
 # -- set-up and environment ------------------------------------------------------------------------
@@ -543,7 +544,7 @@ def test_cli_bench_resume_retries_the_puzzles_that_ended_in_an_error(
         [name, "flaky", "1", "1", "0", "0", "0"] for name in ("baekjoon2239", "empty4", "empty9")
     ]
     loaded = load_results(log)  # the re-run replaces the error
-    assert [[run["status"] for run in record["runs"]] for record in loaded.records] == [
+    assert [[run.status for run in entry.runs] for entry in loaded.entries] == [
         ["solved", "solved"]
     ] * 3
 
@@ -687,11 +688,13 @@ def test_api_bench_returns_results_and_writes_the_same_log(tmp_path: Path) -> No
     )
     assert isinstance(results, Results)
     assert results.labels() == ["dfs", "sat"] and results.time_limit == 5.0
-    assert load_results(log).records == results.records
-    for record in results.records:  # solutions are kept: the log can be checked again
-        puzzle = Grid.parse(record["puzzle"])
-        for run in record["runs"]:
-            assert check_completion(puzzle, Grid.parse(run["solution"])).ok
+    assert load_results(log).entries == results.entries
+    for entry in results.entries:  # solutions are kept: the log can be checked again
+        puzzle = Grid.parse(entry.puzzle)
+        for run in entry.runs:
+            assert (
+                run.solution is not None and check_completion(puzzle, Grid.parse(run.solution)).ok
+            )
 
 
 def test_cli_bench_resume_of_a_new_log_starts_it(tmp_path: Path) -> None:
@@ -754,9 +757,9 @@ def test_cli_bench_refuses_a_fifo_or_a_missing_folder_exit_2(tmp_path: Path) -> 
 
 
 def test_without_scipy_bench_says_what_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
-    from sudoku_cp import timings
+    from sudoku_cp import bench_statistics
 
-    monkeypatch.setattr(timings, "statistics_available", lambda: False)
+    monkeypatch.setattr(bench_statistics, "statistics_available", lambda: False)
     result = invoke(
         "bench", *TINY, "-b", "dfs,sat", "--repeat", "2", "--no-setup", "--executor", "inline"
     )
@@ -784,8 +787,7 @@ def test_ctrl_c_during_set_up_keeps_the_header_once_and_says_how_to_resume(
         f"Interrupted after 0 of 3 puzzles; the results so far are in {log}; "
         f"to continue, run the same command with --resume.\n"
     )
-    kinds = [json.loads(line)["kind"] for line in log.read_text().splitlines()]
-    assert kinds == ["header"]  # written once, even with no record after it
+    assert not log.exists()  # nothing measured: no file to stand in the way of the rerun
 
 
 def test_set_up_shows_which_configuration_it_measures(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -506,20 +506,27 @@ def test_unwritable_proof_folder_is_one_clear_error(tmp_path: Path) -> None:
 
 
 def test_solve_output_and_log_records_become_entries(tmp_path: Path) -> None:
-    path = tmp_path / "mixed.jsonl"
-    rows = [
-        {"kind": "header", "format": "sudoku-cp results"},
-        {
-            "kind": "puzzle",
-            "puzzle": "0" * 16,
-            "mode": "lexmin",
-            "runs": [
-                {"backend": "dfs", "repeat": 0, "status": "solved", "solution": "1234341221434321"},
-                {"backend": "dfs", "repeat": 1, "status": "timeout", "solution": None},
-            ],
-        },
+    log = tmp_path / "log.jsonl"
+    header = {"kind": "header", "format": "sudoku-cp results", "version": 3}
+    header.update(command="crosscheck", settings={"mode": "lexmin", "backends": []})
+    entry = {
+        "kind": "puzzle",
+        "source": "p.txt",
+        "number": 0,
+        "puzzle": "0" * 16,
+        "mode": "lexmin",
+        "verdict": "timeout",
+        "runs": [
+            {"backend": "dfs", "repeat": 0, "status": "solved", "solution": "1234341221434321"},
+            {"backend": "dfs", "repeat": 1, "status": "timeout", "solution": None},
+        ],
+    }
+    log.write_text(json.dumps(header) + "\n" + json.dumps(entry) + "\n" + '{"torn')
+    solved = tmp_path / "solve.jsonl"
+    lines = [
         {
             "index": 0,
+            "source": "p.txt",
             "puzzle": "0" * 16,
             "status": "wrong",
             "solution": None,
@@ -527,22 +534,15 @@ def test_solve_output_and_log_records_become_entries(tmp_path: Path) -> None:
             "backend": "x",
             "mode": "any",
         },
-        {
-            "index": 1,
-            "puzzle": "00",
-            "status": "invalid input",
-            "solution": None,
-            "backend": "x",
-            "mode": "lexmin",
-        },
+        {"index": 1, "source": "p.txt", "puzzle": "00", "status": "invalid", "backend": "x"},
     ]
-    path.write_text("\n".join(json.dumps(row) for row in rows) + "\n" + '{"torn')
-    entries = list(read_entries(str(path)))
+    solved.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
+    entries = list(read_entries(str(log))) + list(read_entries(str(solved)))
     assert [(entry.line, entry.label, entry.status) for entry in entries] == [
         (2, "dfs", "solved"),
         (2, "dfs#2", "timeout"),
-        (3, "x", "wrong"),
-        (4, "x", "invalid input"),
+        (1, "x", "wrong"),
+        (2, "x", "invalid"),
     ]
     assert isinstance(entries[0].claim, LexminClaim) and entries[1].claim is None
     assert isinstance(entries[2].claim, AnyClaim) and entries[3].claim is None
@@ -551,17 +551,17 @@ def test_solve_output_and_log_records_become_entries(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "text,message",
     [
-        ("not json\n{}\n", r"bad\.jsonl:1: not a JSON object"),
-        ('{"kind": "other"}\n', r"bad\.jsonl:1: neither a results record"),
+        ("not json\n{}\n", r"bad\.jsonl:1: not a JSON object: certify reads results logs"),
+        ('{"kind": "other"}\n', r"bad\.jsonl:1: neither a results log nor a line of solve"),
         (
-            '{"puzzle": "123", "status": "solved", "mode": "lexmin"}\n',
+            '{"puzzle": "123", "backend": "x", "status": "solved", "mode": "lexmin"}\n',
             r"bad\.jsonl:1: the puzzle is not a grid",
         ),
         (
             '{"puzzle": "' + "0" * 16 + '", "status": "solved", "mode": "fast"}\n',
-            r"bad\.jsonl:1: no mode, or an unknown one",
+            r"bad\.jsonl:1: not a whole line of solve --format jsonl \(mode 'fast' is none of",
         ),
-        ("\n\n", r"bad\.jsonl: holds no record to certify"),
+        ("\n\n", r"bad\.jsonl: holds no puzzle to certify"),
     ],
 )
 def test_unreadable_input_is_one_line_with_its_place(

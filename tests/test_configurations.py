@@ -384,7 +384,7 @@ def test_an_old_flag_still_works_with_a_one_line_notice(tmp_path):
 
 
 def test_old_option_names_in_a_log_header_read_as_today_s():
-    from sudoku_cp.results_records import current_options
+    from sudoku_cp.results_log.resume import current_options
 
     assert current_options("cpsat", {"strategy": "search", "workers": 2}) == {
         "lexmin": "search",

@@ -10,11 +10,16 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from sudoku_cp.agreement import Tally, summarize
+from sudoku_cp.agreement import CrosscheckTally, summarize
 from sudoku_cp.backends import backend_names
 from sudoku_cp.cli import main
-from sudoku_cp.render import render_crosscheck, render_crosscheck_summary, render_findings
+from sudoku_cp.render.crosscheck import (
+    render_crosscheck,
+    render_crosscheck_summary,
+    render_findings,
+)
 from sudoku_cp.result import Mode
+from sudoku_cp.results_log.records import PuzzleEntry
 
 from .conftest import (
     BAEKJOON_2239,
@@ -170,7 +175,7 @@ def test_a_side_by_side_block_in_full(small: Path) -> None:
     record = jsonl(result.stdout)[0]
     for run in record["runs"]:
         run["seconds"] = 0.001
-    legend, block = render_findings([record]).split("\n\n")
+    legend, block = render_findings([PuzzleEntry.from_json(record)]).split("\n\n")
     assert legend.startswith("'*' marks a cell")
     assert block.splitlines() == [
         "WRONG  <stdin>:1 (puzzle 1)",
@@ -496,7 +501,7 @@ def test_the_results_log_starts_with_the_settings(small: Path, tmp_path: Path) -
     assert {key: header[key] for key in ("kind", "format", "version", "command")} == {
         "kind": "header",
         "format": "sudoku-cp results",
-        "version": 2,
+        "version": 3,
         "command": "crosscheck",
     }
     assert header["settings"] == {
@@ -561,23 +566,32 @@ def test_bad_input_lines_are_reported_and_the_run_goes_on() -> None:
 # -- tallies and rendering -------------------------------------------------------------------------
 
 
-def record(number: int, verdict: str, *runs: tuple[str, str, float | None]) -> dict[str, Any]:
-    return {
-        "source": "s.txt",
-        "line": number + 1,
-        "number": number,
-        "verdict": verdict,
-        "puzzle": "0" * 16,
-        "findings": [f"finding {number}"],
-        "runs": [
-            {"backend": label, "repeat": 0, "status": status, "seconds": seconds, "solution": None}
-            for label, status, seconds in runs
-        ],
-    }
+def record(number: int, verdict: str, *runs: tuple[str, str, float | None]) -> PuzzleEntry:
+    return PuzzleEntry.from_json(
+        {
+            "source": "s.txt",
+            "mode": "lexmin",
+            "line": number + 1,
+            "number": number,
+            "verdict": verdict,
+            "puzzle": "0" * 16,
+            "findings": [f"finding {number}"],
+            "runs": [
+                {
+                    "backend": label,
+                    "repeat": 0,
+                    "status": status,
+                    "seconds": seconds,
+                    "solution": None,
+                }
+                for label, status, seconds in runs
+            ],
+        }
+    )
 
 
 def test_tally_counts_per_backend_and_verdict_and_keeps_only_what_is_shown() -> None:
-    tally = Tally(["a", "b"], Mode.LEXMIN, timeouts_shown=2)
+    tally = CrosscheckTally(["a", "b"], Mode.LEXMIN, timeouts_shown=2)
     tally.add(record(0, "agree", ("a", "solved", 0.002), ("b", "solved", 0.004)))
     for number in range(1, 6):
         tally.add(record(number, "timeout", ("a", "solved", 0.001), ("b", "timeout", 1.0)))
@@ -591,7 +605,7 @@ def test_tally_counts_per_backend_and_verdict_and_keeps_only_what_is_shown() -> 
     assert (b.solved, b.timeouts, b.errors) == (1, 5, 1)
     assert a.median_seconds == 0.001 and b.total_seconds == pytest.approx(5.004)
     assert summary.share("b") == pytest.approx(5.004 / (5.004 + 0.010))
-    assert [kept["number"] for kept in tally.shown] == [1, 2, 6]
+    assert [kept.number for kept in tally.shown] == [1, 2, 6]
     assert tally.hidden_timeouts == 3
     assert tally.note() == "0 wrong, 1 error, 5 timeout"
     findings = render_findings(tally.shown, hidden_timeouts=tally.hidden_timeouts)
@@ -643,7 +657,7 @@ def test_a_rectangular_box_shape_is_recorded_and_drawn(tmp_path: Path) -> None:
     assert (record["box"], record["size"], record["verdict"]) == ("3x2", 6, "wrong")
     for run in record["runs"]:
         run["seconds"] = 0.001  # the column widths follow the status texts
-    text = render_findings([record])
+    text = render_findings([PuzzleEntry.from_json(record)])
     lines = text.split("\n\n")[1].splitlines()
     assert lines[4:8] == [
         "  . . | . . | . .    1 2 | 3 4 | 5 6    1 2 | 3 4 | 5 6",

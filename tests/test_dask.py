@@ -34,10 +34,10 @@ from sudoku_cp.executors import dask as executors_dask
 from sudoku_cp.executors import make_executor
 from sudoku_cp.executors.dask import INSTALL_HINT, DaskExecutor
 from sudoku_cp.executors.inline import InlineExecutor
-from sudoku_cp.formats import PuzzleRecord, read_puzzles
+from sudoku_cp.formats import read_puzzles
 from sudoku_cp.grid import Grid
+from sudoku_cp.judging import SkippedLine, SolveSettings
 from sudoku_cp.result import Mode
-from sudoku_cp.runs import SolveSettings
 
 from .conftest import G17, UNSOLVABLE_4, random_multi_solution
 
@@ -144,10 +144,10 @@ def records_of(lines: list[str]):
 
 def verdicts(outcomes) -> list[tuple[int, str | None, list[tuple[str, str, str | None]]]]:
     return [
-        (outcome.index, None, [])
-        if isinstance(outcome, PuzzleRecord)
+        (outcome.input.index, None, [])
+        if isinstance(outcome, SkippedLine)
         else (
-            outcome.record.index,
+            outcome.input.index,
             outcome.verdict,
             [
                 (
@@ -207,7 +207,7 @@ def test_tasks_are_sized_to_take_about_half_a_second(client):
     runs = list(
         executor.map(records_of(lines), SolveJob([Configuration("slowlog")], SolveSettings()))
     )
-    assert [run.record.index for run in runs] == list(range(60))
+    assert [run.input.index for run in runs] == list(range(60))
     sizes = executor.chunk_sizes
     assert sum(sizes) == 60
     assert sizes[:2] == [executors_dask.FIRST_CHUNK_SIZE] * 2  # sent before any answer
@@ -281,7 +281,7 @@ def test_a_chunk_that_keeps_killing_workers_names_the_culprit(client, cluster):
         )
     finally:
         cluster.scheduler.allowed_failures = allowed
-    assert [outcome.record.index for outcome in outcomes] == list(range(6))
+    assert [outcome.input.index for outcome in outcomes] == list(range(6))
     assert [outcome.verdict for outcome in outcomes] == ["agree"] * 3 + ["error"] + ["agree"] * 2
     culprit = outcomes[3]
     assert culprit.answer("dfs").status == "solved"
@@ -298,7 +298,7 @@ def test_closing_the_iterator_cancels_everything(client):
         SolveSettings(),
         executor=DaskExecutor(client=client, chunk_size=4),
     )
-    assert [outcome.record.index for outcome in (next(outcomes), next(outcomes))] == [0, 1]
+    assert [outcome.input.index for outcome in (next(outcomes), next(outcomes))] == [0, 1]
     assert our_tasks(client)
     outcomes.close()
     assert wait_until(lambda: not our_tasks(client)), client.run_on_scheduler(
@@ -340,7 +340,7 @@ def test_a_local_cluster_listens_on_loopback_only_and_is_closed_after_the_run():
                 SolveJob([Configuration("dfs")], SolveSettings()),
             )
         )
-        assert [run.record.index for run in runs] == [0, 1]
+        assert [run.input.index for run in runs] == [0, 1]
     finally:
         executor.close()
     assert executor.client is None and executor.cluster is None
@@ -396,9 +396,9 @@ def test_the_executors_own_cluster_ends_with_its_run():
     runs = executor.map(
         records_of(puzzle_lines(3, seed=9)), SolveJob([Configuration("dfs")], SolveSettings())
     )
-    assert next(runs).record.index == 0
+    assert next(runs).input.index == 0
     workers = list(executor.client.run(os.getpid).values())
-    assert [run.record.index for run in runs] == [1, 2]
+    assert [run.input.index for run in runs] == [1, 2]
     assert executor.client is None and executor.cluster is None
     assert wait_until(lambda: not any(psutil.pid_exists(pid) for pid in workers))
 
@@ -423,7 +423,7 @@ def test_the_scheduler_gone_mid_run_is_one_line_and_keeps_the_results():
         f"the Dask scheduler at {address} is gone: the results so far "
         f"are kept; continue with --resume"
     )
-    assert [outcome.record.index for outcome in got] == list(range(len(got)))
+    assert [outcome.input.index for outcome in got] == list(range(len(got)))
     assert all(outcome.verdict == "agree" for outcome in got)
 
 

@@ -24,10 +24,10 @@ from sudoku_cp.executors import make_executor
 from sudoku_cp.executors.base import IN_FLIGHT_PER_WORKER, WORKER_RETRIES
 from sudoku_cp.executors.inline import InlineExecutor
 from sudoku_cp.executors.pool import PoolExecutor
-from sudoku_cp.formats import PuzzleRecord, read_puzzles
+from sudoku_cp.formats import InputPuzzle, read_puzzles
 from sudoku_cp.grid import Grid
+from sudoku_cp.judging import PuzzleRuns, SkippedLine, SolveSettings, judge, set_of
 from sudoku_cp.result import Mode, Status
-from sudoku_cp.runs import CheckedPuzzle, PuzzleRuns, SolveSettings, judge, set_of
 
 from .conftest import BAEKJOON_2239, EMPTY_4_LEXMIN, random_multi_solution
 from .wrong_backends import KillOnceBackend, ProcessKillerBackend, wrong_backends  # noqa: F401 (a fixture)
@@ -45,7 +45,7 @@ def multi(seed: int) -> str:
     return "".join(map(str, values))
 
 
-def records(*lines: str) -> list[PuzzleRecord]:
+def records(*lines: str) -> list[InputPuzzle]:
     return read_puzzles("\n".join(lines) + "\n", source="p.txt")[1]
 
 
@@ -89,12 +89,12 @@ def test_results_come_in_input_order_and_bad_input_passes_through(jobs: int) -> 
     outcomes = list(
         execute(records(*lines), [Configuration("dfs")], SolveSettings(), executor=executor(jobs))
     )
-    assert [getattr(outcome, "record", outcome).index for outcome in outcomes] == list(range(13))
+    assert [outcome.input.index for outcome in outcomes] == list(range(13))
     bad = outcomes.pop(5)
-    assert isinstance(bad, PuzzleRecord) and bad.grid is None and "bad line" in str(bad.error)
+    assert isinstance(bad, SkippedLine) and bad.input.grid is None and "bad line" in bad.reason
     assert [outcome.verdict for outcome in outcomes] == ["agree"] * 12
     for outcome in outcomes:
-        run, puzzle = outcome.answer("dfs"), outcome.record.grid
+        run, puzzle = outcome.answer("dfs"), outcome.input.grid
         assert run is not None and run.result is not None and run.result.solution is not None
         assert puzzle is not None
         assert run.status == "solved" and run.result.solution.is_solution_of(puzzle)
@@ -145,7 +145,7 @@ def test_a_worker_that_keeps_dying_is_isolated_and_the_culprit_named() -> None:
             records(*lines), DFS_AND_KILLER, SolveSettings(), executor=PoolExecutor(2, chunk_size=3)
         )
     )
-    assert [outcome.record.index for outcome in outcomes] == list(range(8))
+    assert [outcome.input.index for outcome in outcomes] == list(range(8))
     assert [outcome.verdict for outcome in outcomes] == [
         "error" if line == DIES else "agree" for line in lines
     ]
@@ -214,10 +214,10 @@ class Counted:
         self.pulled = 0
         self.template = records(multi(0))[0]
 
-    def __iter__(self) -> Iterator[PuzzleRecord]:
+    def __iter__(self) -> Iterator[InputPuzzle]:
         for index in range(self.total):
             self.pulled += 1
-            yield PuzzleRecord(
+            yield InputPuzzle(
                 index, "gen", index + 1, self.template.text, self.template.grid, number=index
             )
 
@@ -233,11 +233,11 @@ def test_the_pool_reads_its_input_lazily_and_stops_on_close(jobs: int, chunk_siz
         executor=PoolExecutor(jobs, chunk_size=chunk_size),
     )
     first = next(outcomes)
-    assert first.record.index == 0 and first.verdict == "agree"
+    assert first.input.index == 0 and first.verdict == "agree"
     in_flight = jobs * IN_FLIGHT_PER_WORKER * chunk_size
     assert 0 < source.pulled <= in_flight + chunk_size
     second = next(outcomes)
-    assert second.record.index == 1 and source.pulled <= in_flight + 2 * chunk_size
+    assert second.input.index == 1 and source.pulled <= in_flight + 2 * chunk_size
     outcomes.close()
     pulled = source.pulled
     assert running_children(before) == []  # the workers are gone
@@ -269,20 +269,6 @@ def test_warmup_and_repeats_are_each_judged_and_numbered() -> None:
         assert all(run.cpu_seconds is not None for run in outcome.answers)
 
 
-def test_the_log_sees_every_puzzle_before_it_is_yielded_but_not_bad_input() -> None:
-    logged: list[int] = []
-
-    def log(outcome: CheckedPuzzle) -> None:
-        logged.append(outcome.record.index)
-
-    seen = []
-    for outcome in execute(
-        records(multi(0), "bad", multi(1)), [Configuration("dfs")], SolveSettings(), log=log
-    ):
-        seen.append((getattr(outcome, "record", outcome).index, list(logged)))
-    assert seen == [(0, [0]), (1, [0]), (2, [0, 2])]
-
-
 def test_judge_turns_wrong_answers_into_wrong_runs() -> None:
     specs = [Configuration("dfs"), Configuration("givenchanger"), Configuration("notlexmin")]
     outcome = next(execute(records(multi(0)), specs, SolveSettings()))
@@ -295,7 +281,7 @@ def test_judge_turns_wrong_answers_into_wrong_runs() -> None:
     assert [finding.split(":")[0] for finding in outcome.findings] == ["givenchanger", "notlexmin"]
 
 
-def test_to_record_holds_what_a_results_log_needs() -> None:
+def test_to_entry_holds_what_a_results_log_needs() -> None:
     settings = SolveSettings(Mode.COUNT, limit=2)
     six = "0" * 36
     outcome = next(
@@ -305,7 +291,7 @@ def test_to_record_holds_what_a_results_log_needs() -> None:
             settings,
         )
     )
-    record = json.loads(json.dumps(outcome.to_record()))
+    record = json.loads(json.dumps(outcome.to_entry().to_json()))
     runs = record.pop("runs")
     assert record == {
         "kind": "puzzle",
@@ -332,6 +318,7 @@ def test_to_record_holds_what_a_results_log_needs() -> None:
         "status": "error",
         "seconds": None,
         "cpu_seconds": None,
+        "max_rss_mb": None,
         "build_seconds": None,
         "solve_seconds": None,
         "solution": None,
@@ -339,12 +326,8 @@ def test_to_record_holds_what_a_results_log_needs() -> None:
         "stats": {},
     }
     assert {key: runs[1].get(key) for key in failed} == failed
-    assert (
-        "box"
-        not in next(
-            execute(records(EMPTY_4_LEXMIN), [Configuration("dfs")], SolveSettings())
-        ).to_record()
-    )
+    plain = next(execute(records(EMPTY_4_LEXMIN), [Configuration("dfs")], SolveSettings()))
+    assert "box" not in plain.to_entry().to_json()
 
 
 def test_input_that_is_not_a_puzzle_is_never_judged() -> None:

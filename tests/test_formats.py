@@ -1,6 +1,7 @@
-"""formats: the layouts read and detected, one error line per bad input, the lazy PuzzleStream
-(a pipe's first answer before its second puzzle), and writing. Reading bytes as lines of text
-(binary refused, with its offset) is textio's, tested in test_textio.py."""
+"""formats: the layouts read and detected, one error line per bad input, a pipe's first answer
+before its second puzzle, and writing. Reading bytes as lines of text (binary refused, with its
+offset) is textio's, tested in test_textio.py; several sources as one stream is inputs', tested
+in test_inputs.py."""
 
 from __future__ import annotations
 
@@ -9,38 +10,34 @@ import io
 import select
 import subprocess
 import sys
-from collections.abc import Iterable
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
+from sudoku_cp.box_directives import box_directive
 from sudoku_cp.cli import main
 from sudoku_cp.errors import GridParseError
 from sudoku_cp.formats import (
+    InputPuzzle,
     Layout,
-    PuzzleRecord,
-    PuzzleStream,
-    box_directive,
     detect_layout,
     format_grid,
-    load_puzzles,
     read_puzzles,
-    read_records,
 )
 from sudoku_cp.grid import Grid
+from sudoku_cp.inputs import PuzzleStream
 
 from .conftest import BAEKJOON_2239, BAEKJOON_2239_ANSWER, DATA, EMPTY_4_LEXMIN
 
 
-def grid(record: PuzzleRecord) -> Grid:
+def grid(record: InputPuzzle) -> Grid:
     assert record.grid is not None, record.error
     return record.grid
 
 
-def error(record: PuzzleRecord) -> str:
+def error(record: InputPuzzle) -> str:
     assert record.error is not None
     return record.error
 
@@ -212,14 +209,6 @@ def test_ten_megabyte_line_gives_a_short_error() -> None:
     assert len(error(records[0])) < 200 and "10000000" in error(records[0])
 
 
-def test_unreadable_file_is_reported_and_others_go_on(tmp_path: Path) -> None:
-    good = tmp_path / "good.txt"
-    good.write_text(BAEKJOON_2239 + "\n")
-    loaded = load_puzzles([str(tmp_path / "missing.txt"), str(good)])
-    assert loaded.errors == [f"{tmp_path / 'missing.txt'}: cannot read: No such file or directory"]
-    assert [r.source for r in loaded.records] == [str(good)]
-
-
 # -- writing ------------------------------------------------------------------------------------
 
 
@@ -244,13 +233,6 @@ def test_write_then_read_round_trip(
     read_layout, records = read_puzzles(text, layout=layout, box=box)
     assert read_layout is layout
     assert [r.grid for r in records] == [grid]
-
-
-def test_read_records_ignores_a_torn_last_line() -> None:
-    assert read_records(['{"index": 0}', "", '{"index": 1}', '{"ind']) == [
-        {"index": 0},
-        {"index": 1},
-    ]
 
 
 # -- detection never splits one square block -------------------------------------------------------
@@ -307,85 +289,6 @@ def test_digits_that_are_not_ascii_are_one_error_line(text: str, where: str, tok
     result = CliRunner().invoke(main, ["solve"], input=text)
     assert result.exit_code == 2
     assert (result.stdout, result.stderr) == ("", f"Error: {message}\n")
-
-
-# -- PuzzleStream ----------------------------------------------------------------------------------
-
-
-class Pipe:
-    """A binary standard input that hands out its lines one at a time and counts them."""
-
-    def __init__(self, lines: Iterable[str]) -> None:
-        self.lines = [f"{line}\n".encode() for line in lines]
-        self.read = 0
-
-    def readline(self, limit: int = -1) -> bytes:
-        if self.read == len(self.lines):
-            return b""
-        self.read += 1
-        return self.lines[self.read - 1]
-
-
-def test_the_stream_reads_one_line_per_puzzle_in_the_line_layout() -> None:
-    pipe = Pipe([BAEKJOON_2239, "0" * 16, BAEKJOON_2239])
-    stream = iter(PuzzleStream(["-"], layout=Layout.LINE, stdin=pipe))
-    assert next(stream).grid == Grid.parse(BAEKJOON_2239)
-    assert pipe.read == 1
-    assert next(stream).grid == Grid.empty(4)
-    assert pipe.read == 2
-
-
-def test_a_detected_line_layout_needs_no_lookahead_when_the_first_line_rules_out_a_grid() -> None:
-    pipe = Pipe([BAEKJOON_2239] * 100)
-    stream = PuzzleStream(["-"], stdin=pipe)
-    assert next(iter(stream)).grid == Grid.parse(BAEKJOON_2239)
-    assert pipe.read == 1
-    assert stream.layouts == {"<stdin>": Layout.LINE}
-
-
-def test_puzzles_of_several_sources_are_numbered_across_all(tmp_path: Path) -> None:
-    first, second = tmp_path / "a.txt", tmp_path / "b.txt"
-    first.write_text(f"# a\n{BAEKJOON_2239}\n{'0' * 16}\n")
-    second.write_text("\n".join(BAEKJOON_2239[r * 9 : (r + 1) * 9] for r in range(9)) + "\n")
-    stream = PuzzleStream([str(first), str(tmp_path / "missing.txt"), str(second)])
-    found = [(r.index, r.number, Path(r.source).name, r.line) for r in stream]
-    assert found == [(0, 0, "a.txt", 2), (1, 1, "a.txt", 3), (2, 0, "b.txt", 1)]
-    assert stream.layouts == {str(first): Layout.LINE, str(second): Layout.GRID}
-    assert stream.errors == [f"{tmp_path / 'missing.txt'}: cannot read: No such file or directory"]
-    assert (stream.read, stream.bad, stream.nothing_read) == (3, 0, False)
-
-
-def test_first_takes_the_first_puzzles_of_each_source(tmp_path: Path) -> None:
-    path = tmp_path / "many.txt"
-    path.write_text("\n".join([BAEKJOON_2239] * 5 + ["bad"]) + "\n")
-    stream = PuzzleStream([str(path), str(path)], first=2)
-    assert [(r.index, r.number) for r in stream] == [(0, 0), (1, 1), (2, 0), (3, 1)]
-
-
-def test_a_block_that_breaks_off_keeps_the_puzzles_before_it(tmp_path: Path) -> None:
-    rows = [BAEKJOON_2239[r * 9 : (r + 1) * 9] for r in range(9)]
-    path = tmp_path / "grids.txt"
-    path.write_text("\n".join(rows + rows[:4] + ["12345678"]) + "\n")
-    stream = PuzzleStream([str(path)])
-    assert [r.line for r in stream] == [1]
-    assert stream.errors == [f"{path}:14: expected 9 values in this row like the first, got 8"]
-    assert not stream.nothing_read
-
-
-def test_binary_data_met_midway_is_located(tmp_path: Path) -> None:
-    path = tmp_path / "mixed.txt"
-    path.write_bytes(f"{BAEKJOON_2239}\n".encode() + b"12\xff\n")
-    stream = PuzzleStream([str(path)])
-    assert len(list(stream)) == 1
-    assert stream.errors == [
-        f"{path}:2: binary data, not a puzzle (byte 0xff at offset 84 is not UTF-8 text)"
-    ]
-
-
-def test_nothing_read_when_every_source_fails(tmp_path: Path) -> None:
-    stream = PuzzleStream([str(tmp_path)])
-    assert list(stream) == []
-    assert stream.nothing_read and stream.errors == [f"{tmp_path}: cannot read: is a directory"]
 
 
 def ask(process: subprocess.Popen[str], puzzle: str) -> str:

@@ -90,5 +90,5 @@ def test_an_old_log_certifies(old_logs: Path, log: str) -> None:
 def test_an_old_log_loads_for_the_api() -> None:
     results = load_results(FIXTURES / "bench.jsonl")
     assert "sat[solver=minisat22]" in results.labels()
-    assert len(results.records) == 12
+    assert len(results.entries) == 12
     assert {run["status"] for run in results.runs()} == {"solved", "unsatisfiable"}

@@ -4,6 +4,7 @@ configuration labels as backend names, saving."""
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -19,6 +20,9 @@ from sudoku_cp.plots import (
     scaling_figure,
     scatter_figure,
 )
+from sudoku_cp.results_log.reader import RunRow
+
+from .bench_helpers import rows_of
 
 
 def run_record(
@@ -31,9 +35,9 @@ def run_record(
     mode: str = "lexmin",
     size: int = 9,
     givens: int = 30,
-) -> dict[str, Any]:
-    """One run as `Results.runs()` yields it: the puzzle's fields and the run's."""
-    return {
+) -> RunRow:
+    """One run as `Results.rows()` yields it, with its puzzle entry."""
+    flat = {
         "set": set_name,
         "number": index + 1,
         "index": index,
@@ -43,7 +47,7 @@ def run_record(
         "size": size,
         "givens": givens,
         "mode": mode,
-        "verdict": None,
+        "verdict": "agree",
         "backend": backend,
         "repeat": 0,
         "status": status,
@@ -55,6 +59,8 @@ def run_record(
         "reason": None,
         "solution": None,
     }
+    (row,) = rows_of([flat])
+    return row
 
 
 # Two configurations of one backend, as `--backends "sat[solver=...]"` will label them.
@@ -110,20 +116,26 @@ def two_sizes_by_givens() -> list[dict[str, Any]]:
     return records
 
 
-def configurations() -> list[dict[str, Any]]:
+def relabelled(row: RunRow, backend: str, seconds: float | None = None) -> RunRow:
+    """A run under another configuration label (and time)."""
+    seconds = row.run.seconds if seconds is None else seconds
+    return replace(row, run=replace(row.run, backend=backend, seconds=seconds))
+
+
+def configurations() -> list[RunRow]:
     """with_timeouts() with the two backends renamed to two configuration labels."""
     rename = {"dfs": GLUCOSE, "sat": CADICAL}
-    return [{**record, "backend": rename[record["backend"]]} for record in with_timeouts()]
+    return [relabelled(row, rename[row.backend]) for row in with_timeouts()]
 
 
-def six_configurations() -> list[dict[str, Any]]:
+def six_configurations() -> list[RunRow]:
     """sat's runs of with_timeouts() under six configuration labels, each a little slower."""
     solvers = ("glucose3", "cadical195", "minisat22", "lingeling", "maplechrono", "glucose4")
     return [
-        {**record, "backend": f"sat[solver={solver}]", "seconds": record["seconds"] * (1 + n / 5)}
+        relabelled(row, f"sat[solver={solver}]", (row.seconds or 0.0) * (1 + n / 5))
         for n, solver in enumerate(solvers)
-        for record in with_timeouts()
-        if record["backend"] == "sat"
+        for row in with_timeouts()
+        if row.backend == "sat"
     ]
 
 
@@ -227,7 +239,7 @@ def test_scaling_by_givens_draws_one_line_per_backend_and_size(matplotlib):
 
 
 def test_scaling_by_givens_of_one_size_keeps_the_backend_labels(matplotlib):
-    nine = [record for record in two_sizes_by_givens() if record["size"] == 9]
+    nine = [row for row in two_sizes_by_givens() if row.entry.size == 9]
     (axes,) = scaling_figure(nine).axes  # one size: by givens is the default
     assert line_labels(axes) == ["dfs", "sat"]
     assert list(axes.get_lines()[0].get_xdata()) == [28, 30, 32]

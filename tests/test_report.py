@@ -7,12 +7,14 @@ from __future__ import annotations
 import csv
 import io
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from sudoku_cp.render import (
+from sudoku_cp.bench_statistics import summarize
+from sudoku_cp.render.bench import (
     latex_escape,
     render_setup_text,
     render_summary_csv,
@@ -26,14 +28,14 @@ from sudoku_cp.report import (
     render_markdown_report,
     render_setup_markdown,
 )
-from sudoku_cp.results_log import ResultsLog
-from sudoku_cp.results_reader import load_results
-from sudoku_cp.results_records import Record
-from sudoku_cp.timings import summarize
+from sudoku_cp.results_log.reader import load_results
+from sudoku_cp.results_log.records import ConfigurationEntry
+from sudoku_cp.results_log.writer import ResultsLog
 
 from .bench_helpers import (
     ENVIRONMENT,
     bench_header,
+    entries,
     hand_made,
     hand_made_rows,
     invoke,
@@ -43,6 +45,8 @@ from .bench_helpers import (
     write_log,
 )
 from .conftest import DATA
+
+Record = dict[str, Any]
 
 SETUP: dict[str, Any] = {
     "a": {
@@ -221,11 +225,13 @@ def test_setup_text_one_line_per_backend() -> None:
 
 def test_environment_table_of_a_session() -> None:
     header = bench_header(backends=("a", "b"))
-    header["settings"]["backends"][1] = {
-        "label": "b",
-        "backend": "sat",
-        "options": {"solver": "cadical195"},
-    }
+    header = replace(
+        header,
+        configurations=(
+            header.configurations[0],
+            ConfigurationEntry("b", "sat", {"solver": "cadical195"}),
+        ),
+    )
     assert render_environment_markdown(header).splitlines() == [
         "| | |",
         "|:---|:---|",
@@ -241,9 +247,9 @@ def test_environment_table_of_a_session() -> None:
         "| settings | mode lexmin, time limit 10 s, warm-up 0, repeat 1, jobs 1 |",
         "| inputs | `top.txt` |",
     ]
-    resumed = render_environment_markdown({**header, "resumed": True})
+    resumed = render_environment_markdown(replace(header, resumed=True))
     assert "repeat 1, jobs 1 (a resumed session) |" in resumed
-    assert render_environment_markdown({}) == "_No header: the environment was not recorded._"
+    assert render_environment_markdown(None) == "_No header: the environment was not recorded._"
 
 
 def test_setup_table_per_backend_and_shape() -> None:
@@ -270,7 +276,7 @@ def test_markdown_report_has_environment_setup_table_legend_and_relative_images(
     tmp_path: Path,
 ) -> None:
     text = report_of(tmp_path, (bench_header(setup=SETUP), hand_made()))
-    assert text.startswith("# sudoku-cp benchmark\n\n## Environment\n\n| | |\n")
+    assert text.startswith("# sudoku-cp bench\n\n## Environment\n\n| | |\n")
     assert text.count("## Environment") == 1  # one session: no file name in the title
     assert "| command | `sudoku-cp bench x` |" in text
     assert "### One-off set-up (not in the timings)" in text
@@ -291,7 +297,7 @@ def test_markdown_report_shows_every_session_environment(tmp_path: Path) -> None
     )
     path = write_log(tmp_path / "r.jsonl", first, hand_made()[:2])
     with ResultsLog.open(path, later, resume=True) as log:
-        log.append(hand_made()[2])
+        log.append(entries(hand_made())[2])
     any_mode = write_log(
         tmp_path / "any.jsonl",
         bench_header(mode="any", environment={**ENVIRONMENT, "argv": "sudoku-cp bench any"}),

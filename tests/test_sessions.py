@@ -87,7 +87,7 @@ def test_a_bench_log_resumes_across_the_faces_both_ways(half_done, tmp_path) -> 
     results = sudoku_cp.bench(
         ["p.txt"], backends=["dfs"], results=log, first=3, setup=False, executor="inline"
     )
-    assert len(results.records) == 3
+    assert len(results.entries) == 3
     done = cli(
         "bench",
         "p.txt",
@@ -113,7 +113,7 @@ def test_a_bench_log_resumes_across_the_faces_both_ways(half_done, tmp_path) -> 
         setup=False,
         executor="inline",
     )
-    assert len(again.records) == 3 and len(puzzle_records(log)) == 3
+    assert len(again.entries) == 3 and len(puzzle_records(log)) == 3
 
 
 def test_the_api_bench_measures_set_up_and_records_the_environment(tmp_path) -> None:
@@ -121,9 +121,10 @@ def test_the_api_bench_measures_set_up_and_records_the_environment(tmp_path) -> 
     path.write_text(BAEKJOON_2239 + "\n")
     results = sudoku_cp.bench([path], backends=["dfs"], results=tmp_path / "b.jsonl")
     header = results.headers[0]
-    assert "environment" in header and header["inputs"] == [str(path)]
-    assert "dfs" in header["setup"] and "create_seconds" in header["setup"]["dfs"]
-    assert results.records[0]["runs"][0]["max_rss_mb"] is not None  # its own process
+    assert header.environment and header.inputs == (str(path),)
+    assert header.setup is not None
+    assert "dfs" in header.setup and "create_seconds" in header.setup["dfs"]
+    assert results.entries[0].runs[0].max_rss_mb is not None  # its own process
 
 
 # -- a resumed log is checked again ----------------------------------------------------------------

@@ -14,7 +14,7 @@ from sudoku_cp.grid import Grid
 from sudoku_cp.result import Mode, RunStatus, SolveResult, Status, Verdict
 from sudoku_cp.verify import (
     WORST_FIRST,
-    Check,
+    CompletionCheck,
     Rule,
     Violation,
     check_completion,
@@ -86,7 +86,7 @@ def counted(
 
 def test_a_correct_completion_has_no_violation() -> None:
     check = check_completion(EMPTY_4, LEXMIN_4)
-    assert check == Check(()) and check.ok and bool(check)
+    assert check == CompletionCheck(()) and check.ok and bool(check)
     assert check.describe() == "a correct completion"
     assert check_completion(ONE_GIVEN_4, LEXMIN_4).ok
 

@@ -14,9 +14,9 @@ if TYPE_CHECKING:  # what type checkers and editors see; at run time, __getattr_
     from .configurations import Configuration
     from .errors import SudokuError
     from .grid import Grid, geometry
+    from .judging import Answer
     from .result import Mode, RunStatus, SolveResult, Status, Verdict
-    from .results_reader import Results, load_results
-    from .runs import Answer
+    from .results_log.reader import Results, load_results
 
 # The API is loaded on first use (PEP 562): `import sudoku_cp` and the command line, which imports
 # only what each command needs, do not pay for the engine, the results log and their imports.
@@ -35,8 +35,8 @@ _EXPORTS = {
     "SolveResult": "result",
     "Status": "result",
     "Verdict": "result",
-    "Results": "results_reader",
-    "load_results": "results_reader",
+    "Results": "results_log.reader",
+    "load_results": "results_log.reader",
     "Answer": "runs",
 }
 

@@ -1,19 +1,22 @@
-"""The crosscheck tally: how far the configurations agree, puzzle record by puzzle record.
+"""The crosscheck tally: how far the configurations agree, puzzle entry by puzzle entry.
 
-The checks and comparisons are `verify`'s (the one checker); the engine runs them. A `Tally`
-takes the puzzle records - fresh ones, or read back from the results log on resume - into a
-`Summary`, in constant memory per puzzle: only the records worth showing (wrong answers,
-disagreements, errors, the first timeouts) are kept. Rendering is in `render.py`.
+The checks and comparisons are `verify`'s (the one checker); the engine runs them. A
+`CrosscheckTally` takes the puzzle entries - fresh ones, or read back from the results log on
+resume - into a `Summary`, in constant memory per puzzle: only the entries worth showing (wrong
+answers, disagreements, errors, the first timeouts) are kept. A configuration's median time is
+over its answered runs (solved, or an uncontradicted unsatisfiable), as bench and report count
+it; its total time counts every run. Rendering is in `render.py`.
 """
 
 from __future__ import annotations
 
 import statistics
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from .result import Mode, RunStatus, Verdict
+from .results_log.records import PuzzleEntry
 
 TIMEOUTS_SHOWN = 20
 
@@ -29,8 +32,8 @@ class BackendSummary:
     wrong: int = 0
     disagreements: int = 0
     errors: int = 0
-    total_seconds: float = 0.0
-    median_seconds: float | None = None
+    total_seconds: float = 0.0  # every run's time, timeouts included
+    median_seconds: float | None = None  # over the answered runs only
 
 
 @dataclass
@@ -100,15 +103,15 @@ _STATUS_FIELD = {
 
 
 @dataclass
-class Tally:
-    """Puzzle records added one by one; `summary()` at any time. Memory: the seconds of each
-    run (for the medians) and the records worth showing, not every record."""
+class CrosscheckTally:
+    """Puzzle entries added one by one; `summary()` at any time. Memory: the seconds of each
+    run (for the medians) and the entries worth showing, not every entry."""
 
     labels: Sequence[str]
     mode: Mode
     timeouts_shown: int = TIMEOUTS_SHOWN
     verdicts: dict[Verdict, int] = field(default_factory=lambda: dict.fromkeys(Verdict, 0))
-    shown: list[Mapping[str, Any]] = field(default_factory=list)
+    shown: list[PuzzleEntry] = field(default_factory=list)
     hidden_timeouts: int = 0
     puzzles: int = 0
     resumed: int = 0
@@ -117,30 +120,32 @@ class Tally:
     def __post_init__(self) -> None:
         self.backends = {label: BackendSummary(label) for label in self.labels}
         self.seconds: dict[str, list[float]] = {label: [] for label in self.labels}
+        self.answered: dict[str, list[float]] = {label: [] for label in self.labels}
 
-    def add(self, record: Mapping[str, Any], *, resumed: bool = False) -> None:
-        """Count one puzzle record (a checked puzzle's `to_record()`)."""
-        verdict = Verdict(record["verdict"])
+    def add(self, entry: PuzzleEntry, *, resumed: bool = False) -> None:
+        """Count one puzzle entry (a checked puzzle's `to_entry()`)."""
+        verdict = entry.verdict
         self.puzzles += 1
         self.resumed += resumed
         self.verdicts[verdict] = self.verdicts.get(verdict, 0) + 1
-        for run in record["runs"]:
-            tally = self.backends.get(run["backend"])
-            if tally is None or run.get("repeat", 0):
+        for run in entry.runs:
+            tally = self.backends.get(run.backend)
+            if tally is None or run.repeat:
                 continue
-            attribute = _STATUS_FIELD.get(RunStatus(run["status"]))
-            if attribute:
-                setattr(tally, attribute, getattr(tally, attribute) + 1)
-            tally.disagreements += bool(run.get("disagrees"))
-            if run.get("seconds") is not None:
-                self.seconds[run["backend"]].append(float(run["seconds"]))
+            attribute = _STATUS_FIELD[run.status]
+            setattr(tally, attribute, getattr(tally, attribute) + 1)
+            tally.disagreements += run.disagrees
+            if run.seconds is not None:
+                self.seconds[run.backend].append(run.seconds)
+                if run.status.answered:
+                    self.answered[run.backend].append(run.seconds)
         if verdict is Verdict.AGREE:
             return
-        timeouts = sum(1 for kept in self.shown if kept["verdict"] == Verdict.TIMEOUT)
+        timeouts = sum(1 for kept in self.shown if kept.verdict is Verdict.TIMEOUT)
         if verdict is Verdict.TIMEOUT and timeouts >= self.timeouts_shown:
             self.hidden_timeouts += 1
         else:
-            self.shown.append(record)
+            self.shown.append(entry)
 
     def note(self) -> str:
         """The progress line's tail: disagreements so far, and other findings once there are."""
@@ -154,9 +159,8 @@ class Tally:
     def summary(self, *, wall_seconds: float | None = None, interrupted: bool = False) -> Summary:
         for label, tally in self.backends.items():
             tally.total_seconds = sum(self.seconds[label])
-            tally.median_seconds = (
-                statistics.median(self.seconds[label]) if self.seconds[label] else None
-            )
+            answered = self.answered[label]
+            tally.median_seconds = statistics.median(answered) if answered else None
         return Summary(
             self.mode,
             list(self.backends.values()),
@@ -170,7 +174,7 @@ class Tally:
 
 
 def summarize(
-    records: Iterable[Mapping[str, Any]],
+    entries: Iterable[PuzzleEntry],
     *,
     backends: Sequence[str],
     mode: Mode,
@@ -179,12 +183,12 @@ def summarize(
     interrupted: bool = False,
     bad_input: int = 0,
 ) -> Summary:
-    """Tally puzzle records per configuration and per verdict."""
-    tally = Tally(backends, mode)
-    for number, record in enumerate(records):
-        tally.add(record, resumed=number < resumed)
+    """Tally puzzle entries per configuration and per verdict."""
+    tally = CrosscheckTally(backends, mode)
+    for number, entry in enumerate(entries):
+        tally.add(entry, resumed=number < resumed)
     tally.bad_input = bad_input
     return tally.summary(wall_seconds=wall_seconds, interrupted=interrupted)
 
 
-__all__ = ["BackendSummary", "Summary", "Tally", "summarize"]
+__all__ = ["BackendSummary", "CrosscheckTally", "Summary", "summarize"]

@@ -20,7 +20,7 @@ import contextlib
 import logging
 import os
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .agreement import Summary
@@ -28,12 +28,12 @@ from .configurations import Configuration, parse_configurations
 from .engine import execute
 from .errors import GridParseError, InputError
 from .executors import Executor, make_executor
-from .formats import PuzzleRecord
 from .grid import Grid, Shape
 from .inputs import Sources, puzzles_of
+from .judging import Answer, SkippedLine, SolveSettings
 from .result import Mode
-from .results_reader import Results, load_results
-from .runs import Answer, SolveSettings
+from .results_log.reader import Results, load_results
+from .results_log.records import PuzzleEntry
 from .sessions import BenchSession, CrosscheckSession, inputs_of
 
 LOGGER = logging.getLogger(__name__)
@@ -76,16 +76,16 @@ def solve(
         GridParseError: for text that is not one puzzle.
         InputError: for text holding several puzzles (use `solve_many`).
     """
-    records = list(puzzles_of(puzzle, layout=layout, box=box))
-    if len(records) != 1:
-        raise InputError(f"expected one puzzle, got {len(records)}: use solve_many")
-    if records[0].grid is None:
-        raise GridParseError(str(records[0].error))
+    puzzles = list(puzzles_of(puzzle, layout=layout, box=box))
+    if len(puzzles) != 1:
+        raise InputError(f"expected one puzzle, got {len(puzzles)}: use solve_many")
+    if puzzles[0].grid is None:
+        raise GridParseError(str(puzzles[0].error))
     configurations = configurations_of(backend, options)
     settings = SolveSettings.of(mode, limit, time_limit, certify=certify, keep_proofs=keep_proofs)
-    with contextlib.closing(execute(records, configurations, settings)) as outcomes:
+    with contextlib.closing(execute(puzzles, configurations, settings)) as outcomes:
         checked = next(outcomes)
-    assert not isinstance(checked, PuzzleRecord)
+    assert not isinstance(checked, SkippedLine)  # its grid was checked above
     return checked.answers[0]
 
 
@@ -131,10 +131,10 @@ def solve_many(
             )
         ) as outcomes:
             for item in outcomes:
-                if isinstance(item, PuzzleRecord):
+                if isinstance(item, SkippedLine):
                     if invalid == "raise":
-                        raise GridParseError(str(item.error))
-                    LOGGER.warning("skipped: %s", item.error)
+                        raise GridParseError(item.reason)
+                    LOGGER.warning("skipped: %s", item.reason)
                     continue
                 yield item.answers[0]
     finally:
@@ -143,10 +143,11 @@ def solve_many(
 
 @dataclass
 class CrosscheckReport:
-    """What `crosscheck` found: the summary, the records worth showing, and `ok`."""
+    """What `crosscheck` found: the summary, the puzzle entries worth showing (wrong answers,
+    disagreements, errors, the first timeouts), and `ok`."""
 
     summary: Summary
-    findings: list[dict[str, Any]]
+    findings: list[PuzzleEntry]
     invalid: list[str] = field(default_factory=list)  # input lines that are not puzzles
     hidden_timeouts: int = 0
 
@@ -156,7 +157,7 @@ class CrosscheckReport:
         return not self.summary.problems and not self.invalid
 
     def __str__(self) -> str:
-        from .render import render_crosscheck_summary, render_findings
+        from .render.crosscheck import render_crosscheck_summary, render_findings
 
         table = render_crosscheck_summary(self.summary)
         findings = render_findings(self.findings, hidden_timeouts=self.hidden_timeouts)
@@ -203,12 +204,10 @@ def crosscheck(
         for _ in session.replay():
             pass
         for item in session.run():
-            if isinstance(item, PuzzleRecord):
-                invalid.append(str(item.error))
+            if isinstance(item, SkippedLine):
+                invalid.append(item.reason)
     tally = session.tally
-    return CrosscheckReport(
-        session.summary(), [dict(record) for record in tally.shown], invalid, tally.hidden_timeouts
-    )
+    return CrosscheckReport(session.summary(), list(tally.shown), invalid, tally.hidden_timeouts)
 
 
 def bench(
@@ -271,18 +270,18 @@ def bench(
 def _bench_results(
     session: BenchSession, setup: bool, results: str | os.PathLike[str] | None
 ) -> Results:
-    """Run a bench session (set-up first, when asked and there is work left): its records,
+    """Run a bench session (set-up first, when asked and there is work left): its entries,
     old and new, and its header."""
     collected = Results()
     with session:
-        collected.records.extend(session.replay())
+        collected.entries.extend(session.replay())
         todo = session.remaining()
         if setup and todo:
             session.measure_setup(todo)
         for item in session.run():
-            assert not isinstance(item, PuzzleRecord)  # a bench's puzzles are checked first
-            collected.records.append(item.to_record())
-    collected.headers.append(session.header() | ({"setup": session.setup} if session.setup else {}))
+            assert not isinstance(item, SkippedLine)  # a bench's puzzles are checked first
+            collected.entries.append(item.to_entry())
+    collected.headers.append(replace(session.header(), setup=session.setup or None))
     collected.header_paths.append(os.fspath(results) if results is not None else "")
     return collected
 

@@ -4,8 +4,8 @@ A run is a stream of puzzles, a list of configurations and the settings (mode, l
 `execute` hands the puzzles to an executor running a `SolveJob` (each worker solves each puzzle
 with every configuration, keeping its backends warm), checks every answer with the one verifier
 (`runs.judge`), hands each checked puzzle to the results log when there is one, and yields it,
-in input order. Input lines that are not puzzles come through in their place, as their
-`PuzzleRecord` (its `error` says why), so a caller can report them where they were.
+in input order. An input line that is not a puzzle comes through in its place as a
+`SkippedLine` (its `reason` says why), so a caller can report it where it was.
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ from .backends import Backend
 from .configurations import Configuration
 from .executors import Executor, Job, JobWorker
 from .executors.inline import InlineExecutor
-from .formats import PuzzleRecord
+from .formats import InputPuzzle
 from .grid import Grid, Shape
+from .judging import CheckedPuzzle, Judged, PuzzleRuns, SkippedLine, SolveSettings, judge
 from .result import SolveResult
-from .runs import CheckedPuzzle, PuzzleRuns, SolveSettings, judge
 
 if TYPE_CHECKING:
     from .certify import Certification
@@ -82,9 +82,9 @@ class WarmBackends(JobWorker):
         self.primed: set[tuple[int, Shape]] = set()
 
     def run(self, item: Any, part: str | None = None) -> PuzzleRuns:
-        record: PuzzleRecord = item
-        runs = PuzzleRuns(record)
-        grid = record.grid
+        puzzle: InputPuzzle = item
+        runs = PuzzleRuns(puzzle)
+        grid = puzzle.grid
         if grid is None:
             return runs
         settings = self.settings
@@ -114,7 +114,7 @@ class WarmBackends(JobWorker):
                 if peak is not None:
                     runs.max_rss[label] = peak
             except Exception as error:  # a backend bug must not end the run
-                LOGGER.info("%s failed on %s: %r", label, record.where, error)  # reported
+                LOGGER.info("%s failed on %s: %r", label, puzzle.where, error)  # reported
                 runs.errors[label] = f"{type(error).__name__}: {error}"
                 self.rebuild(configuration)
         return runs
@@ -146,25 +146,25 @@ class WarmBackends(JobWorker):
 
 
 def execute(
-    records: Iterable[PuzzleRecord],
+    puzzles: Iterable[InputPuzzle],
     configurations: Sequence[Configuration],
     settings: SolveSettings,
     *,
     executor: Executor | None = None,
     log: Callable[[CheckedPuzzle], None] | None = None,
-) -> Generator[CheckedPuzzle | PuzzleRecord, None, None]:
-    """Run every configuration on every record, in input order, each answer verified.
+) -> Generator[Judged, None, None]:
+    """Run every configuration on every input puzzle, in input order, each answer verified.
 
-    Yields a `CheckedPuzzle` per puzzle and, in its place, the `PuzzleRecord` of each input line
+    Yields a `CheckedPuzzle` per puzzle and, in its place, a `SkippedLine` for each input line
     that is not a puzzle. `log` is called with each checked puzzle before it is yielded (the
     results log). Closing the iterator, or an exception (Ctrl-C), stops the executor's work.
     """
     executor = executor or InlineExecutor()
-    outputs = executor.map(records, SolveJob(configurations, settings))
+    outputs = executor.map(puzzles, SolveJob(configurations, settings))
     try:
         for runs in outputs:
-            if runs.record.grid is None:
-                yield runs.record
+            if runs.input.grid is None:
+                yield SkippedLine(runs.input)
                 continue
             checked = judge(runs, configurations, settings.mode)
             if log is not None:

@@ -27,11 +27,10 @@ from ._version import __version__
 from .backends import backend_class
 from .configurations import Configuration
 from .errors import BenchError
-from .formats import PuzzleRecord
+from .formats import InputPuzzle
 from .grid import Shape
-from .runs import SolveSettings, set_of
+from .judging import SolveSettings, set_of
 
-Record = dict[str, Any]
 SETUP_TIMEOUT_SECONDS = 600.0
 
 
@@ -70,14 +69,14 @@ def solver_modules(backend: str) -> tuple[str, ...]:
     return cls.setup_modules or cls.requires
 
 
-def first_of_each_shape(records: Iterable[PuzzleRecord]) -> list[tuple[str, str, Shape]]:
+def first_of_each_shape(puzzles: Iterable[InputPuzzle]) -> list[tuple[str, str, Shape]]:
     """(set, puzzle, box) of the first puzzle of each grid shape: what set-up is measured on."""
     found: dict[tuple[int, Shape], tuple[str, str, Shape]] = {}
-    for record in records:
-        if record.grid is not None:
+    for puzzle in puzzles:
+        if puzzle.grid is not None:
             found.setdefault(
-                (record.grid.size, record.grid.box),
-                (set_of(record.source), record.text, record.grid.box),
+                (puzzle.grid.size, puzzle.grid.box),
+                (set_of(puzzle.source), puzzle.text, puzzle.grid.box),
             )
     return list(found.values())
 
@@ -182,7 +181,7 @@ def package_versions(backends: Iterable[str]) -> dict[str, str]:
     return versions
 
 
-def environment(*, configurations: Sequence[Configuration], jobs: int, argv: str) -> Record:
+def environment(*, configurations: Sequence[Configuration], jobs: int, argv: str) -> dict[str, Any]:
     """The machine, the versions, the date and the command line of a session."""
     usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
     return {

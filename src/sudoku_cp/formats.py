@@ -21,11 +21,11 @@ import enum
 import itertools
 import json
 import math
-import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .box_directives import BoxDirectives, content_lines
 from .errors import GridParseError, GridShapeError
 from .grid import (
     MAX_SIZE,
@@ -34,12 +34,11 @@ from .grid import (
     Grid,
     Shape,
     default_box,
-    parse_box,
     symbol_value,
     value_symbol,
 )
 from .text import clipped, excerpt
-from .textio import decode_input, decoded_lines, open_source
+from .textio import decode_input
 
 
 class Layout(str, enum.Enum):
@@ -55,7 +54,7 @@ OUTPUT_FORMATS = ("grid", "spaced", "line", "jsonl")
 
 
 @dataclass(frozen=True)
-class PuzzleRecord:
+class InputPuzzle:
     """One puzzle read from a source: the grid, or the error that kept it from being one."""
 
     index: int  # 0-based position in the run
@@ -85,83 +84,6 @@ def _is_square_of_size(length: int) -> bool:
 
 
 Line = tuple[int, str]  # (1-based line number, stripped content)
-
-BOX_DIRECTIVE = re.compile(r"#\s*box:\s*(\S+)\s*$", re.IGNORECASE)
-
-
-def box_directive(box: Shape) -> str:
-    """The comment line that declares a box shape: '# box: 3x2'."""
-    return f"# box: {box[0]}x{box[1]}"
-
-
-class _Boxes:
-    """The box shape in force at each line of one source: `--box`, else the last `# box: RxC`
-    line above it (declarations are kept with their line numbers: layout detection reads
-    ahead of the puzzles it hands on)."""
-
-    def __init__(self, given: Shape | None, source: str) -> None:
-        self.given = given
-        self.declared: list[tuple[int, Shape]] = []  # (line, shape), in line order
-        self.source = source
-
-    def shape_at(self, number: int) -> Shape | None:
-        """The shape for a puzzle that starts at line `number`."""
-        if self.given is not None or not self.declared:
-            return self.given
-        return next((shape for line, shape in reversed(self.declared) if line < number), None)
-
-    def declare(self, number: int, text: str) -> None:
-        """Take a `# box:` line.
-
-        Raises:
-            GridParseError: for a shape that is not RxC, or one that `--box` contradicts.
-        """
-        try:
-            declared = parse_box(text)
-        except GridShapeError as error:
-            raise GridParseError(str(error), source=self.source, line=number) from None
-        if self.given is not None and declared != self.given:
-            raise GridParseError(
-                f"the file declares box {declared[0]}x{declared[1]}, --box says "
-                f"{self.given[0]}x{self.given[1]}: drop --box, or give the file's shape",
-                source=self.source,
-                line=number,
-            )
-        self.declared.append((number, declared))
-
-    def check_fits(self, line: str, number: int, error: Exception) -> None:
-        """After a line failed to parse with the shape in force (`error`): when it reads as a
-        puzzle of its size's default shape, the shape is what is wrong, for this puzzle and
-        (one shape for the whole source) for the rest, so the source stops with one error.
-
-        Raises:
-            GridParseError: the shape does not fit the size of the puzzle on this line.
-        """
-        if self.shape_at(number) is None:
-            return
-        try:
-            Grid.parse(line)
-        except (GridParseError, GridShapeError):
-            return  # the line is broken whatever the shape: its own error says so
-        whose = "--box" if self.given is not None else "the file's '# box:' line"
-        raise GridParseError(
-            f"{getattr(error, 'message', error)}, as {whose} asks; nothing more is read from "
-            f"this source",
-            source=self.source,
-            line=number,
-        )
-
-
-def _content(lines: Iterable[tuple[int, str]], boxes: _Boxes | None = None) -> Iterator[Line]:
-    """The content lines; `# box:` declarations go to `boxes` as they are met."""
-    for number, line in lines:
-        stripped = line.strip()
-        if not stripped:
-            continue
-        if not stripped.startswith("#"):
-            yield number, stripped
-        elif boxes is not None and (declared := BOX_DIRECTIVE.match(stripped)):
-            boxes.declare(number, declared.group(1))
 
 
 def _has_row_repeat(line: str) -> bool:
@@ -208,7 +130,7 @@ def read_puzzles(
     layout: Layout | None = None,
     box: Shape | None = None,
     start_index: int = 0,
-) -> tuple[Layout, list[PuzzleRecord]]:
+) -> tuple[Layout, list[InputPuzzle]]:
     """Parse every puzzle of a text; returns the layout used and the records.
 
     Raises:
@@ -216,15 +138,41 @@ def read_puzzles(
             layouts (a single bad row spoils its whole block). Bad lines of the line layout are
             returned as records with an `error` instead.
     """
-    boxes = _Boxes(box, source)
-    chosen, records = _records(
-        _content(enumerate(text.splitlines(), start=1), boxes),
+    chosen, records = read_source(
+        enumerate(text.splitlines(), start=1),
+        source=source,
+        layout=layout,
+        box=box,
+        start_index=start_index,
+    )
+    return chosen, list(records)
+
+
+def read_source(
+    lines: Iterable[tuple[int, str]],
+    *,
+    source: str,
+    layout: Layout | None = None,
+    box: Shape | None = None,
+    start_index: int = 0,
+    first: int | None = None,
+) -> tuple[Layout, Iterator[InputPuzzle]]:
+    """The layout of one source's numbered lines and a lazy stream of its puzzles (`# box:`
+    lines and comments read as they come; at most `first` puzzles).
+
+    Raises:
+        GridParseError: for a source with no puzzle; the stream raises it for a bad grid row
+            or a box shape that does not fit.
+    """
+    boxes = BoxDirectives(box, source)
+    return _records(
+        content_lines(lines, boxes),
         source=source,
         layout=layout,
         boxes=boxes,
         start_index=start_index,
+        first=first,
     )
-    return chosen, list(records)
 
 
 def _records(
@@ -232,10 +180,10 @@ def _records(
     *,
     source: str,
     layout: Layout | None,
-    boxes: _Boxes,
+    boxes: BoxDirectives,
     start_index: int,
     first: int | None = None,
-) -> tuple[Layout, Iterator[PuzzleRecord]]:
+) -> tuple[Layout, Iterator[InputPuzzle]]:
     """The layout of a source and a lazy stream of its records.
 
     Only as many lines are read ahead as layout detection needs (one grid block at most).
@@ -282,8 +230,8 @@ def _block_lookahead(first: str, lines: Iterator[Line]) -> list[Line]:
 
 
 def _read_lines(
-    lines: Iterable[Line], *, source: str, boxes: _Boxes, start_index: int
-) -> Iterator[PuzzleRecord]:
+    lines: Iterable[Line], *, source: str, boxes: BoxDirectives, start_index: int
+) -> Iterator[InputPuzzle]:
     for offset, (number, line) in enumerate(lines):
         index = start_index + offset
         try:
@@ -296,11 +244,11 @@ def _read_lines(
                 line=number,
                 column=getattr(error, "column", None),
             )
-            yield PuzzleRecord(
+            yield InputPuzzle(
                 index, source, number, clipped(line), None, located.located(), number=offset
             )
         else:
-            yield PuzzleRecord(index, source, number, grid.to_line(), grid, number=offset)
+            yield InputPuzzle(index, source, number, grid.to_line(), grid, number=offset)
 
 
 def _row_values(line: str, number: int, layout: Layout, source: str, size: int) -> list[int]:
@@ -350,8 +298,8 @@ def _row_values(line: str, number: int, layout: Layout, source: str, size: int) 
 
 
 def _read_blocks(
-    lines: Iterable[Line], *, layout: Layout, source: str, boxes: _Boxes, start_index: int
-) -> Iterator[PuzzleRecord]:
+    lines: Iterable[Line], *, layout: Layout, source: str, boxes: BoxDirectives, start_index: int
+) -> Iterator[InputPuzzle]:
     """Group rows into N-row puzzles; N is the number of values in the first row.
 
     Raises:
@@ -387,7 +335,7 @@ def _read_blocks(
                 )
             except GridShapeError as error:
                 raise GridParseError(str(error), source=source, line=block[0][0]) from None
-            yield PuzzleRecord(
+            yield InputPuzzle(
                 start_index + offset, source, block[0][0], grid.to_line(), grid, number=offset
             )
             offset += 1
@@ -413,116 +361,6 @@ def _check_size(size: int, box: Shape | None, *, source: str, line: int) -> None
     )
 
 
-@dataclass
-class Loaded:
-    """Every puzzle of several sources, with the layout of each and what could not be read."""
-
-    records: list[PuzzleRecord]
-    layouts: dict[str, Layout]  # source -> layout it was read in
-    errors: list[str]  # whole-source failures, located ("file:line: ...")
-
-    @property
-    def first_layout(self) -> Layout:
-        return next(iter(self.layouts.values()), Layout.LINE)
-
-
-class PuzzleStream:
-    """The puzzles of several sources ('-' is standard input), read lazily, numbered across all.
-
-    Iterate it once. Lines are read as they are needed, so the first answer of a slow pipe can
-    be printed before the input ends, and memory does not grow with the input. A source that
-    cannot be read, or a grid block that breaks off, is reported in `errors` (located) and its
-    remaining lines are skipped; `layouts` names the layout of each source opened so far.
-    """
-
-    def __init__(
-        self,
-        paths: Iterable[str],
-        *,
-        layout: Layout | None = None,
-        box: Shape | None = None,
-        stdin: Any = None,
-        first: int | None = None,
-    ) -> None:
-        self.paths = list(paths) or ["-"]
-        self.layout = layout
-        self.box = box
-        self.stdin = stdin
-        self.first = first
-        self.layouts: dict[str, Layout] = {}
-        self.errors: list[str] = []
-        self.read = 0  # records yielded so far
-        self.bad = 0  # of which are not puzzles
-
-    def __iter__(self) -> Iterator[PuzzleRecord]:
-        for path in self.paths:
-            source = "<stdin>" if path == "-" else path
-            try:
-                with open_source(path, self.stdin) as handle:
-                    boxes = _Boxes(self.box, source)
-                    chosen, records = _records(
-                        _content(decoded_lines(handle, source), boxes),
-                        source=source,
-                        layout=self.layout,
-                        boxes=boxes,
-                        start_index=self.read,
-                        first=self.first,
-                    )
-                    self.layouts[source] = chosen
-                    for record in records:
-                        self.read += 1
-                        self.bad += record.grid is None
-                        yield record
-            except GridParseError as error:
-                self.errors.append(error.located())
-
-    @property
-    def nothing_read(self) -> bool:
-        """Every source failed before its first puzzle."""
-        return bool(self.errors) and self.read == 0
-
-
-def load_puzzles(
-    paths: Iterable[str],
-    *,
-    layout: Layout | None = None,
-    box: Shape | None = None,
-    stdin: Any = None,
-) -> Loaded:
-    """Read every puzzle of files ('-' is standard input) into memory (see `PuzzleStream`)."""
-    stream = PuzzleStream(paths, layout=layout, box=box, stdin=stdin)
-    records = list(stream)
-    return Loaded(records, stream.layouts, stream.errors)
-
-
-def count_puzzles(path: str, *, layout: Layout | None = None) -> int | None:
-    """How many puzzles a file holds, counted fast (content lines, nothing parsed), for a
-    progress total; None for standard input or a file that cannot be read. A grid or spaced
-    file counts N content lines a puzzle."""
-    if path == "-":
-        return None
-    head: list[Line] = []
-    count = 0
-    try:
-        with open(path, "rb") as handle:
-            for number, raw in enumerate(handle, start=1):
-                stripped = raw.strip()
-                if not stripped or stripped.startswith(b"#"):
-                    continue
-                count += 1
-                if len(head) < MAX_LOOKAHEAD:
-                    head.append((number, stripped.decode("utf-8", "replace")))
-    except OSError:
-        return None
-    if not head:
-        return 0
-    chosen = layout or detect_layout(head)
-    if chosen is Layout.LINE:
-        return count
-    size = len(head[0][1].split()) if chosen is Layout.SPACED else len(head[0][1])
-    return count // size if size else None
-
-
 # -- writing -------------------------------------------------------------------------------------
 
 
@@ -540,31 +378,14 @@ def to_json_line(data: dict[str, Any]) -> str:
     return json.dumps(data, separators=(",", ":"))
 
 
-def read_records(lines: Iterable[str]) -> list[dict[str, Any]]:
-    """JSON Lines objects, skipping a torn last line (a run killed mid-write)."""
-    records = []
-    for line in lines:
-        line = line.strip()
-        if not line:
-            continue
-        try:
-            records.append(json.loads(line))
-        except json.JSONDecodeError:
-            continue
-    return records
-
-
 __all__ = [
     "Layout",
-    "Loaded",
     "OUTPUT_FORMATS",
-    "PuzzleRecord",
-    "count_puzzles",
+    "InputPuzzle",
     "decode_input",
     "detect_layout",
     "format_grid",
-    "load_puzzles",
     "read_puzzles",
-    "read_records",
+    "read_source",
     "to_json_line",
 ]

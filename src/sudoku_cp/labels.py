@@ -14,7 +14,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .results_records import current_options
+from .results_log.records import ConfigurationEntry
+from .results_log.resume import current_options
 
 LONGEST = 24  # characters of a label the user chose, before it is cut with an ellipsis
 
@@ -39,12 +40,8 @@ def canonical(backend: str, options: Mapping[str, Any]) -> str:
     return backend + "[" + ",".join(f"{key}={value}" for key, value in options.items()) + "]"
 
 
-def _options(item: Mapping[str, Any]) -> dict[str, str]:
-    options = item.get("options") or {}
-    if not isinstance(options, Mapping):
-        return {}
-    backend = str(item.get("backend") or item.get("label") or "")
-    return {str(k): str(v) for k, v in current_options(backend, options).items()}
+def _options(item: ConfigurationEntry) -> dict[str, str]:
+    return {str(k): str(v) for k, v in current_options(item.backend, item.options).items()}
 
 
 def _cut(text: str) -> str:
@@ -52,17 +49,14 @@ def _cut(text: str) -> str:
 
 
 def short_labels(
-    configurations: Iterable[Mapping[str, Any]], labels: Sequence[str]
+    configurations: Iterable[ConfigurationEntry], labels: Sequence[str]
 ) -> dict[str, ShortLabel]:
     """The short label of every label in `labels`, from the configurations a results header
     describes (`label`, `backend`, `options`); a label no header describes is shown as written.
     Two configurations never share a short text: on a clash both keep their full labels."""
     described: dict[str, tuple[str, dict[str, str]]] = {}
     for item in configurations:
-        if isinstance(item, Mapping) and "label" in item:
-            described.setdefault(
-                str(item["label"]), (str(item.get("backend") or item["label"]), _options(item))
-            )
+        described.setdefault(item.label, (item.backend, _options(item)))
     by_backend: dict[str, list[dict[str, str]]] = {}  # the configurations written out
     for label in labels:
         backend, options = described.get(label, (label, {}))

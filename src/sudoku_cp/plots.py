@@ -12,8 +12,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .bench_statistics import PuzzleOutcome, percentile, puzzle_outcomes
 from .errors import PlotError, PlotUnavailableError, ResultsFileError
-from .timings import PuzzleOutcome, percentile, puzzle_outcomes
+from .results_log.reader import RunRow
 
 if TYPE_CHECKING:  # annotations only: matplotlib is optional and imported when a plot is drawn
     from matplotlib.figure import Figure
@@ -83,20 +84,18 @@ def _with_mode(name: str, mode: str, several_modes: bool) -> str:
     return f"{name} ({mode})" if several_modes else name
 
 
-def cactus_figure(
-    records: Iterable[Mapping[str, Any]], *, time_limit: float | None = None
-) -> Figure:
+def cactus_figure(rows: Iterable[RunRow], *, time_limit: float | None = None) -> Figure:
     """One panel per set; in each, one line per backend: puzzles solved within a time (log x).
 
     Per set rather than pooled, because a 16x16 set and a 9x9 set differ by orders of magnitude.
     """
-    outcomes = puzzle_outcomes(records)
+    outcomes = puzzle_outcomes(rows)
     sets = list(dict.fromkeys(name for name, _, _ in outcomes))
     styles = _series_styles(outcomes)
     columns = min(len(sets), 2)
-    rows = math.ceil(len(sets) / columns)
-    figure = _figure_class()(figsize=(6.4 * columns, 4.4 * rows), layout="constrained")
-    axes_list = figure.subplots(rows, columns, squeeze=False).flatten()
+    panel_rows = math.ceil(len(sets) / columns)
+    figure = _figure_class()(figsize=(6.4 * columns, 4.4 * panel_rows), layout="constrained")
+    axes_list = figure.subplots(panel_rows, columns, squeeze=False).flatten()
     for axes, name in zip(axes_list, sets, strict=False):
         _cactus_panel(axes, name, outcomes, styles, time_limit)
     for axes in axes_list[len(sets) :]:
@@ -170,7 +169,7 @@ def _backends_in(outcomes: Mapping[tuple[str, str, str], Any]) -> list[str]:
 
 
 def scatter_figure(
-    records: Iterable[Mapping[str, Any]],
+    rows: Iterable[RunRow],
     *,
     x: str | None = None,
     y: str | None = None,
@@ -184,7 +183,7 @@ def scatter_figure(
     Raises:
         PlotError: when a backend has no results, or fewer than two backends are available.
     """
-    outcomes = puzzle_outcomes(records)
+    outcomes = puzzle_outcomes(rows)
     backends = _backends_in(outcomes)
     x, y = _scatter_axes(backends, x, y)
     sets = list(dict.fromkeys(name for name, _, _ in outcomes))
@@ -306,7 +305,7 @@ def _time(outcome: PuzzleOutcome) -> float | None:
     return outcome.seconds if outcome.answered else None
 
 
-def scaling_figure(records: Iterable[Mapping[str, Any]], *, by: str | None = None) -> Figure:
+def scaling_figure(rows: Iterable[RunRow], *, by: str | None = None) -> Figure:
     """Time against grid size or number of givens: per backend, the median line and a p10-p90
     band over the puzzles solved at each x (all sets pooled).
 
@@ -317,7 +316,7 @@ def scaling_figure(records: Iterable[Mapping[str, Any]], *, by: str | None = Non
     Raises:
         PlotError: for an axis other than 'size' or 'givens'.
     """
-    outcomes = puzzle_outcomes(records)
+    outcomes = puzzle_outcomes(rows)
     sizes = sorted(
         {outcome.size for by_puzzle in outcomes.values() for outcome in by_puzzle.values()}
     )
@@ -380,7 +379,7 @@ def _scaling_series(
 
 
 def plot_figure(
-    records: Sequence[Mapping[str, Any]],
+    rows: Sequence[RunRow],
     kind: str,
     *,
     time_limit: float | None = None,
@@ -395,11 +394,11 @@ def plot_figure(
         PlotUnavailableError: when matplotlib is not installed.
     """
     if kind == "cactus":
-        return cactus_figure(records, time_limit=time_limit)
+        return cactus_figure(rows, time_limit=time_limit)
     if kind == "scatter":
-        return scatter_figure(records, x=x, y=y, time_limit=time_limit)
+        return scatter_figure(rows, x=x, y=y, time_limit=time_limit)
     if kind == "scaling":
-        return scaling_figure(records, by=by)
+        return scaling_figure(rows, by=by)
     raise PlotError(f"unknown plot kind {kind!r} (choose from {', '.join(PLOT_KINDS)})")
 
 

@@ -4,11 +4,13 @@ table with its legend, and the plots (drawn by `plots.py`). Pure: returns text."
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
-from .render import format_milliseconds, render_summary_markdown, summary_legend
-from .results_reader import Results
-from .timings import summarize
+from .bench_statistics import summarize
+from .render.bench import format_milliseconds, render_summary_markdown, summary_legend
+from .results_log.reader import Results
+from .results_log.records import Header
 
 
 def _options(options: Any) -> str:
@@ -17,42 +19,38 @@ def _options(options: Any) -> str:
     return "[" + ",".join(f"{key}={value}" for key, value in dict(options).items()) + "]"
 
 
-def environment_rows(session: Mapping[str, Any]) -> list[tuple[str, str]]:
+def environment_rows(header: Header | None) -> list[tuple[str, str]]:
     """A session header as (name, value) rows: date, command line, versions, machine, the
     configurations, the settings and the inputs (empty for no header)."""
-    if not session:
+    if header is None:
         return []
-    settings = session.get("settings", {})
-    header = {
-        **session.get("environment", {}),
-        **{k: v for k, v in session.items() if k not in ("environment", "settings")},
-    }
+    settings = header.settings
+    machine: Mapping[str, Any] = header.environment or {}
     versions = ", ".join(
-        f"{name} {version}" for name, version in header.get("versions", {}).items()
+        f"{name} {version}" for name, version in machine.get("versions", {}).items()
     )
-    load = header.get("load_average")
-    time_limit = settings.get("time_limit")
+    load = machine.get("load_average")
+    time_limit = header.time_limit
     backends = ", ".join(
-        f"{item.get('label')}"
+        item.label
         + (
-            f" = {item.get('backend')}{_options(item.get('options'))}"
-            if item.get("options") or item.get("label") != item.get("backend")
+            f" = {item.backend}{_options(item.options)}"
+            if item.options or item.label != item.backend
             else ""
         )
-        for item in settings.get("backends", [])
-        if isinstance(item, dict)
+        for item in header.configurations
     )
     rows = [
-        ("date", header.get("date", "")),
-        ("command", command_line(session)),
-        ("tool", header.get("tool", "")),
-        ("Python", header.get("python", "")),
+        ("date", machine.get("date", "")),
+        ("command", command_line(header)),
+        ("tool", machine.get("tool", "")),
+        ("Python", machine.get("python", "")),
         ("packages", versions),
-        ("platform", header.get("platform", "")),
+        ("platform", machine.get("platform", "")),
         (
             "CPU",
-            f"{header.get('cpu', '')}, {header.get('cores', '?')} cores "
-            f"({header.get('usable_cores', '?')} usable)",
+            f"{machine.get('cpu', '')}, {machine.get('cores', '?')} cores "
+            f"({machine.get('usable_cores', '?')} usable)",
         ),
         (
             "load average at start",
@@ -64,37 +62,37 @@ def environment_rows(session: Mapping[str, Any]) -> list[tuple[str, str]]:
             f"mode {settings.get('mode')}, time limit "
             f"{f'{time_limit:g} s' if time_limit is not None else 'none'}, warm-up "
             f"{settings.get('warmup')}, repeat {settings.get('repeat')}, jobs "
-            f"{header.get('jobs')}"
+            f"{machine.get('jobs')}"
             + (f", first {settings['first']} puzzles of each set" if settings.get("first") else "")
-            + (" (a resumed session)" if header.get("resumed") else ""),
+            + (" (a resumed session)" if header.resumed else ""),
         ),
-        ("inputs", ", ".join(str(path) for path in _inputs(session))),
+        ("inputs", ", ".join(inputs_of(header))),
     ]
     return [(name, str(value)) for name, value in rows]
 
 
-def command_line(session: Mapping[str, Any]) -> str:
+def command_line(header: Header) -> str:
     """The exact command line of a session (`argv`, as the CLI records it), else its command."""
-    environment = session.get("environment", {})
-    return str(environment.get("argv") or session.get("argv") or session.get("command", ""))
+    return str((header.environment or {}).get("argv") or header.command)
 
 
-def _inputs(session: Mapping[str, Any]) -> list[Any]:
-    found = session.get("inputs", session.get("environment", {}).get("inputs", []))
-    return list(found or [])
+def inputs_of(header: Header) -> list[str]:
+    """The session's inputs: the files or set names as given."""
+    found = header.inputs or (header.environment or {}).get("inputs") or []
+    return [str(path) for path in found]
 
 
-def render_environment_markdown(session: Mapping[str, Any]) -> str:
+def render_environment_markdown(header: Header | None) -> str:
     """A session header as a two-column Markdown table."""
-    rows = environment_rows(session)
-    if not rows:
+    if header is None:
         return "_No header: the environment was not recorded._"
+    rows = environment_rows(header)
     lines = ["| | |", "|:---|:---|"]
     for name, value in rows:
         if name == "command":
             value = f"`{value}`"
         elif name == "inputs":  # each path as code
-            value = ", ".join(f"`{path}`" for path in _inputs(session))
+            value = ", ".join(f"`{path}`" for path in inputs_of(header))
         lines.append(f"| {name} | {value.replace('|', '/')} |")
     return "\n".join(lines)
 
@@ -143,16 +141,22 @@ def render_setup_markdown(setup: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def sessions_of(results: Results) -> list[tuple[str, dict[str, Any]]]:
+def sessions_of(results: Results) -> list[tuple[str, Header]]:
     """(file, header) of every session, in order; a bench session's set-up header (written
     after its session header) is folded into that session as its `setup`."""
-    sessions: list[tuple[str, dict[str, Any]]] = []
+    sessions: list[tuple[str, Header]] = []
     for path, header in zip(results.header_paths, results.headers, strict=True):
-        if header.get("setup_of") == "session" and sessions and sessions[-1][0] == path:
-            sessions[-1] = (path, {**sessions[-1][1], "setup": header.get("setup")})
+        if header.setup_of == "session" and sessions and sessions[-1][0] == path:
+            sessions[-1] = (path, replace(sessions[-1][1], setup=header.setup))
         else:
             sessions.append((path, header))
     return sessions
+
+
+def report_title(results: Results) -> str:
+    """'sudoku-cp crosscheck', 'sudoku-cp bench', or both, by the sessions' commands."""
+    commands = dict.fromkeys(header.command for header in results.headers) or {"bench": None}
+    return "sudoku-cp " + " and ".join(commands)
 
 
 def render_markdown_report(
@@ -161,21 +165,18 @@ def render_markdown_report(
     """The whole report: every session's environment and one-off set-up, the summary table,
     its legend and the plots. `plots` maps a plot kind to the image's path relative to the
     report."""
-    settings = results.settings
     time_limit = results.time_limit
     rows = summarize(
-        results.runs(), time_limit=time_limit, baseline=baseline, intervals=results.repeat > 1
+        results.rows(), time_limit=time_limit, baseline=baseline, intervals=results.repeat > 1
     )
-    parts = ["# sudoku-cp benchmark", ""]
+    parts = [f"# {report_title(results)}", ""]
     sessions = sessions_of(results)
     for path, header in sessions:
         title = "## Environment" + (
-            f": `{path}`" + (" (resumed)" if header.get("resumed") else "")
-            if len(sessions) > 1
-            else ""
+            f": `{path}`" + (" (resumed)" if header.resumed else "") if len(sessions) > 1 else ""
         )
         parts += [title, "", render_environment_markdown(header), ""]
-        if header.get("setup"):
+        if header.setup:
             parts += [
                 "### One-off set-up (not in the timings)",
                 "",
@@ -183,7 +184,7 @@ def render_markdown_report(
                 "package, creating the backend, and per grid shape the first solve of one "
                 "puzzle against a second, warm solve of the same puzzle.",
                 "",
-                render_setup_markdown(header["setup"]),
+                render_setup_markdown(header.setup),
                 "",
             ]
     parts += [
@@ -191,9 +192,7 @@ def render_markdown_report(
         "",
         render_summary_markdown(rows, baseline=baseline),
         "",
-        summary_legend(
-            baseline=baseline, time_limit=time_limit, repeat=int(settings.get("repeat") or 1)
-        ),
+        summary_legend(baseline=baseline, time_limit=time_limit, repeat=results.repeat),
         "",
     ]
     if plots:
@@ -213,6 +212,8 @@ __all__ = [
     "SETUP_COLUMNS",
     "command_line",
     "environment_rows",
+    "inputs_of",
+    "report_title",
     "render_environment_markdown",
     "render_markdown_report",
     "render_setup_markdown",

@@ -9,12 +9,12 @@ and show progress:
 
     with CrosscheckSession(puzzles, configurations, settings, inputs=["top95"],
                            results="r.jsonl", resume=True) as session:
-        for record in session.replay(): ...      # earlier sessions' records, checked again
-        for item in session.run(): ...           # CheckedPuzzle, or an invalid PuzzleRecord
+        for entry in session.replay(): ...       # earlier sessions' entries, checked again
+        for item in session.run(): ...           # CheckedPuzzle, or a SkippedLine
     summary = session.summary()
 
 A stored answer that the verifier now finds wrong (a log changed after it was written, or
-written by a faulty build) is reported as wrong - its record gains the finding and its verdict
+written by a faulty build) is reported as wrong - its entry gains the finding and its verdict
 becomes `wrong` - and not run again: the log is what was claimed, and re-running would hide that
 the claim was false.
 """
@@ -26,10 +26,12 @@ import shlex
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import replace
 from types import TracebackType
 from typing import Any, ClassVar
 
-from .agreement import Summary, Tally
+from .agreement import CrosscheckTally, Summary
+from .bench_statistics import SummaryRow, summarize
 from .configurations import Configuration
 from .engine import execute
 from .environment import (
@@ -39,18 +41,17 @@ from .environment import (
     import_solvers,
     measure_setup,
 )
-from .errors import BenchError, GridParseError, ResultsFileError
+from .errors import BenchError, GridParseError, GridShapeError, ResultsFileError
 from .executors import Executor, default_jobs
 from .executors.inline import InlineExecutor
-from .formats import PuzzleRecord
-from .result import RunStatus, Verdict
-from .results_log import ResultsLog
-from .results_records import make_header
-from .runs import CheckedPuzzle, SolveSettings, answers_of_record, uncertified_of_record
-from .timings import SummaryRow, summarize
+from .formats import InputPuzzle
+from .judging import Judged, SkippedLine, SolveSettings, stored_results
+from .result import RunStatus
+from .results_log.reader import RunRow
+from .results_log.records import ConfigurationEntry, Header, PuzzleEntry
+from .results_log.resume import make_header
+from .results_log.writer import ResultsLog
 from .verify import compare
-
-Record = dict[str, Any]
 
 
 def command_line() -> str:
@@ -69,7 +70,7 @@ class Session:
 
     def __init__(
         self,
-        puzzles: Iterable[PuzzleRecord],
+        puzzles: Iterable[InputPuzzle],
         configurations: Sequence[Configuration],
         settings: SolveSettings,
         *,
@@ -106,28 +107,28 @@ class Session:
         self.interrupted = False
         self.started = time.perf_counter()
         self.finished: float | None = None
-        self._header: Record | None = None
+        self._header: Header | None = None
 
     @property
     def labels(self) -> list[str]:
         return [configuration.label for configuration in self.configurations]
 
-    def header(self) -> Record:
+    def header(self) -> Header:
         """This session's header line: command, settings, configurations, inputs, machine."""
         if self._header is None:
-            self._header = self._make_header()
+            self._header = make_header(
+                command=self.command,
+                settings={**self.settings.to_dict(), **self.extra_settings},
+                backends=[
+                    ConfigurationEntry(item.label, item.backend, dict(item.options))
+                    for item in self.configurations
+                ],
+                environment=environment(
+                    configurations=self.configurations, jobs=self.jobs, argv=self.argv
+                ),
+                inputs=self.inputs,
+            )
         return self._header
-
-    def _make_header(self) -> Record:
-        return make_header(
-            command=self.command,
-            settings={**self.settings.to_dict(), **self.extra_settings},
-            backends=[configuration.describe() for configuration in self.configurations],
-            environment=environment(
-                configurations=self.configurations, jobs=self.jobs, argv=self.argv
-            ),
-            inputs=self.inputs,
-        )
 
     def __enter__(self) -> Session:
         if self.results is not None:
@@ -161,15 +162,15 @@ class Session:
 
     # -- earlier sessions -------------------------------------------------------------------------
 
-    def replay(self) -> Iterator[Record]:
-        """The puzzle records earlier sessions finished, each checked again, tallied."""
+    def replay(self) -> Iterator[PuzzleEntry]:
+        """The puzzle entries earlier sessions finished, each checked again, tallied."""
         if self.log is None:
             return
-        for line, record in self.log.previous():
-            record = self._rejudged(line, record)
+        for line, entry in self.log.previous():
+            entry = self._rejudged(line, entry)
             self.resumed += 1
-            self.take(record, resumed=True)
-            yield record
+            self.take(entry, resumed=True)
+            yield entry
 
     def kept(self) -> int:
         """Puzzles this session finished and kept: counted in the results log when there is one
@@ -181,77 +182,68 @@ class Session:
                 pass
         return self.new
 
-    def _rejudged(self, line: int, record: Record) -> Record:
-        """A stored record checked again by the one verifier; the same record when it holds.
+    def _rejudged(self, line: int, entry: PuzzleEntry) -> PuzzleEntry:
+        """A stored entry checked again by the one verifier; the same entry when it holds.
 
         Raises:
-            ResultsFileError: naming file and line for a record whose grids cannot be read.
+            ResultsFileError: naming file and line for an entry whose grids cannot be read.
         """
         assert self.log is not None
         try:
-            puzzle, results, errors = answers_of_record(record, limit=self.settings.limit)
-        except (GridParseError, KeyError, TypeError, ValueError) as error:
+            puzzle, results, errors, refused = stored_results(entry, limit=self.settings.limit)
+        except (GridParseError, GridShapeError) as error:
             raise ResultsFileError(
-                f"{self.log.path}:{line}: not a whole puzzle record ({error})"
-                f": repair or remove that line, or choose another results "
-                f"file"
+                f"{self.log.path}:{line}: not a whole puzzle record ({error}): repair or "
+                f"remove that line, or choose another results file"
             ) from None
-        found = compare(
-            results, puzzle, self.settings.mode, errors, uncertified=uncertified_of_record(record)
+        found = compare(results, puzzle, self.settings.mode, errors, uncertified=refused)
+        statuses = [found.statuses[run.name] for run in entry.runs]
+        if found.verdict is entry.verdict and statuses == [run.status for run in entry.runs]:
+            return entry
+        findings = (
+            f"line {line} of {self.log.path} says {entry.verdict}; checked again: {found.verdict}",
+            *found.findings,
         )
-        stored = [RunStatus(run["status"]) for run in record["runs"]]
-        if found.verdict == Verdict(record["verdict"]) and stored == list(found.statuses.values()):
-            return record
-        changed = dict(
-            record,
-            verdict=str(found.verdict),
-            findings=[
-                f"line {line} of {self.log.path} says {record['verdict']}; checked again: "
-                f"{found.verdict}",
-                *found.findings,
-            ],
+        runs = tuple(
+            replace(run, status=status, reason=found.reasons[run.name])
+            for run, status in zip(entry.runs, statuses, strict=True)
         )
-        changed["runs"] = [
-            dict(run, status=str(status), reason=found.reasons[name])
-            for run, (name, status) in zip(record["runs"], found.statuses.items(), strict=True)
-        ]
-        return changed
+        return replace(entry, verdict=found.verdict, findings=findings, runs=runs)
 
     # -- this session -----------------------------------------------------------------------------
 
-    def todo(self) -> Iterable[PuzzleRecord]:
+    def todo(self) -> Iterable[InputPuzzle]:
         """The input without the puzzles an earlier session finished."""
         if self.log is None:
             return self.puzzles
         log = self.log
-        return (record for record in self.puzzles if not log.is_done(record))
-
-    def run(self) -> Iterator[CheckedPuzzle | PuzzleRecord]:
-        """Every puzzle still to do, checked, logged and tallied, in input order; an input line
-        that is not a puzzle comes in its place as its `PuzzleRecord`."""
-        log = self.log
-
-        def keep(checked: CheckedPuzzle) -> None:
-            if log is not None:
-                log.append(checked.to_record())
-            self.new += 1
-
-        outcomes = execute(
-            self.todo(), self.configurations, self.settings, executor=self.executor, log=keep
+        return (
+            puzzle
+            for puzzle in self.puzzles
+            if not log.is_done(puzzle.source, puzzle.number, puzzle.text)
         )
+
+    def run(self) -> Iterator[Judged]:
+        """Every puzzle still to do, checked, logged and tallied, in input order; an input line
+        that is not a puzzle comes in its place as a `SkippedLine`."""
+        outcomes = execute(self.todo(), self.configurations, self.settings, executor=self.executor)
         try:
             for item in outcomes:
-                if isinstance(item, PuzzleRecord):
+                if isinstance(item, SkippedLine):
                     self.invalid += 1
                 else:
-                    self.take(item.to_record(), resumed=False)
+                    entry = item.to_entry()
+                    if self.log is not None:
+                        self.log.append(entry)  # in the log before anyone sees it
+                    self.new += 1
+                    self.take(entry, resumed=False)
                 yield item
         finally:
             outcomes.close()
             self.finished = time.perf_counter()
 
-    def take(self, record: Record, *, resumed: bool) -> None:
-        """Count one puzzle record in the session's summary."""
+    def take(self, entry: PuzzleEntry, *, resumed: bool) -> None:
+        """Count one puzzle entry in the session's summary."""
         raise NotImplementedError
 
 
@@ -262,10 +254,10 @@ class CrosscheckSession(Session):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.tally = Tally(self.labels, self.settings.mode)
+        self.tally = CrosscheckTally(self.labels, self.settings.mode)
 
-    def take(self, record: Record, *, resumed: bool) -> None:
-        self.tally.add(record, resumed=resumed)
+    def take(self, entry: PuzzleEntry, *, resumed: bool) -> None:
+        self.tally.add(entry, resumed=resumed)
 
     def summary(self) -> Summary:
         """The tally of old and new records together."""
@@ -282,31 +274,31 @@ class BenchSession(Session):
 
     command = "bench"
 
-    def __init__(self, puzzles: Iterable[PuzzleRecord], *args: Any, **kwargs: Any) -> None:
+    def __init__(self, puzzles: Iterable[InputPuzzle], *args: Any, **kwargs: Any) -> None:
         """Raises:
         BenchError: for an input line that is not a puzzle, or two inputs that would be one
             set.
         """
-        records = list(puzzles)
-        bad = next((record for record in records if record.grid is None), None)
+        given = list(puzzles)
+        bad = next((puzzle for puzzle in given if puzzle.grid is None), None)
         if bad is not None:
             raise BenchError(f"{bad.error} (a benchmark needs clean puzzles)")
-        super().__init__(records, *args, **kwargs)
+        super().__init__(given, *args, **kwargs)
         check_set_names(self.inputs or ["-"])
-        self.records = records
-        self.runs: list[Record] = []  # one flat row per run, for the statistics
+        self.total = len(given)  # the puzzles to measure, this session's and earlier ones
+        self.rows: list[RunRow] = []  # every run with its puzzle, for the statistics
         self.setup: dict[str, Any] = {}
 
-    def take(self, record: Record, *, resumed: bool) -> None:
-        self.runs.extend(flat_runs(record))
+    def take(self, entry: PuzzleEntry, *, resumed: bool) -> None:
+        self.rows.extend(RunRow(entry, run) for run in entry.runs)
 
-    def remaining(self) -> list[PuzzleRecord]:
+    def remaining(self) -> list[InputPuzzle]:
         """The puzzles still to measure (all of them, unless resuming)."""
         return list(self.todo())
 
     def measure_setup(
         self,
-        puzzles: Sequence[PuzzleRecord],
+        puzzles: Sequence[InputPuzzle],
         *,
         starting: Callable[[Configuration], None] | None = None,
     ) -> dict[str, Any]:
@@ -317,24 +309,26 @@ class BenchSession(Session):
         )
         if self.log is not None and self.setup:
             header = self.header()
-            self.log.append_header()
             self.log.append(
-                {
-                    key: header[key]
-                    for key in ("kind", "format", "version", "command", "settings", "inputs")
-                }
-                | {"setup": self.setup, "setup_of": "session"}
+                Header(
+                    header.command,
+                    header.settings,
+                    header.configurations,
+                    inputs=header.inputs,
+                    setup=self.setup,
+                    setup_of="session",
+                )
             )
         return self.setup
 
-    def run(self) -> Iterator[CheckedPuzzle | PuzzleRecord]:
+    def run(self) -> Iterator[Judged]:
         import_solvers(self.configurations)  # forked workers start with them loaded
         return super().run()
 
     def summary(self, baseline: str | None) -> list[SummaryRow]:
         """The statistics of old and new runs together, against `baseline`."""
         return summarize(
-            self.runs,
+            self.rows,
             time_limit=self.settings.time_limit,
             baseline=baseline,
             intervals=self.settings.repeat > 1,
@@ -343,16 +337,7 @@ class BenchSession(Session):
     @property
     def failed(self) -> bool:
         """A wrong answer or a backend error in any run."""
-        return any(run["status"] in (RunStatus.WRONG, RunStatus.ERROR) for run in self.runs)
-
-
-def flat_runs(record: Mapping[str, Any]) -> list[Record]:
-    """One row per run of a puzzle record: the puzzle's fields and the run's."""
-    base = {
-        key: record.get(key)
-        for key in ("set", "number", "index", "puzzle", "size", "givens", "mode")
-    }
-    return [{**base, **run} for run in record["runs"]]
+        return any(row.status in (RunStatus.WRONG, RunStatus.ERROR) for row in self.rows)
 
 
 def inputs_of(sources: str | os.PathLike[str] | Sequence[str | os.PathLike[str]]) -> list[str]:
@@ -362,4 +347,4 @@ def inputs_of(sources: str | os.PathLike[str] | Sequence[str | os.PathLike[str]]
     return [os.fspath(source) for source in sources]
 
 
-__all__ = ["BenchSession", "CrosscheckSession", "Session", "command_line", "flat_runs", "inputs_of"]
+__all__ = ["BenchSession", "CrosscheckSession", "Session", "command_line", "inputs_of"]

@@ -78,7 +78,7 @@ def _symbol(value: int | None) -> str:
 
 
 @dataclass(frozen=True)
-class Check:
+class CompletionCheck:
     """What the checker found in one answer: no violation means a correct completion."""
 
     violations: tuple[Violation, ...] = ()
@@ -99,11 +99,11 @@ class Check:
         return f"{first} (and {more} more violation{'s' if more > 1 else ''})" if more else first
 
 
-def check_completion(puzzle: Grid, answer: Grid) -> Check:
+def check_completion(puzzle: Grid, answer: Grid) -> CompletionCheck:
     """Every rule `answer` breaks as a completion of `puzzle`: givens, blanks, repeats."""
     size = puzzle.size
     if answer.size != size or answer.box != puzzle.box:
-        return Check((Violation(Rule.SHAPE, size=size),))
+        return CompletionCheck((Violation(Rule.SHAPE, size=size),))
     kept = list(map(operator.mul, map(bool, puzzle.values), answer.values))  # C-level loops
     violations = (
         []
@@ -139,11 +139,11 @@ def check_completion(puzzle: Grid, answer: Grid) -> Check:
         for value, cells in seen.items():
             if len(cells) > 1:
                 violations.append(Violation(rules[kind], tuple(cells), value, number + 1, size))
-    return Check(tuple(violations))
+    return CompletionCheck(tuple(violations))
 
 
 def check_result(
-    puzzle: Grid, result: SolveResult, completions: dict[Grid, Check] | None = None
+    puzzle: Grid, result: SolveResult, completions: dict[Grid, CompletionCheck] | None = None
 ) -> str | None:
     """Why one backend's answer is wrong on its own, or None when it passes every check.
 
@@ -213,7 +213,7 @@ def compare(
     errors = errors or {}
     uncertified = uncertified or {}
     found = Comparison({}, {})
-    completions: dict[Grid, Check] = {}  # runs that agree share one check of their grid
+    completions: dict[Grid, CompletionCheck] = {}  # runs that agree share one check of their grid
     for name, result in results.items():
         if result is None:
             found.statuses[name], found.reasons[name] = (
@@ -349,7 +349,7 @@ def worst(statuses: Sequence[RunStatus | str]) -> RunStatus:
 
 __all__ = [
     "WORST_FIRST",
-    "Check",
+    "CompletionCheck",
     "Comparison",
     "Rule",
     "Violation",

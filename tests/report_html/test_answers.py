@@ -3,10 +3,10 @@ objects to (or that differ from the reference) marked."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from sudoku_cp.grid import Grid
 from sudoku_cp.report_html.answers import DIFFERS, MARKS, answers_of
+from sudoku_cp.result import Mode, RunStatus
+from sudoku_cp.results_log.records import PuzzleEntry, Run
 
 from ..conftest import BAEKJOON_2239, BAEKJOON_2239_ANSWER, naive_lexmin
 from ..wrong_backends import NotLexminBackend
@@ -15,15 +15,24 @@ from .logs import NINE
 RULES = {name: code for code, name in enumerate(MARKS)}
 
 
-def record(puzzle: str, *runs: tuple[str, str, str | None], mode: str = "lexmin") -> dict[str, Any]:
-    return {
-        "puzzle": puzzle,
-        "mode": mode,
-        "runs": [
-            {"backend": backend, "status": status, "solution": solution}
+def record(puzzle: str, *runs: tuple[str, str, str | None], mode: str = "lexmin") -> PuzzleEntry:
+    """A puzzle entry; a wrong run's grid is its answer, as a log keeps it."""
+    return PuzzleEntry(
+        0,
+        "p.txt",
+        1,
+        puzzle,
+        mode=Mode(mode),
+        runs=tuple(
+            Run(
+                backend,
+                RunStatus(status),
+                solution=None if status == "wrong" else solution,
+                answer=solution if status == "wrong" else None,
+            )
             for backend, status, solution in runs
-        ],
-    }
+        ),
+    )
 
 
 def swapped(line: str, first: int, second: int) -> str:

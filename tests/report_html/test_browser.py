@@ -273,7 +273,7 @@ def test_the_grid_marks_the_cells_where_a_wrong_answer_differs(
     page: WebDriver, report: Path
 ) -> None:
     record = records_of(report.with_name("disagree.jsonl"))[0]
-    answers = {run["backend"]: run["solution"] for run in record["runs"]}
+    answers = {run["backend"]: run["solution"] or run.get("answer") for run in record["runs"]}
     differing = [
         cell
         for cell, (a, b) in enumerate(zip(answers["notlexmin"], answers["dfs"], strict=True))

@@ -10,7 +10,7 @@ import pytest
 
 from sudoku_cp.errors import ResultsFileError
 from sudoku_cp.report_html.certificates import (
-    Certification,
+    RunCertification,
     is_certify_report,
     load_report_inputs,
 )
@@ -63,8 +63,8 @@ def test_certifications_are_joined_by_file_line_and_repeat(log: Path, tmp_path: 
     inputs = load_report_inputs([report, log])  # any order
     assert inputs.certify_reports == [str(report)]
     assert inputs.certifications == {
-        (0, "a", 0): Certification(True, "checked"),
-        (1, "b", 1): Certification(False, "not the lex-min"),
+        (0, "a", 0): RunCertification(True, "checked"),
+        (1, "b", 1): RunCertification(False, "not the lex-min"),
     }
 
 
@@ -73,7 +73,9 @@ def test_runs_certified_while_they_ran_count(tmp_path: Path) -> None:
     records[0]["runs"][1].update(certified=False, reason="not certified: no proof")
     log = write_log(tmp_path / "r.jsonl", bench_header(), records)
     inputs = load_report_inputs([log])
-    assert inputs.certifications == {(0, "b", 0): Certification(False, "not certified: no proof")}
+    assert inputs.certifications == {
+        (0, "b", 0): RunCertification(False, "not certified: no proof")
+    }
 
 
 def test_a_certify_report_alone_or_of_another_log_is_refused(log: Path, tmp_path: Path) -> None:
@@ -103,4 +105,4 @@ def test_a_real_certify_report_of_a_crosscheck(tmp_path: Path) -> None:
     inputs = load_report_inputs([log, report])
     refused = {key[1] for key, found in inputs.certifications.items() if not found.certified}
     assert refused == {"notlexmin"}
-    assert len(inputs.certifications) == 4 * len(inputs.results.records)
+    assert len(inputs.certifications) == 4 * len(inputs.results.entries)

@@ -8,7 +8,8 @@ import gzip
 import json
 from pathlib import Path
 
-from sudoku_cp.report_html.certificates import Certification, load_report_inputs
+from sudoku_cp.bench_statistics import puzzle_outcomes
+from sudoku_cp.report_html.certificates import RunCertification, load_report_inputs
 from sudoku_cp.report_html.payload import (
     NONE,
     STATUSES,
@@ -21,8 +22,7 @@ from sudoku_cp.report_html.payload import (
     to_json,
     units,
 )
-from sudoku_cp.results_reader import load_results
-from sudoku_cp.timings import puzzle_outcomes
+from sudoku_cp.results_log.reader import load_results
 
 from ..bench_helpers import bench_header, hand_made, write_log
 from .logs import LONG, disagreement_log
@@ -46,7 +46,7 @@ def test_times_are_integers_of_a_tenth_of_a_microsecond() -> None:
 def test_the_columns_of_a_bench_log(tmp_path: Path) -> None:
     results = load_results(write_log(tmp_path / "r.jsonl", bench_header(), hand_made()))
     labels, _ = configuration_list(results)
-    outcomes = puzzle_outcomes(list(results.runs()))
+    outcomes = puzzle_outcomes(list(results.rows()))
     columns = puzzle_columns(results, labels, outcomes, {})
     assert labels == ["a", "b"]
     assert (columns["set"], columns["number"], columns["line"]) == ([0, 0, 0], [0, 1, 2], [1, 2, 3])
@@ -94,11 +94,11 @@ def test_certifications_reach_the_columns_and_the_runs(tmp_path: Path) -> None:
     log = write_log(tmp_path / "r.jsonl", bench_header(), hand_made())
     inputs = load_report_inputs([log])
     certifications = {
-        (0, "a", 0): Certification(True, "ok"),
-        (1, "a", 0): Certification(False, "no"),
+        (0, "a", 0): RunCertification(True, "ok"),
+        (1, "a", 0): RunCertification(False, "no"),
     }
     labels, _ = configuration_list(inputs.results)
-    outcomes = puzzle_outcomes(list(inputs.results.runs()))
+    outcomes = puzzle_outcomes(list(inputs.results.rows()))
     columns = puzzle_columns(inputs.results, labels, outcomes, certifications)
     assert columns["cert"] == [[1, 0, NONE], [NONE, NONE, NONE]]
     details = [json.loads(text) for text in puzzle_details(inputs.results, labels, certifications)]

@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-from sudoku_cp.report_html.certificates import Certification
+from sudoku_cp.bench_statistics import puzzle_outcomes, summarize
+from sudoku_cp.report_html.certificates import RunCertification
 from sudoku_cp.report_html.payload import configuration_list
 from sudoku_cp.report_html.tables import session_list, summary_table
-from sudoku_cp.results_reader import Results, load_results
-from sudoku_cp.results_records import make_header
-from sudoku_cp.timings import puzzle_outcomes, summarize
+from sudoku_cp.results_log.reader import Results, load_results
+from sudoku_cp.results_log.records import Header
 
 from ..bench_helpers import bench_header, hand_made, puzzle_record, write_log
 
@@ -22,10 +22,10 @@ from ..bench_helpers import bench_header, hand_made, puzzle_record, write_log
 def table_of(
     results: Results,
     baseline: str | None = "a",
-    certifications: dict[Any, Certification] | None = None,
+    certifications: dict[Any, RunCertification] | None = None,
 ) -> dict[str, Any]:
     _, shorts = configuration_list(results)
-    runs = list(results.runs())
+    runs = list(results.rows())
     return summary_table(
         results, runs, puzzle_outcomes(runs), shorts, certifications or {}, baseline=baseline
     )
@@ -56,7 +56,7 @@ def test_the_summary_is_the_librarys_with_sort_keys(tmp_path: Path) -> None:
         "mean",
     ]
     assert "CPU ms" not in {found.group for found in table["columns"]}  # none recorded
-    expected = summarize(results.runs(), time_limit=10.0, baseline="a")
+    expected = summarize(results.rows(), time_limit=10.0, baseline="a")
     solved = column(table, "solved")
     assert [cell["sort"] for cell in solved] == [row.solved for row in expected]
     medians = column(table, "median", "wall ms")
@@ -82,7 +82,7 @@ def test_cpu_intervals_and_certificates_get_their_columns(tmp_path: Path) -> Non
             run["cpu_seconds"] = run["seconds"] / 2
         records.append(puzzle_record("top", number, runs))
     results = load_results(write_log(tmp_path / "r.jsonl", bench_header(repeat=2), records))
-    table = table_of(results, certifications={(0, "b", 1): Certification(False, "no")})
+    table = table_of(results, certifications={(0, "b", 1): RunCertification(False, "no")})
     groups = [(found.group, found.title) for found in table["columns"]]
     assert ("CPU ms", "mean") in groups and ("CPU ms", "p90") in groups
     assert ("wall ms", "median 95% CI") in groups and ("", "Wilcoxon p") in groups
@@ -93,16 +93,16 @@ def test_cpu_intervals_and_certificates_get_their_columns(tmp_path: Path) -> Non
 def test_every_session_with_its_command_line_and_setup(tmp_path: Path) -> None:
     log = tmp_path / "r.jsonl"
     header = bench_header()
-    setup = make_header(
-        command="bench",
-        settings=header["settings"],
-        backends=header["settings"]["backends"],
+    setup = Header(
+        "bench",
+        header.settings,
+        header.configurations,
         setup_of="session",
         setup={"a": {"error": "ImportError: no solver"}},
     )
     write_log(log, header, hand_made())
     with log.open("a") as handle:  # a set-up header as bench writes it, after its session's
-        handle.write(json.dumps(setup) + "\n")
+        handle.write(json.dumps(setup.to_json()) + "\n")
     sessions = session_list(load_results(log))
     assert len(sessions) == 1
     session = sessions[0]

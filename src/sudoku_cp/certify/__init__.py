@@ -7,7 +7,7 @@
 
 `claims` (what an answer asserts), `encoding` (the certificate CNF and why it is sound),
 `proofs` (proof solver and checker), `certifier` (claim -> certification), `readers` (results
-logs and `solve --format jsonl` output -> claims with file and line), `session` (certify files
+logs and `solve --format jsonl` output -> claims with file and line), `files` (certify files
 one claim after another, with a tally). No solver or checker package is imported until a proof
 is made or checked.
 """

@@ -22,7 +22,7 @@ from ..grid import Grid
 from ..result import Mode, SolveResult, Status
 
 # The run statuses that answer nothing, so claim nothing.
-NO_ANSWER: Final = frozenset({"timeout", "error", "invalid input"})
+NO_ANSWER: Final = frozenset({"timeout", "error", "invalid", "invalid input"})
 # The reason `verify.check_result` gives a SOLVED run without a grid.
 SOLVED_WITHOUT_GRID: Final = "reported solved without a completion"
 

@@ -89,7 +89,7 @@ class ProofSolver:
 
 
 @dataclass(frozen=True)
-class Check:
+class ProofCheck:
     """What the checker said about one proof."""
 
     ok: bool
@@ -103,7 +103,7 @@ def proof_digest(proof: str) -> tuple[int, int, str]:
     return proof.count("\n"), len(data), hashlib.sha256(data).hexdigest()
 
 
-def check_refutation(dimacs: str, proof: str, engine: str = "auto") -> Check:
+def check_refutation(dimacs: str, proof: str, engine: str = "auto") -> ProofCheck:
     """Check with dratify that `proof` refutes the CNF in `dimacs` (its own parser reads it).
 
     Raises:
@@ -123,15 +123,15 @@ def check_refutation(dimacs: str, proof: str, engine: str = "auto") -> Check:
         formula = dratify.parse_dimacs(dimacs, strict=True)
         steps = dratify.parse_proof(proof)
     except ValueError as error:  # dratify's one-line account of malformed input
-        return Check(False, f"the checker cannot read it: {error}", "+".join(engines))
+        return ProofCheck(False, f"the checker cannot read it: {error}", "+".join(engines))
     for name in engines:
         try:
             result = dratify.check_proof(formula, steps, engine=name)
         except ValueError as error:
-            return Check(False, f"{name} checker: {error}", "+".join(engines))
+            return ProofCheck(False, f"{name} checker: {error}", "+".join(engines))
         if not (result.ok and result.reached_empty):
-            return Check(False, f"{name} checker: {result.reason}", "+".join(engines))
-    return Check(True, str(result.reason), "+".join(engines))
+            return ProofCheck(False, f"{name} checker: {result.reason}", "+".join(engines))
+    return ProofCheck(True, str(result.reason), "+".join(engines))
 
 
 def require_engine(engine: str) -> Any:
@@ -208,7 +208,7 @@ __all__ = [
     "DEFAULT_SOLVER",
     "ENGINES",
     "PROOF_SOLVERS",
-    "Check",
+    "ProofCheck",
     "ProofSolver",
     "check_refutation",
     "checker_versions",

@@ -1,27 +1,26 @@
 """Claims read from files: results logs (crosscheck, bench) and `solve --format jsonl` output.
 
-A results log is JSON Lines: header lines (``"kind": "header"``) and one puzzle record per
-puzzle (``"kind": "puzzle"``) with every run under ``runs``; `crosscheck --format jsonl` prints
-the same puzzle records without a header. `solve --format jsonl` prints one object per puzzle
-with its ``status``, ``solution`` (a wrong answer's grid under ``answer``), ``mode`` and, in
-count mode, ``count`` and ``limit_reached``. Every run becomes an `Entry` with its file and line;
-a run that answered nothing (timeout, error, invalid input) has no claim.
+Both are read by the results log's own types (`results_log.records`): a log's lines by its one
+reader (`results_log.reader.read_log`), one `Entry` per run of each puzzle entry; a line of
+`solve --format jsonl` as an `AnswerLine`, one `Entry`. A run that answered nothing (timeout,
+error, invalid input) has no claim.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import IO
 
 from ..errors import GridParseError, GridShapeError, ResultsFileError
-from ..grid import Grid, parse_box
+from ..grid import Grid
 from ..result import Mode
+from ..results_log.reader import parse_json, read_log
+from ..results_log.records import AnswerLine, PuzzleEntry, PuzzleFields, RecordError, Run
 from .claims import Claim, claim_of_run
 
 LOGGER = logging.getLogger(__name__)
@@ -49,27 +48,69 @@ def read_entries(path: str) -> Iterator[Entry]:
 
     Raises:
         ResultsFileError: (one line, with file and line) for a file that cannot be read, a line
-            that is not a JSON object, a record of neither kind, a puzzle that is not a grid,
-            or a file without a single record.
+            that is not a whole record, a puzzle that is not a grid, or a file without a single
+            puzzle entry or answer.
     """
-    records = 0
+    claims = 0
     with _open(path) as handle:
-        lines = iter(handle)
-        number = 0
-        for raw in lines:
-            number += 1
-            if not raw.strip():
-                continue
-            record = _json(raw, path, number, torn=not raw.endswith(b"\n"))
-            if record is None:
-                continue
-            records += 1
-            yield from _entries(record, path, number)
-    if not records:
-        raise ResultsFileError(
-            f"{path}: holds no record to certify (expected a results log or "
-            f"the output of solve --format jsonl)"
+        first = handle.readline()
+        data = parse_json(first) if first.strip() else None
+        lines: Iterator[tuple[int, PuzzleEntry | AnswerLine]] = (
+            _log_lines(path, first, handle)
+            if isinstance(data, dict) and data.get("kind") == "header"
+            else _answer_lines(path, first, handle)
         )
+        for number, record in lines:
+            claims += 1
+            yield from _entries(record, path, number)
+    if not claims:
+        raise ResultsFileError(
+            f"{path}: holds no puzzle to certify (expected a results log with puzzle records, "
+            f"or the output of solve --format jsonl)"
+        )
+
+
+def _log_lines(path: str, first: bytes, rest: IO[bytes]) -> Iterator[tuple[int, PuzzleEntry]]:
+    for line in read_log(path, _Chained(first, rest)):
+        if isinstance(line.record, PuzzleEntry):
+            yield line.number, line.record
+
+
+def _answer_lines(path: str, first: bytes, rest: IO[bytes]) -> Iterator[tuple[int, AnswerLine]]:
+    for number, raw in enumerate(_Chained(first, rest), start=1):
+        if not raw.strip():
+            continue
+        if not raw.endswith(b"\n"):
+            LOGGER.warning("%s:%d: a torn last line (not a whole record), left out", path, number)
+            return
+        data = parse_json(raw)
+        if not isinstance(data, dict):
+            raise ResultsFileError(
+                f"{path}:{number}: not a JSON object: certify reads results logs and the "
+                f"output of solve --format jsonl"
+            )
+        if "kind" in data:
+            raise ResultsFileError(
+                f"{path}:{number}: neither a results log nor a line of solve --format jsonl"
+            )
+        try:
+            yield number, AnswerLine.from_json(data)
+        except RecordError as error:
+            raise ResultsFileError(
+                f"{path}:{number}: not a whole line of solve --format jsonl ({error})"
+            ) from None
+
+
+class _Chained:
+    """A first line already read, then the rest of the stream: one iterable of lines."""
+
+    def __init__(self, first: bytes, rest: IO[bytes]) -> None:
+        self.first, self.rest = first, rest
+
+    def __iter__(self) -> Iterator[bytes]:
+        if self.first:
+            yield self.first
+        yield from self.rest
 
 
 def _open(path: str) -> AbstractContextManager[IO[bytes]]:
@@ -81,93 +122,35 @@ def _open(path: str) -> AbstractContextManager[IO[bytes]]:
         raise ResultsFileError(f"{path}: cannot read: {error.strerror or error}") from None
 
 
-def _json(raw: bytes, path: str, number: int, *, torn: bool) -> dict[str, Any] | None:
-    """One line as a JSON object; None for a torn last line (a run killed mid-write)."""
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        if torn:
-            LOGGER.warning("%s:%d: a torn last line (not a whole record), left out", path, number)
-            return None
-        raise ResultsFileError(
-            f"{path}:{number}: not a JSON object: expected a results log "
-            f"or the output of solve --format jsonl"
-        ) from None
-    if not isinstance(data, dict):
-        raise ResultsFileError(f"{path}:{number}: not a JSON object")
-    return data
-
-
-def _entries(record: Mapping[str, Any], path: str, number: int) -> Iterator[Entry]:
-    kind = record.get("kind")
-    if kind == "header":
+def _entries(record: PuzzleEntry | AnswerLine, path: str, number: int) -> Iterator[Entry]:
+    if isinstance(record, AnswerLine) and record.run is None:
+        yield Entry(path, number, record.backend or "?", "invalid", None)
         return
-    if kind == "puzzle" and isinstance(record.get("runs"), list):
-        yield from _log_entries(record, path, number)
-    elif kind is None and "puzzle" in record and "status" in record:
-        yield _solve_entry(record, path, number)
-    else:
-        raise ResultsFileError(
-            f"{path}:{number}: neither a results record nor a line of solve --format jsonl"
-        )
-
-
-def _log_entries(record: Mapping[str, Any], path: str, number: int) -> Iterator[Entry]:
     puzzle = _puzzle(record, path, number)
-    mode = _mode(record, path, number)
-    for run in record["runs"]:
-        if not isinstance(run, dict) or "status" not in run:
-            raise ResultsFileError(f"{path}:{number}: a run without its status")
-        label = str(run.get("backend", "?"))
-        repeat = run.get("repeat") or 0
-        if isinstance(repeat, int) and repeat > 0:
-            label += f"#{repeat + 1}"
-        status = str(run["status"])
-        claim = claim_of_run(
-            puzzle,
-            mode,
-            status,
-            solution=run.get("solution"),
-            count=run.get("count"),
-            limit_reached=bool(run.get("limit_reached", False)),
-            reason=run.get("reason"),
-        )
-        yield Entry(path, number, label, status, claim)
+    runs = record.runs if isinstance(record, PuzzleEntry) else (record.run,)
+    for run in runs:
+        assert run is not None
+        label = run.backend + (f"#{run.repeat + 1}" if run.repeat > 0 else "")
+        yield Entry(path, number, label, str(run.status), _claim(puzzle, record.mode, run))
 
 
-def _solve_entry(record: Mapping[str, Any], path: str, number: int) -> Entry:
-    status = str(record["status"])
-    label = str(record.get("backend", "?"))
-    if status == "invalid input":
-        return Entry(path, number, label, status, None)
-    puzzle = _puzzle(record, path, number)
-    claim = claim_of_run(
+def _claim(puzzle: Grid, mode: Mode, run: Run) -> Claim | None:
+    return claim_of_run(
         puzzle,
-        _mode(record, path, number),
-        status,
-        solution=record.get("solution") or record.get("answer"),
-        count=record.get("count"),
-        limit_reached=bool(record.get("limit_reached", False)),
-        reason=record.get("reason"),
+        mode,
+        str(run.status),
+        solution=run.grid_text,
+        count=run.count,
+        limit_reached=bool(run.limit_reached),
+        reason=run.reason,
     )
-    return Entry(path, number, label, status, claim)
 
 
-def _puzzle(record: Mapping[str, Any], path: str, number: int) -> Grid:
+def _puzzle(record: PuzzleFields, path: str, number: int) -> Grid:
     try:
-        box = parse_box(str(record["box"])) if record.get("box") else None
-        return Grid.parse(str(record["puzzle"]), box=box)
+        return record.grid()
     except (GridParseError, GridShapeError) as error:
         raise ResultsFileError(f"{path}:{number}: the puzzle is not a grid: {error}") from None
-
-
-def _mode(record: Mapping[str, Any], path: str, number: int) -> Mode:
-    try:
-        return Mode(record["mode"])
-    except (KeyError, ValueError):
-        raise ResultsFileError(
-            f"{path}:{number}: no mode, or an unknown one: {record.get('mode')!r}"
-        ) from None
 
 
 __all__ = ["STDIN", "Entry", "read_entries"]

@@ -22,7 +22,9 @@ from typing import Any  # noqa: E402
 import click  # noqa: E402
 
 from .._version import __version__  # noqa: E402
-from .common import CONTEXT, EXIT_INTERRUPTED, EXIT_USAGE, STOP, log_warnings, quiet_echo  # noqa: E402
+from .options import CONTEXT  # noqa: E402
+from .output import log_warnings  # noqa: E402
+from .signals import EXIT_INTERRUPTED, EXIT_USAGE, STOP, quiet_echo  # noqa: E402
 
 # command name -> (module of this package, function): each module is imported when its command
 # runs (or when help lists them), so `sudoku-cp solve -b dfs` never loads plots or Dask.

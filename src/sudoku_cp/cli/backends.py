@@ -9,18 +9,10 @@ import textwrap
 import click
 
 from ..text import plural
-from .common import (
-    EXIT_USAGE,
-    LazyChoice,
-    echo,
-    fail,
-    input_options,
-    option,
-    output_file,
-    puzzle_stream,
-    report_input_errors,
-    run_command,
-)
+from .objects import puzzle_stream, report_input_errors
+from .options import LazyChoice, input_options, option
+from .output import echo, fail, output_file, run_command
+from .signals import EXIT_USAGE
 
 
 def _encodings() -> list[str]:

@@ -8,29 +8,17 @@ from typing import Any
 
 import click
 
-from .common import (
-    EXIT_OK,
-    EXIT_UNSOLVED,
-    check_stop,
+from .objects import (
     configurations,
-    echo,
-    executor_options,
-    fail,
-    input_options,
     make_executor,
-    option,
     puzzle_stream,
-    quiet_echo,
     report_input_errors,
-    results_options,
     resume_hint,
-    run_command,
-    signal_word,
-    solve_options,
     solve_settings,
-    stdout_closed,
-    stop_with,
 )
+from .options import executor_options, input_options, option, results_options, solve_options
+from .output import echo, fail, run_command, stdout_closed
+from .signals import EXIT_OK, EXIT_UNSOLVED, check_stop, quiet_echo, signal_word, stop_with
 
 
 @click.command(
@@ -192,7 +180,7 @@ def _read_sets(
 
 def _measure(session: Any, measure_setup: bool, results: str | None) -> None:
     """Run the session: replay, set-up, the timed runs, with progress on stderr."""
-    from ..formats import PuzzleRecord
+    from ..judging import SkippedLine
     from ..progress import Progress
     from ..text import plural
 
@@ -205,7 +193,7 @@ def _measure(session: Any, measure_setup: bool, results: str | None) -> None:
             if session.resumed:
                 quiet_echo(
                     f"Resumed {results}: {session.resumed} of "
-                    f"{plural(len(session.records), 'puzzle')} were already measured."
+                    f"{plural(session.total, 'puzzle')} were already measured."
                 )
             if measure_setup and todo:
                 session.measure_setup(
@@ -216,11 +204,11 @@ def _measure(session: Any, measure_setup: bool, results: str | None) -> None:
                 )
             progress.relabel("bench ", total=len(todo))
             for checked in session.run():
-                assert not isinstance(checked, PuzzleRecord)
+                assert not isinstance(checked, SkippedLine)  # a bench's input is checked first
                 for answer in checked.answers:
                     if answer.status in ("wrong", "error"):
                         quiet_echo(
-                            f"{checked.record.where}: {answer.label} {answer.status}: "
+                            f"{checked.input.where}: {answer.label} {answer.status}: "
                             f"{answer.reason}"
                         )
                 progress.advance()
@@ -229,7 +217,7 @@ def _measure(session: Any, measure_setup: bool, results: str | None) -> None:
         progress.close()
         stop_with(
             f"{signal_word()} after {session.kept()} of "
-            f"{plural(len(session.records) - session.resumed, 'puzzle')}; "
+            f"{plural(session.total - session.resumed, 'puzzle')}; "
             f"{resume_hint(results)}."
         )
     except BrokenPipeError:
@@ -240,8 +228,8 @@ def _measure(session: Any, measure_setup: bool, results: str | None) -> None:
 
 def _show(session: Any, baseline: str) -> None:
     """The summary table, its legend, and the one-off set-up."""
-    from ..render import render_setup_text, render_summary_text, summary_legend
-    from ..timings import statistics_available
+    from ..bench_statistics import statistics_available
+    from ..render.bench import render_setup_text, render_summary_text, summary_legend
 
     repeat = session.settings.repeat
     intervals = repeat > 1 and statistics_available()

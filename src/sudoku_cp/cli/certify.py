@@ -18,21 +18,14 @@ import click
 
 from ..certify import DEFAULT_SOLVER, ENGINES, PROOF_SOLVERS, Certifier
 from ..certify.certifier import Certification
+from ..certify.files import ClaimTally
 from ..certify.readers import Entry
-from ..certify.session import Tally
 from ..progress import Progress
 from ..text import plural
-from .common import (
-    check_stop,
-    echo,
-    executor_options,
-    make_executor,
-    option,
-    output_file,
-    run_command,
-    signal_word,
-    stop_with,
-)
+from .objects import make_executor
+from .options import executor_options, option
+from .output import echo, output_file, run_command
+from .signals import check_stop, signal_word, stop_with
 
 EXIT_FAILED = 1
 
@@ -110,10 +103,10 @@ def certify(
     unsatisfiable answer needs a checked refutation, a count its completions and a refutation
     of one more. One line per claim that fails, then a summary.
     """
-    from ..certifying import certify_paths
+    from ..certify_job import certify_paths
 
     started = time.perf_counter()
-    tally = Tally()
+    tally = ClaimTally()
     progress = Progress(None, label="certify ")
     certifier = Certifier(solver=solver, engine=checker, keep_proofs=keep_proofs)
     runner = make_executor(executor, jobs, scheduler)
@@ -168,7 +161,7 @@ def _report(path: Path | None) -> Iterator[IO[str] | None]:
         yield handle
 
 
-def _summary(tally: Tally, seconds: float) -> None:
+def _summary(tally: ClaimTally, seconds: float) -> None:
     kinds = ", ".join(f"{kind} {count}" for kind, count in sorted(tally.kinds.items()))
     echo(
         f"certify: {plural(tally.claims, 'claim')} from {plural(tally.files, 'file')}: "

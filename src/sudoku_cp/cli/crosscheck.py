@@ -8,29 +8,17 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from .common import (
-    EXIT_UNSOLVED,
-    EXIT_USAGE,
-    check_stop,
+from .objects import (
     configurations,
-    echo,
-    executor_options,
-    fail,
-    input_options,
     make_executor,
-    option,
     puzzle_stream,
-    quiet_echo,
     report_input_errors,
-    results_options,
     resume_hint,
-    run_command,
-    signal_word,
-    solve_options,
     solve_settings,
-    stdout_closed,
-    stop_with,
 )
+from .options import executor_options, input_options, option, results_options, solve_options
+from .output import echo, fail, run_command, stdout_closed
+from .signals import EXIT_UNSOLVED, EXIT_USAGE, check_stop, quiet_echo, signal_word, stop_with
 
 if TYPE_CHECKING:  # loaded when the command runs: --help stays fast
     from ..sessions import CrosscheckSession
@@ -159,7 +147,7 @@ def _puzzles(count: int) -> str:
 
 def _total(paths: list[str]) -> int | None:
     """The number of puzzles the input holds, when every source is a file (a progress total)."""
-    from ..formats import count_puzzles
+    from ..inputs import count_puzzles
 
     counts = [count_puzzles(path) for path in paths]
     return (
@@ -184,20 +172,21 @@ class _Watch:
     def replay(self) -> None:
         from ..formats import to_json_line
 
-        for record in self.session.replay():
+        for entry in self.session.replay():
             self.progress.advance(note=self.session.tally.note())
             if self.jsonl:
-                echo(to_json_line(record))
+                echo(to_json_line(entry.to_json()))
 
     def run(self) -> None:
-        from ..formats import PuzzleRecord, to_json_line
+        from ..formats import to_json_line
+        from ..judging import SkippedLine
 
         for item in self.session.run():
             self.shown = report_input_errors(self.stream, self.shown)
-            if isinstance(item, PuzzleRecord):
-                quiet_echo(f"{item.error}")
+            if isinstance(item, SkippedLine):
+                quiet_echo(item.reason)
             elif self.jsonl:
-                echo(to_json_line(item.to_record()))
+                echo(to_json_line(item.to_entry().to_json()))
             self.progress.advance(note=self.session.tally.note())
             check_stop()
 
@@ -206,7 +195,7 @@ class _Watch:
 
     def finish(self) -> None:
         """The summary table (and the findings): on stdout, or on stderr beside jsonl."""
-        from ..render import render_crosscheck, render_crosscheck_summary
+        from ..render.crosscheck import render_crosscheck, render_crosscheck_summary
 
         summary = self.session.summary()
         if self.jsonl:

@@ -10,7 +10,8 @@ import click
 
 from .. import datasets
 from ..errors import SudokuError
-from .common import EXIT_USAGE, echo, fail, quiet_echo, run_command
+from .output import echo, fail, run_command
+from .signals import EXIT_USAGE, quiet_echo
 
 ENVIRONMENT_HELP = f"""\b
 Environment:

@@ -11,7 +11,9 @@ from ..formats import to_json_line
 from ..inputs import box_shape
 from ..progress import Progress
 from ..text import plural
-from .common import LazyChoice, option, output_file, quiet_echo, run_command
+from .options import LazyChoice, option
+from .output import output_file, run_command
+from .signals import quiet_echo
 
 
 def _kinds() -> list[str]:

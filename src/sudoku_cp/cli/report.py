@@ -6,7 +6,9 @@ from typing import Any
 
 import click
 
-from .common import LazyChoice, fail, option, output_file, quiet_echo, run_command
+from .options import LazyChoice, option
+from .output import fail, output_file, run_command
+from .signals import quiet_echo
 
 
 def _plot_kinds() -> list[str]:
@@ -85,12 +87,12 @@ def plot(
     Several files (one per mode, say) are plotted together, a line style per mode.
     """
     from ..plots import check_plot_path, plot_figure, save_figure
-    from ..results_reader import load_results
+    from ..results_log.reader import load_results
 
     check_plot_path(output)
     results = load_results(*results_files)
     figure = plot_figure(
-        list(results.runs()), kind, time_limit=results.time_limit, x=x_backend, y=y_backend, by=by
+        list(results.rows()), kind, time_limit=results.time_limit, x=x_backend, y=y_backend, by=by
     )
     save_figure(figure, output)
 
@@ -187,10 +189,10 @@ def _document(
     results_files: tuple[str, ...], kind: str, target: Any, baseline: str | None, with_plots: bool
 ) -> str:
     """The Markdown report, the LaTeX table or the CSV summary."""
-    from ..render import render_summary_csv, render_summary_latex
+    from ..bench_statistics import summarize
+    from ..render.bench import render_summary_csv, render_summary_latex
     from ..report import render_markdown_report
-    from ..results_reader import load_results
-    from ..timings import summarize
+    from ..results_log.reader import load_results
 
     results = load_results(*results_files)
     chosen = _baseline(results, baseline)
@@ -198,7 +200,7 @@ def _document(
         plots = _report_plots(results, target) if with_plots else {}
         return render_markdown_report(results, plots, baseline=chosen)
     rows = summarize(
-        results.runs(), time_limit=results.time_limit, baseline=chosen, intervals=results.repeat > 1
+        results.rows(), time_limit=results.time_limit, baseline=chosen, intervals=results.repeat > 1
     )
     return (
         render_summary_latex(rows, baseline=chosen) if kind == "tex" else render_summary_csv(rows)
@@ -211,7 +213,7 @@ def _baseline(results: Any, chosen: str | None) -> str | None:
         if chosen not in labels:
             fail(f"no results for baseline {chosen!r} (the results hold {', '.join(labels)})")
         return chosen
-    named = results.settings.get("baseline")
+    named = results.header.settings.get("baseline") if results.header else None
     return named if named in labels else (labels[0] if labels else None)
 
 
@@ -220,7 +222,7 @@ def _report_plots(results: Any, target: Any) -> dict[str, str]:
     from ..plots import PLOT_KINDS, plot_figure, save_figure
 
     plots: dict[str, str] = {}
-    runs = list(results.runs())
+    runs = list(results.rows())
     try:
         for kind in PLOT_KINDS:
             if kind == "scatter" and len(results.labels()) < 2:

@@ -4,7 +4,7 @@ and its handlers installed, before anything else of the command line).
 The first Ctrl-C or SIGTERM records itself in `STOP`, has later ones ignored (so a second Ctrl-C
 cannot break the clean-up) and raises `Interrupted` in the main thread. A command stops on
 the exception; and should the exception be swallowed on its way (a signal landing inside a
-library's clean-up or a pool's fork), the record still decides: `cli.common.run_command` never
+library's clean-up or a pool's fork), the record still decides: `cli.output.run_command` never
 exits 0 after a signal, and the commands' loops call `check_stop` between items.
 """
 

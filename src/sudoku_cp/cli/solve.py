@@ -8,31 +8,28 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from .common import (
+from .objects import (
+    configurations,
+    make_executor,
+    puzzle_stream,
+    report_input_errors,
+    solve_settings,
+)
+from .options import executor_options, input_options, option, solve_options
+from .output import echo, fail, run_command, stdout_closed
+from .signals import (
     EXIT_OK,
     EXIT_UNSOLVED,
     EXIT_USAGE,
     check_stop,
-    configurations,
-    echo,
-    executor_options,
-    fail,
-    input_options,
-    make_executor,
-    option,
-    puzzle_stream,
     quiet_echo,
-    report_input_errors,
-    run_command,
     signal_word,
-    solve_options,
-    solve_settings,
-    stdout_closed,
     stop_with,
 )
 
 if TYPE_CHECKING:
     from ..grid import Grid
+    from ..judging import Answer, SkippedLine
 
 OUTPUT_FORMATS = ("grid", "spaced", "line", "jsonl")
 
@@ -98,7 +95,7 @@ def solve(
     Each answer is verified before it is printed; one that fails is 'wrong'.
     """
     from ..engine import execute
-    from ..formats import PuzzleRecord
+    from ..judging import SkippedLine
     from ..progress import Progress
     from ..text import plural
 
@@ -113,7 +110,7 @@ def solve(
     try:
         for item in outcomes:
             printer.shown = report_input_errors(stream, printer.shown)
-            printer.print(item if isinstance(item, PuzzleRecord) else item.answers[0])
+            printer.print(item if isinstance(item, SkippedLine) else item.answers[0])
             progress.advance()
             check_stop()
     except KeyboardInterrupt:
@@ -147,52 +144,48 @@ class _Printer:
         self.code = EXIT_OK
         self.declared: Any = None  # the box shape the output last declared ('# box: RxC')
 
-    def print(self, item: Any) -> None:
-        from ..formats import PuzzleRecord
-        from ..render import INVALID, answer_record, format_answer, invalid_record
-        from ..result import RunStatus
+    def print(self, item: Answer | SkippedLine) -> None:
+        from ..judging import SkippedLine
+        from ..render.answers import INVALID, answer_json, format_answer, skipped_json
 
-        layout = self.output_format or str(
-            self.stream.layouts.get(
-                item.source if isinstance(item, PuzzleRecord) else item.record.source, "line"
-            )
-        )
-        if isinstance(item, PuzzleRecord):
-            quiet_echo(f"{item.error}")
+        layout = self.output_format or str(self.stream.layouts.get(item.input.source, "line"))
+        if isinstance(item, SkippedLine):
+            quiet_echo(item.reason)
             self.code = max(self.code, EXIT_USAGE)
             text = (
-                _json(invalid_record(item, backend=self.label, mode=self.mode))
+                _json(skipped_json(item, backend=self.label, mode=self.mode))
                 if layout == "jsonl"
                 else INVALID
             )
         else:
-            if item.status is not RunStatus.SOLVED:
-                reason = f": {item.reason}" if item.reason else ""
-                who = f"{self.label} " if item.status in (RunStatus.WRONG, RunStatus.ERROR) else ""
-                quiet_echo(f"{item.record.where}: {who}{item.status}{reason}")
-                self.code = max(self.code, EXIT_UNSOLVED)
+            self._report(item)
             text = (
-                _json(answer_record(item, mode=self.mode))
+                _json(answer_json(item, mode=self.mode))
                 if layout == "jsonl"
                 else format_answer(item, layout)
             )
         if self.written and layout not in ("line", "jsonl"):
             echo()
-        shows_grid = (
-            layout != "jsonl"
-            and not isinstance(item, PuzzleRecord)
-            and item.solution is not None
-            and str(self.mode) != "count"
-        )
-        if shows_grid:
-            self._declare_box(item.record.grid)  # say the shape of the grid printed
+        shows_grid = layout != "jsonl" and str(self.mode) != "count"
+        if shows_grid and not isinstance(item, SkippedLine) and item.solution is not None:
+            self._declare_box(item.solution)  # say the shape of the grid printed
         echo(text)
         self.written += 1
+
+    def _report(self, answer: Answer) -> None:
+        """An answer that is not a solution, on stderr (and in the exit code)."""
+        from ..result import RunStatus
+
+        if answer.status is not RunStatus.SOLVED:
+            reason = f": {answer.reason}" if answer.reason else ""
+            who = f"{self.label} " if answer.status in (RunStatus.WRONG, RunStatus.ERROR) else ""
+            quiet_echo(f"{answer.input.where}: {who}{answer.status}{reason}")
+            self.code = max(self.code, EXIT_UNSOLVED)
 
     def _declare_box(self, grid: Grid) -> None:
         """Before the first answer with a box shape other than its size's default (and at each
         change), the '# box: RxC' line that makes the output read back with that shape."""
-        from ..formats import box_directive
+        from ..box_directives import box_directive
         from ..grid import default_box
 
         shape = grid.box if grid.box != default_box(grid.size) else None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..formats import box_directive
+from ..box_directives import box_directive
 from ..grid import geometry
 from .request import GeneratedPuzzle, Kind, Request
 

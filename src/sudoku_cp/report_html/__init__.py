@@ -18,7 +18,7 @@ from importlib import resources
 from typing import Any
 
 from .._version import __version__
-from ..timings import puzzle_outcomes
+from ..bench_statistics import puzzle_outcomes
 from .certificates import ReportInputs, is_certify_report, load_report_inputs
 from .payload import (
     configuration_list,
@@ -73,12 +73,12 @@ def render_html_report(
     results = inputs.results
     labels, shorts = configuration_list(results)
     certified = bool(inputs.certifications)
-    runs = list(results.runs())
-    outcomes = puzzle_outcomes(runs)  # once, for the summary and the columns
+    rows = list(results.rows())
+    outcomes = puzzle_outcomes(rows)  # once, for the summary and the columns
     columns = puzzle_columns(results, labels, outcomes, inputs.certifications)
     details = "\n".join(puzzle_details(results, labels, inputs.certifications))
     summary = summary_table(
-        results, runs, outcomes, shorts, inputs.certifications, baseline=baseline
+        results, rows, outcomes, shorts, inputs.certifications, baseline=baseline
     )
     return str(
         _template().render(

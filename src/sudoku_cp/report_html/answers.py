@@ -1,24 +1,23 @@
-"""The answers of one puzzle record as the HTML report draws them: each distinct grid once, the
+"""The answers of one puzzle entry as the HTML report draws them: each distinct grid once, the
 reference among them, and the cells to highlight, found by the one verifier (`verify`).
 
 A cell is marked for what is wrong with it: a rule the answer breaks there (a changed given, a
 blank left, a value repeated in a row, column or box: `verify.check_completion`), else a
 difference from the reference answer (the smallest valid completion in lexmin mode, the most
-common valid one otherwise). Records whose runs all gave one answer and were all judged
+common valid one otherwise). Entries whose runs all gave one answer and were all judged
 right are not checked again: there is nothing to mark.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..errors import SudokuError
 from ..grid import Grid
 from ..result import Mode, RunStatus
-from ..runs import record_box
+from ..results_log.records import PuzzleEntry, Run
 from ..verify import Rule, check_completion
 
 # The mark of a cell, by code: 0 a difference from the reference, then the verifier's rules.
@@ -36,7 +35,7 @@ DIFFERS = 0
 
 @dataclass
 class Answers:
-    """The distinct answer grids of a record (as written in the log), which one is the
+    """The distinct answer grids of an entry (as written in the log), which one is the
     reference (None when no run's answer is a valid completion), and per answer the marked
     cells as (cell, mark code) pairs and the verifier's findings, one line each."""
 
@@ -50,20 +49,20 @@ class Answers:
         return None if line is None else self.grids.index(line)
 
 
-def answers_of(record: Mapping[str, Any]) -> Answers:
-    """The answers of one results-log puzzle record, checked and marked."""
-    runs: Sequence[Mapping[str, Any]] = record["runs"]
-    grids = list(dict.fromkeys(run["solution"] for run in runs if run.get("solution")))
+def answers_of(entry: PuzzleEntry) -> Answers:
+    """The answers of one results-log puzzle entry, checked and marked."""
+    runs = entry.runs
+    grids = list(dict.fromkeys(run.grid_text for run in runs if run.grid_text))
     found = Answers(grids, marks=[[] for _ in grids], problems=[[] for _ in grids])
     if not grids:
         return found
-    found.reference = _reference(runs, grids, str(record.get("mode", "")))
-    all_right = all(run["status"] != RunStatus.WRONG for run in runs)
+    found.reference = _reference(runs, grids, entry.mode)
+    all_right = all(run.status is not RunStatus.WRONG for run in runs)
     if len(grids) == 1 and all_right:
         return found  # one answer, judged right: nothing to mark
     try:
-        box = record_box(record)
-        puzzle = Grid.parse(str(record["puzzle"]), box=box)
+        box = entry.shape()
+        puzzle = Grid.parse(entry.puzzle, box=box)
         parsed = [Grid.parse(line, box=box) for line in grids]
     except SudokuError as error:  # a hand-edited log: show the grids as they are, unmarked
         found.problems[0].append(f"cannot be checked: {error}")
@@ -74,19 +73,15 @@ def answers_of(record: Mapping[str, Any]) -> Answers:
     return found
 
 
-def _reference(runs: Sequence[Mapping[str, Any]], grids: Sequence[str], mode: str) -> int | None:
+def _reference(runs: Sequence[Run], grids: Sequence[str], mode: Mode) -> int | None:
     """The answer the others are compared with: among the solved runs' answers, the smallest
     (lexmin: the lex-min when anyone found it), else the most common (first on a tie)."""
-    solved = [
-        str(run["solution"])
-        for run in runs
-        if run["status"] == RunStatus.SOLVED and run.get("solution")
-    ]
+    solved = [run.solution for run in runs if run.status is RunStatus.SOLVED and run.solution]
     if not solved:
         return None
     if len(set(solved)) == 1:
         return grids.index(solved[0])
-    lexmin = mode == Mode.LEXMIN
+    lexmin = mode is Mode.LEXMIN
     best = min(solved, key=_values) if lexmin else Counter(solved).most_common(1)[0][0]
     return grids.index(best)
 

@@ -17,13 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ResultsFileError
-from ..results_reader import Results, load_results
+from ..results_log.reader import Results, load_results
 
-RunKey = tuple[int, str, int]  # (record index, configuration label, repeat)
+RunKey = tuple[int, str, int]  # (entry index, configuration label, repeat)
 
 
 @dataclass(frozen=True)
-class Certification:
+class RunCertification:
     """What a proof checker said of one run: certified or not, and why."""
 
     certified: bool
@@ -33,10 +33,10 @@ class Certification:
 @dataclass
 class ReportInputs:
     """The results logs of an HTML report, read as one, and the certifications of their runs
-    (from the runs themselves and from certify reports), by (record, label, repeat)."""
+    (from the runs themselves and from certify reports), by (entry, label, repeat)."""
 
     results: Results
-    certifications: dict[RunKey, Certification] = field(default_factory=dict)
+    certifications: dict[RunKey, RunCertification] = field(default_factory=dict)
     certify_reports: list[str] = field(default_factory=list)
 
 
@@ -79,15 +79,15 @@ def load_report_inputs(paths: Sequence[str | os.PathLike[str]]) -> ReportInputs:
     return inputs
 
 
-def _certified_runs(results: Results) -> Iterator[tuple[RunKey, Certification]]:
-    for index, record in enumerate(results.records):
-        for run in record["runs"]:
-            if isinstance(run.get("certified"), bool):
-                key = (index, str(run["backend"]), int(run.get("repeat") or 0))
-                yield key, Certification(run["certified"], str(run.get("reason") or ""))
+def _certified_runs(results: Results) -> Iterator[tuple[RunKey, RunCertification]]:
+    for index, entry in enumerate(results.entries):
+        for run in entry.runs:
+            if run.certified is not None:
+                key = (index, run.backend, run.repeat)
+                yield key, RunCertification(run.certified, run.reason or "")
 
 
-def _read_report(path: str, results: Results) -> Iterator[tuple[RunKey, Certification]]:
+def _read_report(path: str, results: Results) -> Iterator[tuple[RunKey, RunCertification]]:
     """The certifications of one certify report, keyed by the runs they are about.
 
     Raises:
@@ -111,7 +111,7 @@ def _read_report(path: str, results: Results) -> Iterator[tuple[RunKey, Certific
                 f"(was the log written again since it was certified?)"
             )
         label, repeat = _label_and_repeat(str(data["backend"]))
-        yield (index, label, repeat), Certification(bool(data["certified"]), str(data["reason"]))
+        yield (index, label, repeat), RunCertification(bool(data["certified"]), str(data["reason"]))
 
 
 def _lines(path: str) -> Iterator[tuple[int, Mapping[str, Any]]]:
@@ -144,7 +144,7 @@ def _log_of(name: str, paths: Iterable[str]) -> str | None:
 
 
 def _record_index(results: Results) -> dict[tuple[str, int], int]:
-    return {location: index for index, location in enumerate(results.record_lines)}
+    return {location: index for index, location in enumerate(results.entry_lines)}
 
 
 def _label_and_repeat(name: str) -> tuple[str, int]:
@@ -156,7 +156,7 @@ def _label_and_repeat(name: str) -> tuple[str, int]:
 
 
 __all__ = [
-    "Certification",
+    "RunCertification",
     "ReportInputs",
     "RunKey",
     "is_certify_report",

@@ -25,14 +25,14 @@ import statistics
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
+from ..bench_statistics import GroupKey, PuzzleOutcome
 from ..grid import Shape, default_box
 from ..labels import ShortLabel, short_labels
 from ..result import RunStatus, Verdict
-from ..results_reader import Results
-from ..runs import record_box
-from ..timings import GroupKey, PuzzleOutcome
+from ..results_log.reader import Results
+from ..results_log.records import PuzzleEntry, Run
 from .answers import MARKS, answers_of
-from .certificates import Certification, RunKey
+from .certificates import RunCertification, RunKey
 
 TIME_UNIT = 1e-7
 STATUSES: tuple[str, ...] = tuple(status.value for status in RunStatus)
@@ -59,11 +59,7 @@ def units(seconds: float | None) -> int:
 def configuration_list(results: Results) -> tuple[list[str], dict[str, ShortLabel]]:
     """The configuration labels in order, and the short label of each."""
     labels = results.labels()
-    described = [
-        item
-        for header in results.headers
-        for item in header.get("settings", {}).get("backends", [])
-    ]
+    described = [item for header in results.headers for item in header.configurations]
     return labels, short_labels(described, labels)
 
 
@@ -78,7 +74,7 @@ def meta_data(
     """What the page knows before it unpacks anything: the configurations, the vocabularies
     that the packed columns index into, the time limit and the sizes."""
     return {
-        "records": len(results.records),
+        "records": len(results.entries),
         "configurations": [
             {
                 "label": label,
@@ -90,8 +86,8 @@ def meta_data(
             for label in labels
         ],
         "baseline": labels.index(baseline) if baseline in labels else None,
-        "sets": _in_order(str(record["set"]) for record in results.records),
-        "modes": _in_order(str(record["mode"]) for record in results.records),
+        "sets": _in_order(entry.set for entry in results.entries),
+        "modes": _in_order(str(entry.mode) for entry in results.entries),
         "shapes": [list(shape) for shape in _shapes(results)],
         "statuses": list(STATUSES),
         "verdicts": list(VERDICTS),
@@ -106,26 +102,25 @@ def _in_order(values: Iterable[T]) -> list[T]:
     return list(dict.fromkeys(values))
 
 
-def _shape(record: Mapping[str, Any]) -> tuple[int, int, int]:
-    size = int(record["size"])
-    box: Shape = record_box(record) or default_box(size)
-    return size, box[0], box[1]
+def _shape(entry: PuzzleEntry) -> tuple[int, int, int]:
+    box: Shape = entry.shape() or default_box(entry.size)
+    return entry.size, box[0], box[1]
 
 
 def _shapes(results: Results) -> list[tuple[int, int, int]]:
-    return _in_order(_shape(record) for record in results.records)
+    return _in_order(_shape(entry) for entry in results.entries)
 
 
 def puzzle_columns(
     results: Results,
     labels: Sequence[str],
     outcomes: Mapping[GroupKey, Mapping[int, PuzzleOutcome]],
-    certifications: Mapping[RunKey, Certification],
+    certifications: Mapping[RunKey, RunCertification],
 ) -> dict[str, Any]:
-    """The per-record arrays of the page (see the module's docstring); `outcomes` are
-    `timings.puzzle_outcomes` of the results' runs."""
-    meta_sets = _in_order(str(record["set"]) for record in results.records)
-    modes = _in_order(str(record["mode"]) for record in results.records)
+    """The per-entry arrays of the page (see the module's docstring); `outcomes` are
+    `bench_statistics.puzzle_outcomes` of the results' runs."""
+    meta_sets = _in_order(entry.set for entry in results.entries)
+    modes = _in_order(str(entry.mode) for entry in results.entries)
     shapes = _shapes(results)
     columns: dict[str, Any] = {
         "set": [],
@@ -140,23 +135,21 @@ def puzzle_columns(
         "time": [[] for _ in labels],
         "cpu": [[] for _ in labels],
     }
-    for record in results.records:
-        columns["set"].append(meta_sets.index(str(record["set"])))
-        columns["number"].append(int(record["number"]))
-        columns["line"].append(int(record.get("line") or 0))
-        columns["shape"].append(shapes.index(_shape(record)))
-        columns["givens"].append(int(record["givens"]))
-        columns["mode"].append(modes.index(str(record["mode"])))
-        columns["verdict"].append(VERDICTS.index(str(record["verdict"])))
-        columns["puzzle"].append(str(record["puzzle"]))
+    for entry in results.entries:
+        columns["set"].append(meta_sets.index(entry.set))
+        columns["number"].append(entry.number)
+        columns["line"].append(entry.line)
+        columns["shape"].append(shapes.index(_shape(entry)))
+        columns["givens"].append(entry.givens)
+        columns["mode"].append(modes.index(str(entry.mode)))
+        columns["verdict"].append(VERDICTS.index(str(entry.verdict)))
+        columns["puzzle"].append(entry.puzzle)
         cpu: dict[str, list[float]] = {}
-        for run in record["runs"]:
-            if run.get("cpu_seconds") is not None:
-                cpu.setdefault(str(run["backend"]), []).append(float(run["cpu_seconds"]))
+        for run in entry.runs:
+            if run.cpu_seconds is not None:
+                cpu.setdefault(run.backend, []).append(run.cpu_seconds)
         for number, label in enumerate(labels):
-            outcome = outcomes.get((record["set"], record["mode"], label), {}).get(
-                int(record["number"])
-            )
+            outcome = outcomes.get((entry.set, str(entry.mode), label), {}).get(entry.number)
             _add_outcome(columns, number, outcome, cpu.get(label, []))
     if certifications:
         columns["cert"] = _certificate_columns(results, labels, certifications)
@@ -169,7 +162,7 @@ def _add_outcome(
     outcome: PuzzleOutcome | None,
     cpu: Sequence[float],
 ) -> None:
-    """One configuration's status, time and CPU time on one record (the median of repeats)."""
+    """One configuration's status, time and CPU time on one entry (the median of repeats)."""
     if outcome is None:
         columns["status"][number].append(NONE)
         columns["time"][number].append(NONE)
@@ -182,10 +175,10 @@ def _add_outcome(
 
 
 def _certificate_columns(
-    results: Results, labels: Sequence[str], certifications: Mapping[RunKey, Certification]
+    results: Results, labels: Sequence[str], certifications: Mapping[RunKey, RunCertification]
 ) -> list[list[int]]:
-    """Per configuration and record: 1 every certified repeat, 0 one refused, -1 none."""
-    found: list[list[int]] = [[NONE] * len(results.records) for _ in labels]
+    """Per configuration and entry: 1 every certified repeat, 0 one refused, -1 none."""
+    found: list[list[int]] = [[NONE] * len(results.entries) for _ in labels]
     position = {label: number for number, label in enumerate(labels)}
     for (index, label, _), certification in certifications.items():
         if label in position:
@@ -197,43 +190,43 @@ def _certificate_columns(
 def puzzle_details(
     results: Results,
     labels: Sequence[str],
-    certifications: Mapping[RunKey, Certification],
+    certifications: Mapping[RunKey, RunCertification],
 ) -> list[str]:
-    """One compact JSON text per record: its source, box, findings, distinct answers with
+    """One compact JSON text per entry: its source, box, findings, distinct answers with
     their marks and findings, and every run (configuration index, repeat, status index, times
     in seconds, peak memory, answer index, count, reason, stats, certification)."""
     position = {label: number for number, label in enumerate(labels)}
     details = []
-    for index, record in enumerate(results.records):
-        answers = answers_of(record)
-        detail: dict[str, Any] = {"src": record.get("source"), "f": record.get("findings") or []}
-        if record.get("box"):
-            detail["box"] = record["box"]
+    for index, entry in enumerate(results.entries):
+        answers = answers_of(entry)
+        detail: dict[str, Any] = {"src": entry.source, "f": list(entry.findings)}
+        if entry.box:
+            detail["box"] = entry.box
         if answers.grids:
             detail.update(a=answers.grids, ref=answers.reference)
             if any(answers.marks) or any(answers.problems):
                 detail.update(mk=answers.marks, pb=answers.problems)
         detail["r"] = [
-            _run_detail(run, position, answers.index(run.get("solution")), certifications, index)
-            for run in record["runs"]
+            _run_detail(run, position, answers.index(run.grid_text), certifications, index)
+            for run in entry.runs
         ]
         details.append(to_json(detail))
     return details
 
 
 def _run_detail(
-    run: Mapping[str, Any],
+    run: Run,
     position: Mapping[str, int],
     answer: int | None,
-    certifications: Mapping[RunKey, Certification],
+    certifications: Mapping[RunKey, RunCertification],
     index: int,
 ) -> dict[str, Any]:
-    label, repeat = str(run["backend"]), int(run.get("repeat") or 0)
     detail: dict[str, Any] = {
-        "c": position.get(label, NONE),
-        "k": repeat,
-        "s": STATUSES.index(str(run["status"])),
+        "c": position.get(run.backend, NONE),
+        "k": run.repeat,
+        "s": STATUSES.index(str(run.status)),
     }
+    stored = run.to_json()
     for key, name in (
         ("t", "seconds"),
         ("cpu", "cpu_seconds"),
@@ -243,15 +236,15 @@ def _run_detail(
         ("n", "count"),
         ("why", "reason"),
     ):
-        if run.get(name) is not None:
-            detail[key] = run[name]
-    if run.get("limit_reached"):
+        if stored.get(name) is not None:
+            detail[key] = stored[name]
+    if run.limit_reached:
         detail["lr"] = 1
     if answer is not None:
         detail["a"] = answer
-    if run.get("stats"):
-        detail["x"] = run["stats"]
-    certification = certifications.get((index, label, repeat))
+    if run.stats:
+        detail["x"] = dict(run.stats)
+    certification = certifications.get((index, run.backend, run.repeat))
     if certification is not None:
         detail["cert"] = [int(certification.certified), certification.reason]
     return detail

@@ -13,8 +13,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..bench_statistics import GroupKey, PuzzleOutcome, SummaryRow, cpu_statistics, summarize
 from ..labels import ShortLabel
-from ..render import (
+from ..render.bench import (
     format_interval,
     format_milliseconds,
     format_p_value,
@@ -22,9 +23,8 @@ from ..render import (
     summary_legend,
 )
 from ..report import SETUP_COLUMNS, command_line, environment_rows, sessions_of, setup_rows
-from ..results_reader import Results
-from ..timings import GroupKey, PuzzleOutcome, SummaryRow, cpu_statistics, summarize
-from .certificates import Certification, RunKey
+from ..results_log.reader import Results, RunRow
+from .certificates import RunCertification, RunKey
 
 
 @dataclass(frozen=True)
@@ -138,34 +138,34 @@ def _baseline_columns(with_ci: bool) -> list[Column]:
 
 def summary_table(
     results: Results,
-    runs: Sequence[Mapping[str, Any]],
+    rows: Sequence[RunRow],
     outcomes: Mapping[GroupKey, Mapping[int, PuzzleOutcome]],
     shorts: Mapping[str, ShortLabel],
-    certifications: Mapping[RunKey, Certification],
+    certifications: Mapping[RunKey, RunCertification],
     *,
     baseline: str | None,
 ) -> dict[str, Any]:
     """The summary as the template draws it: column titles and groups, and per row the
-    configuration's index, its full label, and each cell's text and sort key. `runs` are
-    `results.runs()`, `outcomes` their `timings.puzzle_outcomes`."""
+    configuration's index, its full label, and each cell's text and sort key. `rows` are
+    `results.rows()`, `outcomes` their `bench_statistics.puzzle_outcomes`."""
     labels = list(shorts)  # short_labels keeps the order of the configurations
-    rows = summarize(
-        runs,
+    summary = summarize(
+        rows,
         time_limit=results.time_limit,
         baseline=baseline,
         intervals=results.repeat > 1,
         outcomes=outcomes,
     )
-    cpu = cpu_statistics(runs)
+    cpu = cpu_statistics(rows)
     refused = _refused(results, certifications)
     columns = summary_columns(
-        rows,
+        summary,
         baseline=baseline,
-        several_modes=len({row.mode for row in rows}) > 1,
+        several_modes=len({row.mode for row in summary}) > 1,
         certified=bool(certifications),
     )
     shown = []
-    for row in rows:
+    for row in summary:
         key = (row.set, row.mode, row.backend)
         mean, _, p90 = cpu.get(key, (None, None, None))
         short = shorts.get(row.backend)
@@ -190,14 +190,14 @@ def summary_table(
 
 
 def _refused(
-    results: Results, certifications: Mapping[RunKey, Certification]
+    results: Results, certifications: Mapping[RunKey, RunCertification]
 ) -> dict[tuple[str, str, str], int]:
     """Per (set, mode, configuration): the runs a proof checker refused."""
     found: dict[tuple[str, str, str], int] = {}
     for (index, label, _), certification in certifications.items():
         if not certification.certified:
-            record = results.records[index]
-            key = (str(record["set"]), str(record["mode"]), label)
+            entry = results.entries[index]
+            key = (entry.set, str(entry.mode), label)
             found[key] = found.get(key, 0) + 1
     return found
 
@@ -217,12 +217,12 @@ def session_list(results: Results) -> list[dict[str, Any]]:
     line and its set-up rows (None when it measured none)."""
     sessions = []
     for path, header in sessions_of(results):
-        setup = header.get("setup")
+        setup = header.setup
         sessions.append(
             {
                 "path": path,
-                "command": header.get("command", ""),
-                "resumed": bool(header.get("resumed")),
+                "command": header.command,
+                "resumed": header.resumed,
                 "argv": command_line(header),
                 "rows": [row for row in environment_rows(header) if row[0] != "command"],
                 "setup": setup_rows(setup) if setup else None,

@@ -1,24 +1,26 @@
-"""The run vocabulary: what to ask of every configuration, what a worker sends back, and what a
+"""Judging answers: what to ask of every configuration, what a worker sends back, and what a
 puzzle becomes once every answer is checked.
 
 The chain of one answer: a backend's `SolveResult` travels from a worker in `PuzzleRuns` (every
 configuration's results for one puzzle, unchecked), is checked by the one verifier into an
 `Answer` (a `RunStatus` and its reason), and a puzzle's answers with their `Verdict` make a
-`CheckedPuzzle`, whose `to_record()` is the results log's record. `answers_of_record` reads such a
-record back into results, so that a stored record can be checked again (resume, certify).
+`CheckedPuzzle`, whose `to_entry()` is the results log's entry. An input line that is not a
+puzzle becomes a `SkippedLine` in its place. `stored_results` reads a log's entry back into
+results, so that a stored answer can be checked again (resume).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .configurations import Configuration
-from .formats import PuzzleRecord
-from .grid import Grid, Shape, default_box, parse_box
+from .formats import InputPuzzle
+from .grid import Grid, Shape, default_box
 from .result import Mode, RunStatus, SolveResult, Status, Verdict
+from .results_log.records import AnswerLine, PuzzleEntry, Run
 from .verify import compare
 
 if TYPE_CHECKING:  # the proofs are loaded only by a run that certifies
@@ -80,7 +82,7 @@ class SolveSettings:
 class PuzzleRuns:
     """What the configurations produced for one puzzle in a worker, before any check."""
 
-    record: PuzzleRecord
+    input: InputPuzzle
     results: dict[str, list[SolveResult]] = field(default_factory=dict)  # label -> repeats
     cpu: dict[str, list[float]] = field(default_factory=dict)  # label -> CPU seconds
     errors: dict[str, str] = field(default_factory=dict)  # label -> what failed
@@ -111,7 +113,7 @@ class Answer:
     backend's raw result, None for an error.
     """
 
-    record: PuzzleRecord
+    input: InputPuzzle
     label: str
     status: RunStatus
     result: SolveResult | None
@@ -124,7 +126,12 @@ class Answer:
 
     @property
     def puzzle(self) -> Grid | None:
-        return self.record.grid
+        return self.input.grid
+
+    @property
+    def record(self) -> InputPuzzle:
+        """The input puzzle answered: the name of `input` before 0.2, kept for scripts."""
+        return self.input
 
     @property
     def solution(self) -> Grid | None:
@@ -145,46 +152,48 @@ class Answer:
     def seconds(self) -> float | None:
         return None if self.result is None else self.result.seconds
 
-    def to_dict(self) -> dict[str, Any]:
-        """The run's entry in a results-log record."""
+    def to_run(self) -> Run:
+        """The run as the results log keeps it."""
         result = self.result
         stats = dict(result.stats) if result is not None else {}
-        data: dict[str, Any] = {
-            "backend": self.label,
-            "repeat": self.repeat,
-            "status": str(self.status),
-            "seconds": _round(result.seconds) if result is not None else None,
-            "cpu_seconds": _round(self.cpu_seconds),
-            "max_rss_mb": None if self.max_rss_mb is None else round(self.max_rss_mb, 1),
-            "build_seconds": _round(stats.pop("build_seconds", None)),
-            "solve_seconds": _round(stats.pop("solve_seconds", None)),
-            "solution": (
-                result.solution.to_line()
-                if result is not None and result.solution is not None
-                else None
-            ),
-        }
-        if result is not None and result.mode is Mode.COUNT:
-            data.update(count=result.count, limit_reached=result.limit_reached)
-        if self.reason:
-            data["reason"] = self.reason
-        if self.disagrees:
-            data["disagrees"] = True
+        build, solve = stats.pop("build_seconds", None), stats.pop("solve_seconds", None)
+        grid = None if result is None or result.solution is None else result.solution.to_line()
+        count_mode = result is not None and result.mode is Mode.COUNT
         certification = self.certification
-        if certification is not None:
-            data["certified"] = certification.certified
-            data["certificate"] = (
-                None if certification.certificate is None else certification.certificate.to_dict()
-            )
-        data["stats"] = stats
-        return data
+        return Run(
+            backend=self.label,
+            status=self.status,
+            repeat=self.repeat,
+            seconds=None if result is None else result.seconds,
+            cpu_seconds=self.cpu_seconds,
+            max_rss_mb=self.max_rss_mb,
+            build_seconds=build,
+            solve_seconds=solve,
+            solution=grid if self.status is not RunStatus.WRONG else None,
+            answer=grid if self.status is RunStatus.WRONG else None,
+            count=result.count if count_mode and result is not None else None,
+            limit_reached=result.limit_reached if count_mode and result is not None else None,
+            reason=self.reason,
+            disagrees=self.disagrees,
+            certified=None if certification is None else certification.certified,
+            certificate=(
+                None
+                if certification is None or certification.certificate is None
+                else certification.certificate.to_dict()
+            ),
+            stats=stats,
+        )
+
+    def to_line(self, mode: Mode) -> AnswerLine:
+        """The answer as `solve --format jsonl` prints it: the puzzle's fields and the run's."""
+        return AnswerLine(**puzzle_fields(self.input), mode=mode, run=self.to_run())
 
 
 @dataclass
 class CheckedPuzzle:
     """One puzzle after every configuration ran and every answer was checked."""
 
-    record: PuzzleRecord
+    input: InputPuzzle
     mode: Mode
     answers: list[Answer] = field(default_factory=list)
     verdict: Verdict = Verdict.AGREE
@@ -194,31 +203,55 @@ class CheckedPuzzle:
         """The first repeat of a configuration."""
         return next((answer for answer in self.answers if answer.label == label), None)
 
-    def to_record(self, *, set_name: str | None = None) -> dict[str, Any]:
-        """The results-log record of this puzzle (also `crosscheck --format jsonl`)."""
-        record = self.record
-        grid = record.grid
+    def to_entry(self, *, set_name: str | None = None) -> PuzzleEntry:
+        """The results log's entry of this puzzle (also `crosscheck --format jsonl`)."""
+        grid = self.input.grid
         assert grid is not None, "only puzzles are checked"
-        data: dict[str, Any] = {
-            "kind": "puzzle",
-            "index": record.index,
-            "set": set_name or set_of(record.source),
-            "number": record.number,
-            "source": record.source,
-            "line": record.line,
-            "puzzle": record.text,
-        }
-        if grid.box != default_box(grid.size):
-            data["box"] = f"{grid.box[0]}x{grid.box[1]}"  # needed to read the grids back
-        data.update(
+        return PuzzleEntry(
+            **puzzle_fields(self.input),
+            set=set_name or set_of(self.input.source),
+            number=self.input.number,
             size=grid.size,
             givens=len(grid.values) - grid.values.count(0),
-            mode=str(self.mode),
-            verdict=str(self.verdict),
-            findings=self.findings,
-            runs=[answer.to_dict() for answer in self.answers],
+            mode=self.mode,
+            verdict=self.verdict,
+            findings=tuple(self.findings),
+            runs=tuple(answer.to_run() for answer in self.answers),
         )
-        return data
+
+
+@dataclass(frozen=True)
+class SkippedLine:
+    """An input line that is not a puzzle, in its place among the checked puzzles: `reason`
+    says why; nothing ran on it."""
+
+    input: InputPuzzle
+
+    @property
+    def reason(self) -> str:
+        return str(self.input.error)
+
+    @property
+    def where(self) -> str:
+        return self.input.where
+
+
+Judged = CheckedPuzzle | SkippedLine  # what the engine yields for each input item, in order
+
+
+def puzzle_fields(puzzle: InputPuzzle) -> dict[str, Any]:
+    """The fields every line about an input puzzle starts with (`records.PuzzleFields`)."""
+    grid = puzzle.grid
+    box = None
+    if grid is not None and grid.box != default_box(grid.size):
+        box = f"{grid.box[0]}x{grid.box[1]}"  # needed to read the grids back
+    return {
+        "index": puzzle.index,
+        "source": puzzle.source,
+        "line": puzzle.line,
+        "puzzle": puzzle.text,
+        "box": box,
+    }
 
 
 def set_of(source: str) -> str:
@@ -235,8 +268,8 @@ def _round(seconds: float | None) -> float | None:
 
 def judge(runs: PuzzleRuns, configurations: Sequence[Configuration], mode: Mode) -> CheckedPuzzle:
     """Check every answer of one puzzle with the one verifier, then compare them."""
-    record = runs.record
-    puzzle = record.grid
+    puzzle_input = runs.input
+    puzzle = puzzle_input.grid
     assert puzzle is not None, "only puzzles are judged"
     names: dict[str, tuple[str, int]] = {}
     results: dict[str, SolveResult | None] = {}
@@ -268,13 +301,13 @@ def judge(runs: PuzzleRuns, configurations: Sequence[Configuration], mode: Mode)
             if item is not None and not item.certified
         },
     )
-    checked = CheckedPuzzle(record, mode, verdict=found.verdict, findings=found.findings)
+    checked = CheckedPuzzle(puzzle_input, mode, verdict=found.verdict, findings=found.findings)
     for name, status in found.statuses.items():
         label, repeat = names[name]
         cpu = runs.cpu.get(label, [])
         checked.answers.append(
             Answer(
-                record,
+                puzzle_input,
                 label,
                 status,
                 results[name],
@@ -289,90 +322,70 @@ def judge(runs: PuzzleRuns, configurations: Sequence[Configuration], mode: Mode)
     return checked
 
 
-# -- stored records read back ----------------------------------------------------------------------
+# -- stored entries read back ---------------------------------------------------------------------
 
 
-def record_box(record: Mapping[str, Any]) -> Shape | None:
-    """The box shape a results-log record names (None: the size's default)."""
-    box = record.get("box")
-    return parse_box(str(box)) if box else None
-
-
-def uncertified_of_record(record: Mapping[str, Any]) -> dict[str, str]:
-    """The runs of a stored record that a proof checker refused (`"certified": false`), by
-    name, with the reason stored: checking the record again keeps them wrong."""
-    found = {}
-    for run in record["runs"]:
-        if run.get("certified") is False:
-            repeat = int(run.get("repeat") or 0)
-            name = str(run["backend"]) if repeat == 0 else f"{run['backend']}#{repeat}"
-            found[name] = str(run.get("reason") or "not certified")
-    return found
-
-
-def answers_of_record(
-    record: Mapping[str, Any], *, limit: int | None = None
-) -> tuple[Grid, dict[str, SolveResult | None], dict[str, str]]:
-    """A stored puzzle record as the verifier sees it: the puzzle, each run's result by name
-    (`label`, or `label#repeat` for repeats; None for an error) and the errors' reasons.
+def stored_results(
+    entry: PuzzleEntry, *, limit: int | None = None
+) -> tuple[Grid, dict[str, SolveResult | None], dict[str, str], dict[str, str]]:
+    """A stored puzzle entry as the verifier sees it: the puzzle, each run's result by name
+    (`Run.name`; None for an error), the errors' reasons, and the runs a proof checker refused
+    (`certified: false`, with the reason stored: checking the entry again keeps them wrong).
     `limit` is the session's count limit (count mode); without it, each run's own count says
     whether the limit was reached.
 
     Raises:
-        GridParseError: for a stored puzzle or solution that is not a grid.
-        KeyError, TypeError, ValueError: for a record without the fields of one.
+        GridParseError, GridShapeError: for a stored puzzle or grid that is not a grid.
     """
-    box = record_box(record)
-    puzzle = Grid.parse(str(record["puzzle"]), box=box)
-    mode = Mode(record["mode"])
+    puzzle = entry.grid()
     results: dict[str, SolveResult | None] = {}
     errors: dict[str, str] = {}
-    for run in record["runs"]:
-        label, repeat = str(run["backend"]), int(run.get("repeat") or 0)
-        name = label if repeat == 0 else f"{label}#{repeat}"
-        stored = RunStatus(run["status"])
-        if stored is RunStatus.ERROR:
-            results[name], errors[name] = None, str(run.get("reason") or "error")
+    refused: dict[str, str] = {}
+    for run in entry.runs:
+        if run.certified is False:
+            refused[run.name] = run.reason or "not certified"
+        if run.status is RunStatus.ERROR:
+            results[run.name], errors[run.name] = None, run.reason or "error"
             continue
-        results[name] = _stored_result(run, label, mode, stored, puzzle.box, limit)
-    return puzzle, results, errors
+        results[run.name] = _stored_result(run, entry.mode, puzzle.box, limit)
+    return puzzle, results, errors, refused
 
 
-def _stored_result(
-    run: Mapping[str, Any], label: str, mode: Mode, stored: RunStatus, box: Shape, limit: int | None
-) -> SolveResult:
+def _stored_result(run: Run, mode: Mode, box: Shape, limit: int | None) -> SolveResult:
     """A stored run as the backend's result. A run stored as wrong is taken as what the backend
     said: solved with its grid (or its count), so that checking it again finds the fault."""
-    solution = Grid.parse(str(run["solution"]), box=box) if run.get("solution") else None
-    count = run.get("count")
-    if stored is RunStatus.WRONG:
+    text = run.grid_text
+    solution = Grid.parse(text, box=box) if text else None
+    count = run.count
+    if run.status is RunStatus.WRONG:
         status = Status.SOLVED if solution is not None or (count or 0) > 0 else Status.UNSATISFIABLE
     else:
-        status = Status(stored.value)
+        status = Status(run.status.value)
     if mode is not Mode.COUNT:
         limit = None
     elif limit is None and count is not None:
-        limit = int(count) if run.get("limit_reached") else int(count) + 1
+        limit = count if run.limit_reached else count + 1
     return SolveResult(
-        backend=label,
+        backend=run.backend,
         mode=mode,
         status=status,
         solution=solution,
-        count=None if count is None else int(count),
+        count=count,
         limit=limit,
-        seconds=float(run.get("seconds") or 0.0),
-        reason=run.get("reason"),
+        seconds=run.seconds or 0.0,
+        reason=run.reason,
     )
 
 
 __all__ = [
     "Answer",
     "CheckedPuzzle",
+    "Judged",
     "PuzzleRuns",
+    "SkippedLine",
     "SolveSettings",
-    "answers_of_record",
     "judge",
-    "record_box",
+    "puzzle_fields",
     "set_of",
-    "uncertified_of_record",
+    "stored_results",
 ]

@@ -1,7 +1,7 @@
 """Certify files one claim after another, and keep the tally (the faces render it).
 
 `certify_files` is the plain sequential loop under `sudoku-cp certify`; a parallel session
-hands `Entry.claim`s to `Certifier.certify` in workers instead and feeds the same `Tally`.
+hands `Entry.claim`s to `Certifier.certify` in workers instead and feeds the same `ClaimTally`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from .readers import Entry, read_entries
 
 
 @dataclass
-class Tally:
+class ClaimTally:
     """What a certify session found: claims by outcome and kind, and the proofs' cost."""
 
     files: int = 0
@@ -62,7 +62,7 @@ class Tally:
 
 
 def certify_files(
-    paths: Iterable[str], certifier: Certifier, tally: Tally | None = None
+    paths: Iterable[str], certifier: Certifier, tally: ClaimTally | None = None
 ) -> Iterator[tuple[Entry, Certification | None]]:
     """Every run of every file with its certification (None for a run without an answer), in
     file order; `tally`, when given, counts them.
@@ -81,4 +81,4 @@ def certify_files(
             yield entry, certification
 
 
-__all__ = ["Tally", "certify_files"]
+__all__ = ["ClaimTally", "certify_files"]

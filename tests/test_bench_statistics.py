@@ -1,18 +1,20 @@
-"""timings: confidence intervals, the Wilcoxon test and per-configuration memory, measured
+"""bench_statistics: confidence intervals, the Wilcoxon test and per-configuration memory, measured
 for real."""
 
 from __future__ import annotations
 
 import pytest
 
+from sudoku_cp.bench_statistics import bootstrap_interval, summarize, wilcoxon_p
 from sudoku_cp.configurations import Configuration
 from sudoku_cp.engine import execute
 from sudoku_cp.executors.pool import IsolatedExecutor
 from sudoku_cp.formats import read_puzzles
-from sudoku_cp.render import render_summary_text
-from sudoku_cp.runs import SolveSettings
-from sudoku_cp.timings import bootstrap_interval, summarize, wilcoxon_p
+from sudoku_cp.judging import SolveSettings
+from sudoku_cp.render.bench import render_summary_text
+from sudoku_cp.results_log.reader import RunRow
 
+from .bench_helpers import run_row
 from .conftest import BAEKJOON_2239, G17
 
 pytest.importorskip("scipy")
@@ -38,23 +40,9 @@ def test_wilcoxon_tells_a_shifted_configuration_from_noise():
     assert wilcoxon_p([(1.0, 1.0), (2.0, 2.0)]) is None  # every difference zero
 
 
-def run_rows(label: str, times: list[float]) -> list[dict]:
+def run_rows(label: str, times: list[float]) -> list[RunRow]:
     return [
-        {
-            "set": "s",
-            "number": i,
-            "index": i,
-            "puzzle": str(i),
-            "size": 9,
-            "givens": 30,
-            "backend": label,
-            "mode": "lexmin",
-            "repeat": 0,
-            "status": "solved",
-            "seconds": t,
-            "cpu_seconds": t,
-            "max_rss_mb": 40.0,
-        }
+        run_row("s", i, label, "solved", t, cpu_seconds=t, max_rss_mb=40.0)
         for i, t in enumerate(times)
     ]
 

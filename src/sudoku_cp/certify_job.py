@@ -1,9 +1,9 @@
 """Certification on the executors: `sudoku-cp certify -j N` and `--executor`.
 
-The claims of files are read in order (`certify.readers`), grouped by record (the runs of one
+The claims of files are read in order (`certify.readers`), grouped by entry (the runs of one
 puzzle, which share their claims when the backends agree: the worker's certifier certifies such a
 claim once), handed to an executor running a `CertifyJob`, and come back in input order with
-their certifications, tallied as the sequential loop tallies them (`certify.session`).
+their certifications, tallied as the sequential loop tallies them (`certify.files`).
 """
 
 from __future__ import annotations
@@ -13,16 +13,16 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from .certify.certifier import Certification, Certifier
+from .certify.files import ClaimTally
 from .certify.readers import Entry, read_entries
-from .certify.session import Tally
 from .executors import Executor, Job, JobWorker
 from .executors.inline import InlineExecutor
 
-Certified = list[tuple[Entry, Certification | None]]  # one record's runs, certified
+Certified = list[tuple[Entry, Certification | None]]  # one entry's runs, certified
 
 
 class CertifyJob(Job):
-    """Certify the runs of one record; an item is a list of `Entry`, its output a `Certified`."""
+    """Certify the runs of one entry; an item is a list of `Entry`, its output a `Certified`."""
 
     def __init__(self, certifier: Certifier) -> None:
         self.certifier = certifier
@@ -38,7 +38,7 @@ class CertifyJob(Job):
         return self
 
     def failed(self, item: Any, part: str, reason: str) -> Certified:
-        """A record whose worker died while certifying it: every claim of it is not certified
+        """An entry whose worker died while certifying it: every claim of it is not certified
         (a checker that crashes has not checked anything)."""
         return [
             (
@@ -68,14 +68,18 @@ class CertifyWorker(JobWorker):
         ]
 
 
-def records(entries: Iterable[Entry]) -> Iterator[list[Entry]]:
-    """The entries grouped by the record (file and line) they come from."""
+def by_line(entries: Iterable[Entry]) -> Iterator[list[Entry]]:
+    """The entries grouped by the line (file and line number) they come from."""
     for _, group in itertools.groupby(entries, key=lambda entry: (entry.file, entry.line)):
         yield list(group)
 
 
 def certify_paths(
-    paths: Iterable[str], certifier: Certifier, tally: Tally, *, executor: Executor | None = None
+    paths: Iterable[str],
+    certifier: Certifier,
+    tally: ClaimTally,
+    *,
+    executor: Executor | None = None,
 ) -> Iterator[tuple[Entry, Certification | None]]:
     """Every run of every file with its certification (None for a run without an answer), in
     file order, tallied; the work runs on `executor` (in this process when None).
@@ -90,7 +94,7 @@ def certify_paths(
             tally.files += 1
             yield from read_entries(path)
 
-    outputs = (executor or InlineExecutor()).map(records(entries()), CertifyJob(certifier))
+    outputs = (executor or InlineExecutor()).map(by_line(entries()), CertifyJob(certifier))
     try:
         for certified in outputs:
             for entry, certification in certified:
@@ -102,4 +106,4 @@ def certify_paths(
             close()
 
 
-__all__ = ["CertifyJob", "CertifyWorker", "certify_paths", "records"]
+__all__ = ["CertifyJob", "CertifyWorker", "by_line", "certify_paths"]

@@ -1,4 +1,4 @@
-"""Bench statistics over results records (pure: returns data).
+"""Bench statistics over the runs of results logs (pure: returns data).
 
 What is timed: a run's time is `SolveResult.seconds`, the in-process solve time of one puzzle
 (model or CNF building for that puzzle included; Python start-up, file reading and the one-off
@@ -20,9 +20,9 @@ from fractions import Fraction
 from typing import Any
 
 from .result import RunStatus
+from .results_log.reader import RunRow
 from .verify import worst
 
-Record = dict[str, Any]
 TINY_SECONDS = 1e-9  # a floor for ratios of times, which are never truly zero
 
 
@@ -105,43 +105,33 @@ class PuzzleOutcome:
 GroupKey = tuple[str, str, str]  # (set, mode, backend)
 
 
-def deduplicate(records: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+def deduplicate(rows: Iterable[RunRow]) -> list[RunRow]:
     """One run per (set, puzzle, backend, mode, repeat), the last one written winning."""
-    latest: dict[tuple[Any, ...], Mapping[str, Any]] = {}
-    for record in records:
-        key = (
-            record["set"],
-            int(record["number"]),
-            record["puzzle"],
-            record["backend"],
-            record["mode"],
-            int(record.get("repeat") or 0),
-        )
-        latest[key] = record
+    latest: dict[tuple[Any, ...], RunRow] = {}
+    for row in rows:
+        key = (row.set, row.number, row.entry.puzzle, row.backend, row.mode, row.run.repeat)
+        latest[key] = row
     return list(latest.values())
 
 
-def puzzle_outcomes(
-    records: Iterable[Mapping[str, Any]],
-) -> dict[GroupKey, dict[int, PuzzleOutcome]]:
+def puzzle_outcomes(rows: Iterable[RunRow]) -> dict[GroupKey, dict[int, PuzzleOutcome]]:
     """Per (set, mode, backend), in order of first appearance: puzzle index -> outcome."""
-    runs: dict[GroupKey, dict[int, list[Mapping[str, Any]]]] = {}
-    for record in deduplicate(records):
-        key = (record["set"], record["mode"], record["backend"])
-        runs.setdefault(key, {}).setdefault(int(record["number"]), []).append(record)
+    runs: dict[GroupKey, dict[int, list[RunRow]]] = {}
+    for row in deduplicate(rows):
+        key = (row.set, row.mode, row.backend)
+        runs.setdefault(key, {}).setdefault(row.number, []).append(row)
     outcomes: dict[GroupKey, dict[int, PuzzleOutcome]] = {}
     for key, puzzles in runs.items():
         outcomes[key] = {}
         for index, repeats in puzzles.items():
-            status = worst([record["status"] for record in repeats])
+            status = worst([row.status for row in repeats])
             seconds = (
-                statistics.median(float(record["seconds"]) for record in repeats)
+                statistics.median(row.seconds or 0.0 for row in repeats)
                 if status.answered
                 else None
             )
-            outcomes[key][index] = PuzzleOutcome(
-                status, seconds, int(repeats[0]["size"]), int(repeats[0]["givens"])
-            )
+            entry = repeats[0].entry
+            outcomes[key][index] = PuzzleOutcome(status, seconds, entry.size, entry.givens)
     return outcomes
 
 
@@ -173,7 +163,7 @@ class SummaryRow:
 
 
 def summarize(
-    records: Iterable[Mapping[str, Any]],
+    rows: Iterable[RunRow],
     *,
     time_limit: float | None,
     baseline: str | None,
@@ -184,12 +174,12 @@ def summarize(
 
     With `intervals` (bench does it with --repeat), and scipy installed: 95% bootstrap intervals
     of each median and ratio to the baseline, and a paired Wilcoxon signed-rank test against the
-    baseline on the puzzles both answered. `outcomes`: `puzzle_outcomes(records)`, if known.
+    baseline on the puzzles both answered. `outcomes`: `puzzle_outcomes(rows)`, if known.
     """
-    records = list(records)
-    outcomes = puzzle_outcomes(records) if outcomes is None else outcomes
-    extra = _run_extras(records)
-    rows = []
+    rows = list(rows)
+    outcomes = puzzle_outcomes(rows) if outcomes is None else outcomes
+    extra = _run_extras(rows)
+    summary: list[SummaryRow] = []
     for (name, mode, backend), puzzles in outcomes.items():
         times = [
             outcome.seconds
@@ -201,7 +191,7 @@ def summarize(
         ratio, ratio_puzzles = (
             geometric_mean_ratio(puzzles, reference) if reference is not None else (None, 0)
         )
-        rows.append(
+        summary.append(
             SummaryRow(
                 set=name,
                 mode=mode,
@@ -224,45 +214,41 @@ def summarize(
             )
         )
         if intervals and times:
-            rows[-1] = _with_intervals(
-                rows[-1], times, puzzles, reference, is_baseline=backend == baseline
+            summary[-1] = _with_intervals(
+                summary[-1], times, puzzles, reference, is_baseline=backend == baseline
             )
     # Sets, then modes, in order of first appearance; sorting is stable, so backends keep theirs.
     set_order = {name: number for number, name in enumerate(dict.fromkeys(k[0] for k in outcomes))}
     mode_order = {mode: number for number, mode in enumerate(dict.fromkeys(k[1] for k in outcomes))}
-    rows.sort(key=lambda row: (set_order[row.set], mode_order[row.mode]))
-    return rows
+    summary.sort(key=lambda row: (set_order[row.set], mode_order[row.mode]))
+    return summary
 
 
-def _run_extras(
-    records: Sequence[Mapping[str, Any]],
-) -> dict[GroupKey, tuple[float | None, float | None]]:
+def _run_extras(rows: Sequence[RunRow]) -> dict[GroupKey, tuple[float | None, float | None]]:
     """Per (set, mode, backend): the median CPU seconds of answered runs, the peak memory."""
     cpu: dict[GroupKey, list[float]] = {}
     peak: dict[GroupKey, float] = {}
-    for record in records:
-        key = (record["set"], record["mode"], record["backend"])
-        if record.get("cpu_seconds") is not None and RunStatus(record["status"]).answered:
-            cpu.setdefault(key, []).append(float(record["cpu_seconds"]))
-        if record.get("max_rss_mb") is not None:
-            peak[key] = max(peak.get(key, 0.0), float(record["max_rss_mb"]))
+    for row in rows:
+        key = (row.set, row.mode, row.backend)
+        run = row.run
+        if run.cpu_seconds is not None and run.status.answered:
+            cpu.setdefault(key, []).append(run.cpu_seconds)
+        if run.max_rss_mb is not None:
+            peak[key] = max(peak.get(key, 0.0), run.max_rss_mb)
     keys = set(cpu) | set(peak)
     return {
         key: (statistics.median(cpu[key]) if key in cpu else None, peak.get(key)) for key in keys
     }
 
 
-def cpu_statistics(
-    records: Iterable[Mapping[str, Any]],
-) -> dict[GroupKey, tuple[float, float, float]]:
+def cpu_statistics(rows: Iterable[RunRow]) -> dict[GroupKey, tuple[float, float, float]]:
     """Per (set, mode, backend): the mean, the median and the p90 (nearest rank) of the CPU
     seconds of its answered runs, over the runs that recorded them (the median is the summary
     row's `cpu_median`)."""
     cpu: dict[GroupKey, list[float]] = {}
-    for record in records:  # as `summarize` counts them, so the medians are the same
-        if record.get("cpu_seconds") is not None and RunStatus(record["status"]).answered:
-            key = (record["set"], record["mode"], record["backend"])
-            cpu.setdefault(key, []).append(float(record["cpu_seconds"]))
+    for row in rows:  # as `summarize` counts them, so the medians are the same
+        if row.run.cpu_seconds is not None and row.status.answered:
+            cpu.setdefault((row.set, row.mode, row.backend), []).append(row.run.cpu_seconds)
     return {
         key: (statistics.fmean(values), statistics.median(values), percentile(values, 90))
         for key, values in cpu.items()
@@ -344,6 +330,6 @@ def _with_intervals(
     return replace(row, median_ci=median_ci, ratio_ci=ratio_ci, p_value=p_value)
 
 
-def has_failures(records: Iterable[Mapping[str, Any]]) -> bool:
+def has_failures(rows: Iterable[RunRow]) -> bool:
     """Whether any run was wrong or raised (what makes `bench` exit 1)."""
-    return any(record["status"] in (RunStatus.WRONG, RunStatus.ERROR) for record in records)
+    return any(row.status in (RunStatus.WRONG, RunStatus.ERROR) for row in rows)
