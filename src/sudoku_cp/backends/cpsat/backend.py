@@ -236,8 +236,8 @@ class CpSatBackend(Backend):
         candidates = model.candidates(grid.values) if lexmin and method == "objective" else None
         try:
             with model.posed(grid, lexmin=lexmin, candidates=candidates) as givens:
-                # Narrowed domains (the integer model; the Boolean one from 16x16) are no
-                # assumptions.
+                # Narrowed domains (the integer model; the Boolean one from
+                # GIVENS_AS_DOMAINS_FROM_SIZE) are no assumptions.
                 stats.update(
                     givens=givens,
                     assumptions=len(proto.assumptions),

@@ -71,14 +71,14 @@ def add_row_counts(model: ProtoWriter, cells: Sequence[int], size: int, box: Sha
     `AllDifferent` bounds propagator lacks.
 
     **Why the fixed search still finds the lex-min.** Each variable added is a function of the
-    cells (b is "cell == v", p is "v is among the first k cells"), and every completion, with
-    them so set, satisfies every constraint added (a row holds each value once, so its first k
-    cells hold exactly k values). So they remove no completion: the lex-min S* extends to a
-    solution of the whole model, and the propagation they add is sound like the rest, which is
-    all the argument of `search.lexmin_by_search` needs. Its decision strategy still lists the
-    cells alone, and once every cell is fixed propagation fixes the added variables, so the
-    first solution is still S*. They change how soon a wrong prefix is refuted, not which
-    solution comes first (tested: the same answers with and without them).
+    cells (b is "cell == v", p is "v is among the first k cells"), and every completion, with them
+    so set, satisfies every constraint added (a row holds each value once, so its first k cells
+    hold exactly k values). So they remove no completion: the lex-min `S*` extends to a solution of
+    the whole model, and the propagation they add is sound like the rest, which is all the argument
+    of `search.lexmin_by_search` needs. Its decision strategy still lists the cells alone, and once
+    every cell is fixed propagation fixes the added variables, so the first solution is still `S*`.
+    They change how soon a wrong prefix is refuted, not which solution comes first (tested: the
+    same answers with and without them).
     """
     _rows, width = box
     holds = model.new_bool_var_series(size * size * size)  # cell == value

@@ -1,8 +1,8 @@
 """Lex-min by a staged exact objective (`cpsat[lexmin=objective]`).
 
-A single weighted objective cannot order 9**81 completions exactly (CP-SAT's objectives are
-exact only below 2**53), so the lex-min is minimised in stages, each answer resting on proven
-objective bounds rather than on the search order:
+One weighted objective over every blank cell would need weights up to N**(N*N), and CP-SAT's
+objectives are exact only below 2**53, so the lex-min is minimised in stages, each answer resting
+on proven objective bounds rather than on the search order:
 
 1. a uniqueness probe, when the puzzle may have one completion only and the stages would be
    many (`PROBE_FROM_STAGES`): completions are enumerated up to two in one call;
@@ -59,20 +59,21 @@ def lexmin_by_objective(
     """The lex-min: the only completion if the probe finds one; else chunk after chunk of blank
     cells minimised as a number and frozen at its proven optimum.
 
-    **Why the answer is the lex-min.** The probe: an enumeration that met exactly one completion and
-    exhausted the search has proved it the only one, so it is the lex-min. The stages, by induction
-    on the frozen prefix: suppose the cells before a chunk hold the lex-min S*'s values (true of the
-    givens). The completions that keep them include S*, so the stage is feasible (with no completion
-    at all, the first stage is INFEASIBLE); the chunk's objective reads the chunk's cells as one
-    mixed-radix number, the first cell weighing most, each digit below its radix and increasing with
-    the cell's value (Boolean model: the value's rank among the cell's candidates; integer model:
-    the value less the smallest candidate, up to a constant). Two assignments of the chunk then
-    compare as numbers exactly as they compare lexicographically, and every value of the objective
-    is an integer below 2**53 (`next_chunk`, checked by `check_integer_objective`), so CP-SAT
-    computes it exactly. OPTIMAL therefore gives the chunk the lexicographically smallest values
-    among the completions that keep the prefix: S*'s values, as S* is lexicographically smallest
-    overall. Freezing them keeps the induction going; after the last chunk the grid is S*. This
-    holds whatever order the search takes (it does not rest on `lexmin_by_search`'s argument).
+    **Why the answer is the lex-min.** The probe: an enumeration that met exactly one completion
+    and exhausted the search has proved it the only one, so it is the lex-min. The stages, by
+    induction on the frozen prefix: suppose the cells before a chunk hold the lex-min `S*`'s values
+    (true of the givens). The completions that keep them include `S*`, so the stage is feasible
+    (with no completion at all, the first stage is INFEASIBLE); the chunk's objective reads the
+    chunk's cells as one mixed-radix number, the first cell weighing most, each digit below its
+    radix and increasing with the cell's value (Boolean model: the value's rank among the cell's
+    candidates; integer model: the value less the smallest candidate, up to a constant). Two
+    assignments of the chunk then compare as numbers exactly as they compare lexicographically, and
+    every value of the objective is an integer below `2**53` (`next_chunk`, checked by
+    `check_integer_objective`), so CP-SAT computes it exactly. OPTIMAL therefore gives the chunk
+    the lexicographically smallest values among the completions that keep the prefix: `S*`'s
+    values, as `S*` is lexicographically smallest overall. Freezing them keeps the induction going;
+    after the last chunk the grid is `S*`. This holds whatever order the search takes (it does not
+    rest on `lexmin_by_search`'s argument).
 
     Raises:
         TimeUp: when the budget runs out, saying in which stage.
