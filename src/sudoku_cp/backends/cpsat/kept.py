@@ -57,12 +57,12 @@ class CpSatModel(ABC):
 
         self.size = size
         self.proto: Any = cmh.CpModelProto()
-        shape = geometry(size, box)
-        self._write(ProtoWriter(self.proto), shape)
-        self._units = shape.units
+        grid_geometry = geometry(size, box)
+        self._write(ProtoWriter(self.proto), grid_geometry)
+        self._units = grid_geometry.units
         unit_index = {unit: index for index, unit in enumerate(self._units)}
         self._units_of_cell = [
-            tuple(unit_index[unit] for unit in units) for units in shape.units_of
+            tuple(unit_index[unit] for unit in units) for units in grid_geometry.units_of
         ]
         self.all_values = (1 << (size + 1)) - 2  # the candidate mask of bits 1..N
         strategies = cmh.DecisionStrategyProto
@@ -122,8 +122,8 @@ class CpSatModel(ABC):
         return [everything & ~(used[a] | used[b] | used[c]) for a, b, c in self._units_of_cell]
 
     @abstractmethod
-    def _write(self, model: ProtoWriter, shape: Geometry) -> None:
-        """Write the model of this shape into the (empty) proto."""
+    def _write(self, model: ProtoWriter, grid_geometry: Geometry) -> None:
+        """Write the model of this grid shape into the (empty) proto."""
 
     @abstractmethod
     def _pose(self, grid: Grid) -> int:
@@ -185,8 +185,8 @@ class BooleanModel(CpSatModel):
         self._no_literal = bytes(size)  # a given cell's part of the strategy: none of its literals
         self._literal_flags: dict[int, bytes] = {}  # candidate mask -> one 0/1 byte per value
 
-    def _write(self, model: ProtoWriter, shape: Geometry) -> None:
-        write_boolean_model(model, shape)
+    def _write(self, model: ProtoWriter, grid_geometry: Geometry) -> None:
+        write_boolean_model(model, grid_geometry)
 
     def literal(self, cell: int, value: int) -> int:
         """The variable index of the Boolean "cell holds value"."""
@@ -275,8 +275,8 @@ class IntegerModel(CpSatModel):
         self._fixed: list[int] = []  # cells whose domain is narrowed now
         super().__init__(size, box)
 
-    def _write(self, model: ProtoWriter, shape: Geometry) -> None:
-        write_integer_model(model, shape, row_counts=self.row_counts)
+    def _write(self, model: ProtoWriter, grid_geometry: Geometry) -> None:
+        write_integer_model(model, grid_geometry, row_counts=self.row_counts)
 
     def _fix(self, cell: int, value: int) -> None:
         domain = self.proto.variables[cell].domain

@@ -31,26 +31,28 @@ from ...grid import Geometry, Shape
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 
 
-def write_boolean_model(model: ProtoWriter, shape: Geometry) -> None:
-    """The Boolean model of this shape: variable ``cell * N + value - 1`` is "cell holds value"."""
-    size = shape.size
+def write_boolean_model(model: ProtoWriter, geometry: Geometry) -> None:
+    """The Boolean model of this grid: variable ``cell * N + value - 1`` is "cell holds value"."""
+    size = geometry.size
     holds = model.new_bool_var_series(size**3)
     for cell in range(size * size):  # one value per cell
         model.add_exactly_one(holds[cell * size : (cell + 1) * size])
-    for unit in shape.units:  # each value once per unit
-        for value in range(size):
-            model.add_exactly_one([holds[cell * size + value] for cell in unit])
+    for unit in geometry.units:  # each value once per unit
+        for value in range(1, size + 1):
+            model.add_exactly_one([holds[cell * size + value - 1] for cell in unit])
 
 
-def write_integer_model(model: ProtoWriter, shape: Geometry, *, row_counts: bool = False) -> None:
-    """The integer model of this shape: variable ``cell`` is the cell's value, 1..N; with
+def write_integer_model(
+    model: ProtoWriter, geometry: Geometry, *, row_counts: bool = False
+) -> None:
+    """The integer model of this grid: variable ``cell`` is the cell's value, 1..N; with
     `row_counts`, the implied constraints of `add_row_counts` (variables N*N and up)."""
-    size = shape.size
+    size = geometry.size
     cells = model.new_int_var_series(size * size, 1, size)
-    for unit in shape.units:
+    for unit in geometry.units:
         model.add_all_different([cells[cell] for cell in unit])
     if row_counts:
-        add_row_counts(model, cells, size, shape.box_shape)
+        add_row_counts(model, cells, size, geometry.box_shape)
 
 
 def add_row_counts(model: ProtoWriter, cells: Sequence[int], size: int, box: Shape) -> None:
