@@ -12,7 +12,8 @@ sat. Then the empty 16x16 / 25x25 lex-mins, and the
 start-up cost (ortools import, set-up) in fresh interpreters.
 
 `--baseline REV` also runs the cpsat backend as it was at git revision REV (loaded from
-`git show REV:src/sudoku_cp/backends/cpsat.py`), for before/after figures in the same run.
+`git show`: the package src/sudoku_cp/backends/cpsat/, or the module cpsat.py it was before), for
+before/after figures in the same run.
 
     python benchmarks/bench_cpsat.py                          # 1,000 per set, 2 rounds
     python benchmarks/bench_cpsat.py --baseline main          # and the old backend beside it
@@ -44,7 +45,7 @@ from sudoku_cp.result import SolveResult, Status
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = PROJECT_ROOT.parent / "shared" / "data"
 SETS = ("17clue.txt", "serg_benchmark.txt")
-MODULE_PATH = "src/sudoku_cp/backends/cpsat.py"
+PACKAGE_PATH = "src/sudoku_cp/backends/cpsat"  # a module, cpsat.py, before it was a package
 
 
 @dataclass
@@ -87,19 +88,35 @@ def verified(puzzle: Grid, result: SolveResult) -> SolveResult:
 
 
 def load_baseline(revision: str) -> ModuleType:
-    """The cpsat module as it was at a git revision, importable beside today's."""
-    source = subprocess.run(
-        ["git", "show", f"{revision}:{MODULE_PATH}"],
+    """The cpsat backend as it was at a git revision, importable beside today's."""
+
+    def show(path: str) -> str:
+        return subprocess.run(
+            ["git", "show", f"{revision}:{path}"],
+            cwd=PROJECT_ROOT,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+
+    listed = subprocess.run(
+        ["git", "ls-tree", "--name-only", revision, f"{PACKAGE_PATH}/"],
         cwd=PROJECT_ROOT,
         check=True,
         capture_output=True,
         text=True,
-    ).stdout
-    folder = Path(tempfile.mkdtemp(prefix="cpsat-baseline-"))
-    path = folder / "cpsat_baseline.py"
-    path.write_text(source)
+    ).stdout.split()
+    folder = Path(tempfile.mkdtemp(prefix="cpsat-baseline-")) / "cpsat_baseline"
+    folder.mkdir()
+    if listed:  # the package: its modules, loaded as a package of the same depth
+        for path in listed:
+            (folder / Path(path).name).write_text(show(path))
+        path, locations = folder / "__init__.py", [str(folder)]
+    else:
+        path, locations = folder / "cpsat_baseline.py", None
+        path.write_text(show(f"{PACKAGE_PATH}.py"))
     name = "sudoku_cp.backends._cpsat_baseline"  # inside the package: its relative imports work
-    spec = importlib.util.spec_from_file_location(name, path)
+    spec = importlib.util.spec_from_file_location(name, path, submodule_search_locations=locations)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
