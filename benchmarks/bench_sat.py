@@ -4,9 +4,11 @@
                                    [--cap-25 20] [--skip-comparison] [--quick]
     python benchmarks/bench_sat.py --against OLD_SAT_PY [--lexmin-puzzles 1000] [--rounds 2]
 
-`--against` only compares this sat backend with another version of sat.py (for example
-`git show REV:src/sudoku_cp/backends/sat.py > /tmp/sat_old.py`) on 17clue and serg_benchmark
-lex-min, puzzle by puzzle in one process, alternating which goes first, in CPU seconds.
+`--against` only compares this sat backend with another version (a sat.py from before the
+package, e.g. `git show REV:src/sudoku_cp/backends/sat.py > /tmp/sat_old.py`, or a copy of a
+sat/ package directory, e.g. `git archive REV src/sudoku_cp/backends/sat | tar -x -C /tmp`) on
+17clue and serg_benchmark lex-min, puzzle by puzzle in one process, alternating which goes
+first, in CPU seconds.
 
 Per-puzzle times are `SolveResult.seconds` (in-process, model building included, parsing and
 verification excluded); every answer is verified with `solution.is_solution_of(puzzle)`.
@@ -444,8 +446,15 @@ def print_verdict(solvers: list[Trial], encodings: list[Trial], tie: float = 0.1
 
 
 def load_other_sat(path: Path) -> type[SatBackend]:
-    """The SatBackend of another sat.py, loaded as a sibling module so its imports resolve."""
-    spec = importlib.util.spec_from_file_location("sudoku_cp.backends._sat_against", path)
+    """The SatBackend of another version: a sat.py (before the backend was a package) or a sat/
+    package directory, loaded as a sibling of this one so that its relative imports resolve."""
+    name = "sudoku_cp.backends._sat_against"
+    if path.is_dir():
+        spec = importlib.util.spec_from_file_location(
+            name, path / "__init__.py", submodule_search_locations=[str(path)]
+        )
+    else:
+        spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
         raise SystemExit(f"cannot load {path}")
     module = importlib.util.module_from_spec(spec)
@@ -549,7 +558,7 @@ def main() -> None:
         "--against",
         type=Path,
         default=None,
-        help="only compare 17clue lexmin with another version of sat.py",
+        help="only compare lexmin with another version (a sat.py or a sat/ package)",
     )
     args = parser.parse_args()
     if args.against is not None:

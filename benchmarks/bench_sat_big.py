@@ -13,8 +13,9 @@ call (`time.process_time`), and the hidden-cost counters from `stats`. Every sol
 with `Grid.is_solution_of`, and the lex-mins of the two versions are compared.
 
 `--overshoot` runs the time-limit cases: each size with each limit (lex-min, the empty grid by
-default, `--puzzle FILE` for another), and reports seconds - limit. `other` is another sat.py,
-for example `git show main:src/sudoku_cp/backends/sat.py > /tmp/sat_old.py`.
+default, `--puzzle FILE` for another), and reports seconds - limit. `other` is another version:
+a sat.py from before the package (`git show REV:src/sudoku_cp/backends/sat.py > /tmp/sat_old.py`)
+or a sat/ package directory (as `bench_sat.py --against` takes it).
 """
 
 from __future__ import annotations
@@ -193,7 +194,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--against", type=Path, default=None, help="another sat.py to compare")
+    parser.add_argument(
+        "--against", type=Path, default=None, help="another sat.py or sat/ package to compare"
+    )
     parser.add_argument("--sizes", type=lambda t: numbers(t, int), default=[25, 36, 49])
     parser.add_argument("--modes", type=lambda t: t.split(","), default=["lexmin", "any"])
     parser.add_argument("--limit", type=float, default=300.0, help="time limit per run")

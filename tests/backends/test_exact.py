@@ -55,7 +55,7 @@ def test_helper_and_inline_agree():
     with get_backend("exact") as helped, get_backend("exact", process="inline") as inline:
         for puzzle in puzzles:
             assert helped.solve(puzzle).solution == inline.solve(puzzle).solution
-    assert helped.helper is not None and inline.helper is None
+    assert helped.solver_process is not None and inline.solver_process is None
 
 
 def test_the_helper_keeps_exacts_output_off_its_answer_channel():

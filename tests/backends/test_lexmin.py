@@ -39,7 +39,6 @@ ORACLE_BACKENDS = _configurations(
     ("exact", {"encoding": "minimal", "process": "inline"}),
 )
 INLINE = _configurations(("z3", {"process": "inline"}), ("exact", {"process": "inline"}))
-HELPED = _configurations(("z3", {}), ("exact", {}))
 
 
 class Known:
@@ -191,7 +190,7 @@ def test_a_counted_puzzle_blocks_nothing_for_the_next(backend):
 
 
 def test_the_model_is_built_in_prepare_once_per_shape(backend):
-    backend.close()  # a new model (in a new helper process, for the helped ones)
+    backend.close()  # a new model (in a new solver process, for the helped ones)
     assert "setup_seconds" in backend.solve(Grid.empty(9)).stats
     second = backend.solve(Grid.empty(9))
     assert "setup_seconds" not in second.stats
@@ -225,55 +224,6 @@ def test_an_inline_solver_that_timed_out_is_rebuilt_outside_the_next_clock(confi
         model.retired = True  # what a check cut short by the time limit does
         again = backend.solve(Grid.empty(16), mode=Mode.ANY, time_limit=60)
         assert "setup_seconds" in again.stats and backend._models[16, (4, 4)] is not model
-
-
-@pytest.mark.parametrize("configuration", HELPED)
-def test_a_helper_that_overruns_is_killed_and_the_next_puzzle_gets_a_new_one(
-    configuration, monkeypatch
-):
-    import sudoku_cp.backends.helper as helper
-
-    name, options = configuration
-    with get_backend(name, **options) as backend:
-        backend.prepare(Grid.empty(9))
-        child = backend.helper.process
-        monkeypatch.setattr(helper, "KILL_GRACE_SECONDS", -5.0)  # killed before it can answer
-        result = backend.solve(Grid.empty(9), time_limit=1)
-        assert result.status is Status.TIMEOUT and result.stats["helper"] == "killed"
-        assert child.poll() is not None  # the child is gone
-        monkeypatch.setattr(helper, "KILL_GRACE_SECONDS", 0.25)
-        again = backend.solve(Grid.empty(9), time_limit=60)
-        assert "setup_seconds" in again.stats and backend.helper.process is not child
-        assert again.solution.to_line() == EMPTY_9_LEXMIN
-        assert again.stats["helper_cpu_seconds"] > 0
-
-
-@pytest.mark.parametrize("configuration", HELPED)
-def test_close_ends_the_helper_process(configuration):
-    name, options = configuration
-    backend = get_backend(name, **options)
-    backend.solve(Grid.empty(4))
-    child = backend.helper.process
-    backend.close()
-    assert child.poll() is not None and backend.helper.process is None
-
-
-def test_the_parent_keeps_its_signal_handlers_with_exact():
-    # Exact installs C handlers for SIGINT and SIGTERM; in the helper they never reach us.
-    import signal
-
-    if not backend_class("exact").is_available():
-        pytest.skip("needs exact")
-    before = signal.getsignal(signal.SIGTERM)
-    caught = []
-    signal.signal(signal.SIGTERM, lambda number, frame: caught.append(number))
-    try:
-        with get_backend("exact") as backend:
-            backend.solve(Grid.empty(9))
-            signal.raise_signal(signal.SIGTERM)
-        assert caught == [signal.SIGTERM]
-    finally:
-        signal.signal(signal.SIGTERM, before)
 
 
 def test_a_zero_time_limit_is_a_timeout(backend):

@@ -41,8 +41,8 @@ from typing import Any, ClassVar
 from ..errors import BackendFailure
 from ..grid import Grid, Shape, geometry
 from .base import BackendOption, Deadline, TimeUp
-from .helper import process_option
 from .lexmin import OracleBackend
+from .solver_process import process_option
 
 ENCODINGS = ("extended", "minimal")
 _COUNTERS = ("conflicts", "decisions", "propagations", "restarts")

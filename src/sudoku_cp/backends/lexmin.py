@@ -1,35 +1,20 @@
 """Lex-min and counting written once, over an incremental oracle, for solvers without a
-lexicographic objective (`z3`, `exact`).
+lexicographic objective (`sat`, `z3`, `exact`, `dlx[lexmin=tightening]`).
 
 A backend supplies an *oracle*: a solver that already holds the puzzle (its givens) and answers
 "is there a completion that keeps every fixed cell, and, optionally, gives this cell a value
 below b?", remembering the completion it found. The loops here turn such answers into the lex-min
-(`lexmin_by_tightening`) or a count up to a limit (`count_by_blocking`).
+(`lexmin_by_tightening`, whose docstring has the proof) or a count up to a limit
+(`count_by_blocking`: find a completion, forbid exactly it, ask again; the oracle's `block`
+scopes those constraints to the puzzle so a kept solver can take the next one).
 
-Iterative tightening, and why its result is the lex-min. Let S be the completion found first.
-Walk the blank cells in row-major order; at cell i every earlier cell is fixed, to the values of
-the lex-min L (the induction hypothesis: a cell is fixed only to L's value, see below), and S is a
-completion that agrees with that prefix. Ask for a completion with the prefix and x(i) < S(i):
-
-- yes: the new completion agrees with the prefix and is strictly smaller at i: it becomes S, and
-  the question is asked again with its (smaller) value;
-- no: no completion extends the prefix with a value below S(i), and S extends it with S(i), so
-  S(i) is the smallest value cell i takes in any completion that keeps the prefix; since L keeps
-  the prefix (hypothesis) and is the smallest of those, L(i) = S(i): fix cell i to it.
-
-Each "yes" lowers S(i), so the questions at one cell end; when every cell is fixed the grid is L.
-A question is skipped (no solver call) when every value below S(i) is held by a fixed peer of
-cell i: then no completion can have x(i) < S(i), the "no" is known. The loop only needs the
-oracle to be sound and complete on each question; how it searches does not matter, which is why
-any solver fits. An answer it could not give (a time limit) raises `TimeUp`, never a "no".
-
-Counting by blocking: find a completion, forbid exactly it (a constraint "not all these cell
-values at once", over the blank cells), and ask again, up to the limit; the oracle's `block`
-scopes those constraints to the puzzle so a kept solver can take the next one.
+`OracleBackend` is a backend over such a solver kept per shape (`z3`, `exact`), in this process
+or in a solver process (`solver_process.py`).
 """
 
 from __future__ import annotations
 
+import functools
 from abc import abstractmethod
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
@@ -37,7 +22,7 @@ from typing import Any, ClassVar, Protocol
 from ..grid import Grid, Shape
 from ..result import Mode, Status
 from .base import Backend, Deadline, Outcome, TimeUp
-from .helper import Helper
+from .solver_process import SolverProcess
 
 
 class TighteningOracle(Protocol):
@@ -91,13 +76,34 @@ class Questions:
 
 
 def lexmin_by_tightening(
-    grid: Grid, oracle: TighteningOracle, deadline: Deadline, questions: Questions
+    grid: Grid, oracle: TighteningOracle, deadline: Deadline | None, questions: Questions
 ) -> tuple[int, ...] | None:
     """The row-major smallest completion of `grid` (None when it has none), by iterative
-    tightening over `oracle` (see the module docstring); `questions` counts the calls.
+    tightening over `oracle`; `questions` counts the calls. The deadline is checked before
+    every call; None leaves the time to the oracle (one whose calls stop at the deadline).
+
+    Let S be the completion found first. Walk the blank cells in row-major order; at cell i
+    every earlier cell is fixed, to the values of the lex-min L (the induction hypothesis: a
+    cell is fixed only to L's value, see below), and S agrees with that prefix. Ask for a
+    completion with the prefix and x(i) < S(i):
+
+    - yes: the new completion agrees with the prefix and is strictly smaller at i: it becomes
+      S, and the question is asked again with its (smaller) value;
+    - no: no completion extends the prefix with a value below S(i), and S extends it with
+      S(i), so S(i) is the smallest value cell i takes in any completion that keeps the
+      prefix; since L keeps the prefix (hypothesis) and is the smallest of those, L(i) = S(i):
+      fix cell i to it.
+
+    Each "yes" lowers S(i), so the questions at one cell end; when every cell is fixed the grid
+    is L. A question is skipped (no solver call) when every value below S(i) is held by a fixed
+    peer of cell i: then no completion can have x(i) < S(i), the "no" is known. The loop only
+    needs the oracle to be sound and complete on each question; how it searches does not
+    matter, which is why any solver fits. An answer it could not give (a time limit) raises
+    `TimeUp`, never a "no"; a "yes" whose completion is not below the bound is an error.
 
     Raises:
         TimeUp: when the deadline passes (between calls, or inside one, from the oracle).
+        AssertionError: when the oracle answers "yes" with a completion not below the bound.
     """
     questions.calls += 1
     if not oracle.satisfiable():
@@ -105,12 +111,14 @@ def lexmin_by_tightening(
     questions.yes += 1
     fixed = list(grid.values)  # givens, then each blank cell once its value is final
     peer_values = grid.geometry.peer_getters
-    satisfiable, value_of, fix, check = oracle.satisfiable, oracle.value, oracle.fix, deadline.check
+    below = _values_below(grid.size)
+    satisfiable, value_of, fix = oracle.satisfiable, oracle.value, oracle.fix
+    check = _no_deadline if deadline is None else deadline.check
     for cell in grid.blanks():
         current = value_of(cell)
-        while True:
-            if set(range(1, current)).issubset(peer_values[cell](fixed)):
-                questions.skipped += current > 1
+        while current > 1:
+            if below[current].issubset(peer_values[cell](fixed)):
+                questions.skipped += 1
                 break
             check()
             questions.calls += 1
@@ -124,6 +132,16 @@ def lexmin_by_tightening(
         fixed[cell] = current
         fix(cell, current)
     return tuple(fixed)
+
+
+@functools.cache
+def _values_below(size: int) -> tuple[frozenset[int], ...]:
+    """For each value v of a grid of this size, the values below it."""
+    return tuple(frozenset(range(1, value)) for value in range(size + 1))
+
+
+def _no_deadline() -> None:
+    """The check of a loop whose oracle keeps the time itself."""
 
 
 @dataclass
@@ -159,7 +177,7 @@ def count_by_blocking(
 # -- a backend over a kept incremental solver ----------------------------------------------------
 
 
-class KeptModel(Protocol):
+class ShapeSolver(Protocol):
     """A solver holding one shape's base model, kept across puzzles."""
 
     retired: bool  # timed out or failed: the next puzzle of the shape gets a new one
@@ -181,21 +199,23 @@ class OracleBackend(Backend):
     by `lexmin_by_tightening`, count by `count_by_blocking`, any by one question. A subclass
     says how to build the model (`build`) and how to ask it about one puzzle (`oracle`).
 
-    With the option `process=helper` (a subclass declares it with `helper.process_option`) all
-    of that happens in a child process instead (backends/helper.py), killed when it overruns
-    a deadline; this process then only passes puzzles and answers."""
+    With the option `process=helper` (a subclass declares it with
+    `solver_process.process_option`) all of that happens in a child process instead
+    (`SolverProcess`), killed when it overruns a deadline; this process then only passes
+    puzzles and answers."""
 
     solver_name: ClassVar[str]  # the solver, as the reasons name it ("Z3")
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        self._models: dict[tuple[int, Shape], KeptModel] = {}
-        self.helper: Helper | None = None
+        self._models: dict[tuple[int, Shape], ShapeSolver] = {}
+        self.solver_process: SolverProcess | None = None
         if self.option_values.get("process") == "helper":
-            self.helper = Helper(self.name, self.option_values)  # the child runs it inline
+            # the child runs it inline
+            self.solver_process = SolverProcess(self.name, self.option_values)
 
     @abstractmethod
-    def build(self, size: int, box: Shape) -> KeptModel:
+    def build(self, size: int, box: Shape) -> ShapeSolver:
         """A new solver holding the base model of the shape (no givens)."""
 
     @abstractmethod
@@ -204,10 +224,11 @@ class OracleBackend(Backend):
 
     def prepare(self, grid: Grid) -> bool:
         """Build (or rebuild, after a timeout) the shape's solver, outside the clock: here, or
-        in the helper process (started, or restarted after it was killed at a deadline)."""
-        if self.helper is not None:
-            fresh = not self.helper.alive() or (grid.size, grid.box) not in self.helper.shapes
-            self.helper.build(grid.size, grid.box)
+        in the solver process (started, or restarted after it was killed at a deadline)."""
+        child = self.solver_process
+        if child is not None:
+            fresh = not child.alive() or (grid.size, grid.box) not in child.shapes
+            child.build(grid.size, grid.box)
             return fresh
         key = (grid.size, grid.box)
         kept = self._models.get(key)
@@ -217,13 +238,13 @@ class OracleBackend(Backend):
         return True
 
     def close(self) -> None:
-        if self.helper is not None:
-            self.helper.stop()
+        if self.solver_process is not None:
+            self.solver_process.stop()
         self._models.clear()
 
     def _solve(self, grid: Grid, *, mode: Mode, limit: int, deadline: Deadline) -> Outcome:
-        if self.helper is not None:
-            outcome = self.helper.solve(grid, mode, limit, deadline)
+        if self.solver_process is not None:
+            outcome = self.solver_process.solve(grid, mode, limit, deadline)
             outcome.stats.update(self.option_values)
             return outcome
         self.prepare(grid)  # a no-op after Backend.solve's own call
@@ -256,9 +277,8 @@ class OracleBackend(Backend):
         stats.update({name: after[name] - before.get(name, 0) for name in after})
         count = counted.count if mode is Mode.COUNT else None
         if timed_out:
-            reason = f"no answer within {deadline.time_limit:g} s"
-            return Outcome(Status.TIMEOUT, None, count, stats, reason)
+            return Outcome.timeout(deadline, count=count, stats=stats)
         if values is None:
             reason = f"{self.solver_name} proved that no completion exists"
-            return Outcome(Status.UNSATISFIABLE, None, count, stats, reason)
+            return Outcome.unsatisfiable(reason, count=count, stats=stats)
         return Outcome(Status.SOLVED, values, count, stats)

@@ -40,8 +40,8 @@ from typing import Any, ClassVar
 from ..errors import BackendFailure
 from ..grid import Grid, Shape, geometry
 from .base import BackendOption, Deadline, TimeUp
-from .helper import process_option
 from .lexmin import OracleBackend
+from .solver_process import process_option
 
 MODELS = ("boolean", "integer")
 # Z3's counters that a puzzle reports, by the name the stats give them.

@@ -1,6 +1,6 @@
 """The certificate CNF: written once, for certificates only, and reviewed for soundness.
 
-It is deliberately *not* shared with `backends/sat.py`: a bug in the sat backend's encoding must
+It is deliberately *not* shared with `backends/sat/cnf.py`: a bug in the sat backend's encoding must
 not be able to certify that backend's own wrong answer. Everything a certificate trusts of this
 module is short enough to read in one sitting; `docs/certify.md` gives the argument at length.
 

@@ -1,13 +1,12 @@
-"""A backend run in a helper process, for a native solver that cannot be stopped or that takes
-over the process's signals (Exact): the puzzle goes to a child interpreter, and a child that
-has not answered shortly after the puzzle's deadline is killed. What that buys, measured on
-Exact 2.2.1 (docs/backends.md): its own timeout is "rough" and a call ran 12.8 s past a 0.5 s
-limit on a 25x25; and constructing a solver installs C handlers for SIGINT and SIGTERM that
-swallow Python's (Ctrl-C and the CLI's SIGTERM handling stop working) and, once a signal came,
-make every later call in the process raise "Program interrupted by user".
+"""The solver process: a backend's solver run in a child interpreter that can be killed.
 
-The child is `python -m sudoku_cp.backends.helper`, started in `prepare()` (outside the clock)
-in a session of its own, so a terminal's Ctrl-C reaches only the parent. It reads pickled
+For a native solver that cannot be stopped in time or that takes over the process's signals
+(Exact; Z3 too, by default): `SolverProcess` sends each puzzle to a child, and a child that has
+not answered `KILL_GRACE_SECONDS` after the puzzle's deadline is killed (TIMEOUT). The option
+that chooses it is `process=helper` (`process_option`); `process=inline` solves in this process.
+
+The child is `python -m sudoku_cp.backends.solver_process`, started in `prepare()` (outside the
+clock) in a session of its own, so a terminal's Ctrl-C reaches only the parent. It reads pickled
 requests on stdin and writes pickled answers on stdout:
 
     ("build", backend name, options, size, box)       -> ("ok", setup seconds)
@@ -41,8 +40,8 @@ PROCESSES = ("helper", "inline")
 
 
 def process_option(why: str) -> BackendOption:
-    """The `process` option of a backend that can run in a helper process (default: it does);
-    `why` says what the helper guards against."""
+    """The `process` option of a backend that can run its solver in a solver process (value
+    `helper`, the default) or inline; `why` says what the solver process guards against."""
     return BackendOption(
         "process",
         f"helper: the solver runs in a child process, killed {KILL_GRACE_SECONDS:g} s after "
@@ -52,7 +51,7 @@ def process_option(why: str) -> BackendOption:
     )
 
 
-class Helper:
+class SolverProcess:
     """One child process serving one backend's puzzles."""
 
     def __init__(self, name: str, options: Mapping[str, Any]) -> None:
@@ -68,7 +67,7 @@ class Helper:
         """Start the child (an interpreter importing this module)."""
         self.stop()
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "sudoku_cp.backends.helper"],
+            [sys.executable, "-m", "sudoku_cp.backends.solver_process"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             start_new_session=True,  # no terminal Ctrl-C: the parent decides
@@ -108,15 +107,14 @@ class Helper:
             limit,
             deadline.remaining(),
         )
-        within = f"no answer within {deadline.time_limit or 0:g} s"
         try:
             status, values, count, stats, reason = self._ask(request, deadline)
         except TimeUp:
             self.stop()  # the next puzzle's prepare() starts a new one
-            stats = {"helper": "killed"}
-            return Outcome(Status.TIMEOUT, None, None, stats, f"{within} (helper killed)")
+            return Outcome.timeout(deadline, when="helper killed", stats={"helper": "killed"})
         if status == Status.TIMEOUT.value:
-            reason = within  # the child's limit was the time left, not the puzzle's
+            # worded by the puzzle's limit, not by the time left that the child was given
+            return Outcome.timeout(deadline, count=count, stats=stats)
         return Outcome(Status(status), values, count, stats, reason)
 
     def _ask(self, request: tuple[Any, ...], deadline: Deadline | None) -> Any:
