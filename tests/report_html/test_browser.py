@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from ..bench_helpers import invoke
-from .logs import BACKENDS, LONG, disagreement_log, records_of
+from .logs import BACKENDS, LONG, NINE, disagreement_log, records_of
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
@@ -265,7 +265,7 @@ def test_a_scatter_point_opens_its_puzzle(page: WebDriver) -> None:
     view = page.find_element(By.ID, "puzzle-view")
     until(page, lambda d: view.get_attribute("data-record") == "1")
     assert "nine · puzzle 2" in page.find_element(By.ID, "puzzle-title").text
-    assert page.execute_script("return location.hash") == "#puzzle-1"
+    assert page.execute_script("return location.hash") == "#puzzle-2"  # from 1, as shown
     assert console_errors(page) == []
 
 
@@ -304,13 +304,13 @@ def test_the_grid_marks_the_cells_where_a_wrong_answer_differs(
 
 def test_an_address_opens_its_puzzle(browser: WebDriver, report: Path) -> None:
     browser.get("about:blank")
-    open_page(browser, report, "#puzzle-4")
+    open_page(browser, report, "#puzzle-5")  # the fifth puzzle, counted from 1 as the page does
     view = browser.find_element(By.ID, "puzzle-view")
     until(browser, lambda d: view.get_attribute("data-record") == "4")
     grid = view.find_element(By.CSS_SELECTOR, "figure .grid")
     assert len(grid.find_elements(By.TAG_NAME, "span")) == 36  # the 6x6 puzzle
     assert len(grid.find_elements(By.CSS_SELECTOR, "span.bb")) == 2 * 6  # boxes of 2 rows
-    browser.execute_script("location.hash = '#puzzle-2'")  # a link within the page
+    browser.execute_script("location.hash = '#puzzle-3'")  # a link within the page
     until(browser, lambda d: view.get_attribute("data-record") == "2")
 
 
@@ -322,3 +322,24 @@ def test_the_report_data_is_what_the_log_holds(page: WebDriver, report: Path) ->
         "nine",
         "six",
     ]
+
+
+def test_a_cactus_panel_counts_each_puzzle_once_across_modes(
+    browser: WebDriver, tmp_path: Path
+) -> None:
+    """Two logs of one set, lexmin and any: the panel's title says 2 puzzles, where the curves
+    of each mode stop, not 4 (one per mode)."""
+    puzzles = tmp_path / "two.txt"
+    puzzles.write_text("\n".join(NINE[:2]) + "\n")
+    logs = []
+    for mode in ("lexmin", "any"):
+        log = tmp_path / f"{mode}.jsonl"
+        result = invoke("crosscheck", puzzles, "-b", "dfs", "--mode", mode, "--results", log)
+        assert result.exit_code == 0, result.output
+        logs.append(log)
+    page = tmp_path / "modes.html"
+    assert invoke("report", *logs, "-o", page).exit_code == 0
+    open_page(browser, page)
+    until(browser, lambda d: d.execute_script("return SudokuReport.n") == 4)
+    title = browser.execute_script("return SudokuReport.cactusTitle(0, [0, 1, 2, 3])")
+    assert title == "two (2 puzzles)"

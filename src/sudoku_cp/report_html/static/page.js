@@ -209,8 +209,9 @@
   }
 
   function openFromAddress() {
-    const match = /^#puzzle-(\d+)$/.exec(location.hash);
-    if (match && Number(match[1]) < R.n) R.openPuzzle(Number(match[1]));
+    const match = /^#puzzle-(\d+)$/.exec(location.hash); /* the N-th puzzle, counted from 1 */
+    const number = match ? Number(match[1]) : 0;
+    if (number >= 1 && number <= R.n) R.openPuzzle(number - 1);
   }
 
   let waiting = null;

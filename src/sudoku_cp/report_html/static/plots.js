@@ -252,6 +252,13 @@
     return plots;
   };
 
+  /* A cactus panel's title: its set and its puzzles, each counted once however many modes the
+     logs hold it in (the curves of one mode stop at that number). */
+  R.cactusTitle = function (set, indices) {
+    const puzzles = new Set(indices.map((index) => R.columns.number[index])).size;
+    return `${R.meta.sets[set]} (${R.plural(puzzles, "puzzle")})`;
+  };
+
   function cactusPanel(plot, set, indices) {
     const all = timeSeries(indices);
     const shown = all.filter((series) => series.items.length);
@@ -271,7 +278,7 @@
     const x = scale("log", Math.max(lo / 1.5, 1), Math.max(right, lo * 2), ...range.x);
     const y = scale("linear", 0, puzzles * 1.05, ...range.y);
     plot.axes(x, y, {
-      title: `${R.meta.sets[set]} (${R.plural(indices.length, "puzzle")})`,
+      title: R.cactusTitle(set, indices),
       xLabel: "time per puzzle",
       yLabel: "puzzles solved",
       xTicks: logTicks(x.lo, x.hi),

@@ -234,7 +234,7 @@
     viewBody.innerHTML = '<p class="loading">Unpacking the answers…</p>';
     overlay.hidden = false;
     document.body.classList.add("viewing");
-    history.replaceState(null, "", `#puzzle-${index}`);
+    history.replaceState(null, "", `#puzzle-${index + 1}`); /* counted from 1, as shown */
     const detail = await R.detail(index);
     if (R.current !== index) return; /* another puzzle was opened meanwhile */
     viewBody.innerHTML = puzzleHtml(index, detail);
