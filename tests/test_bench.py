@@ -432,6 +432,7 @@ def test_cli_bench_out_is_a_hidden_alias_of_results(tmp_path: Path) -> None:
     result = invoke("bench", TINY[1], "--backends", "dfs", "--out", log, "--no-setup")
     assert result.exit_code == 0, result.output
     assert len(puzzles_of(log)) == 1
+    assert "warning: --out is now --results" in result.stderr
     assert "--out" not in invoke("bench", "--help").stdout
 
 
@@ -446,6 +447,9 @@ def test_cli_bench_first_k_puzzles_of_each_file(tmp_path: Path) -> None:
             ["one", "dfs", "2"],
             ["two", "dfs", "2"],
         ]
+        if option == "--limit-puzzles":  # an earlier flag: read, with a notice naming the new
+            assert "warning: --limit-puzzles is now --first" in result.stderr
+    assert "--limit-puzzles" not in invoke("bench", "--help").stdout
 
 
 def test_cli_bench_count_limit(tmp_path: Path) -> None:

@@ -77,7 +77,7 @@ def test_jsonl_fields(run):
         "jsonl",
         "--mode",
         "count",
-        "--limit",
+        "--count-limit",
         "3",
         stdin="0" * 16 + "\n" + "11" + "0" * 14 + "\n",
     )
@@ -111,8 +111,13 @@ def test_jsonl_fields(run):
 
 
 def test_count_text_output(run):
-    result = run("solve", "--mode", "count", "--limit", "5", stdin=f"{'0' * 16}\n{BAEKJOON_2239}\n")
+    given = f"{'0' * 16}\n{BAEKJOON_2239}\n"
+    result = run("solve", "--mode", "count", "--count-limit", "5", stdin=given)
     assert (result.exit_code, result.stdout) == (0, "5+\n1\n")
+    # The option's earlier flag still works, with one line naming the new one.
+    old = run("solve", "--mode", "count", "--limit", "5", stdin=given)
+    assert (old.exit_code, old.stdout) == (0, "5+\n1\n")
+    assert old.stderr == "warning: --limit is now --count-limit (the old word still works)\n"
 
 
 def test_timeout_exits_1(run):

@@ -680,3 +680,17 @@ def test_out_names_the_results_log_as_in_bench(tmp_path) -> None:
         main, ["crosscheck", "-b", "dfs", "-j", "1", "--out", str(log)], input="0" * 16 + "\n"
     )
     assert result.exit_code == 0 and log.exists()
+    assert "warning: --out is now --results" in result.stderr
+
+
+def test_first_takes_the_first_puzzles_of_each_input(tmp_path: Path) -> None:
+    puzzles = tmp_path / "p.txt"
+    puzzles.write_text("\n".join([BAEKJOON_2239] * 5) + "\n")
+    result = invoke(puzzles, puzzles, "-b", "dfs", "-j", "1", "--first", "2", "--format", "jsonl")
+    assert result.exit_code == 0, result.output
+    assert [(entry["number"], entry["index"]) for entry in jsonl(result.stdout)] == [
+        (0, 0),
+        (1, 1),
+        (0, 2),
+        (1, 3),
+    ]

@@ -206,6 +206,12 @@ def renamed_notice(text: str) -> None:
         logging.getLogger("sudoku_cp.backends").warning("%s (the old word still works)", text)
 
 
+def forget_notices() -> None:
+    """Let the next command say again what it read under an old word (each run of the command
+    line, in one process too)."""
+    _NOTICED.clear()
+
+
 class Backend(ABC):
     """A way of solving Sudoku, for every size and mode.
 

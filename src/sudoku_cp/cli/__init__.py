@@ -22,6 +22,7 @@ from typing import Any  # noqa: E402
 import click  # noqa: E402
 
 from .._version import __version__  # noqa: E402
+from ..backends.base import forget_notices  # noqa: E402
 from .options import CONTEXT  # noqa: E402
 from .output import log_warnings  # noqa: E402
 from .signals import EXIT_INTERRUPTED, EXIT_USAGE, STOP, quiet_echo  # noqa: E402
@@ -62,6 +63,7 @@ class CommandGroup(click.Group):
             stop_with()  # came while loading: nothing started, nothing to keep
         handlers = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
         install_signal_handlers()
+        forget_notices()  # each command says once what it read under an old word
         try:
             return super().main(*args, **kwargs)
         except click.UsageError as error:

@@ -16,7 +16,15 @@ from .objects import (
     resume_hint,
     solve_settings,
 )
-from .options import executor_options, input_options, option, results_options, solve_options
+from .options import (
+    executor_options,
+    first_option,
+    input_options,
+    option,
+    renamed,
+    results_options,
+    solve_options,
+)
 from .output import echo, fail, run_command, stdout_closed
 from .signals import EXIT_OK, EXIT_UNSOLVED, check_stop, quiet_echo, signal_word, stop_with
 
@@ -60,7 +68,7 @@ from .signals import EXIT_OK, EXIT_UNSOLVED, check_stop, quiet_echo, signal_word
 )
 @executor_options
 @results_options
-@option("--out", "out", type=click.Path(dir_okay=False), default=None, hidden=True)
+@renamed("--out", "--results", "results", type=click.Path(dir_okay=False))
 @option(
     "--baseline",
     metavar="BACKEND",
@@ -68,16 +76,8 @@ from .signals import EXIT_OK, EXIT_UNSOLVED, check_stop, quiet_echo, signal_word
     show_default="the first",
     help="Configuration of the ratio column.",
 )
-@option(
-    "--first",
-    "--limit-puzzles",
-    "first",
-    type=click.IntRange(min=1),
-    metavar="K",
-    default=None,
-    show_default="all",
-    help="Only the first K puzzles of each file.",
-)
+@first_option
+@renamed("--limit-puzzles", "--first", "first", type=click.IntRange(min=1))
 @option(
     "--setup/--no-setup",
     "measure_setup",
@@ -109,7 +109,6 @@ def bench(
     scheduler: str | None,
     results: str | None,
     resume: bool,
-    out: str | None,
     baseline: str | None,
     first: int | None,
     measure_setup: bool,
@@ -127,7 +126,6 @@ def bench(
     """
     from ..sessions import BenchSession
 
-    results = results or out
     chosen = configurations([backend_list], given)
     baseline = _baseline(chosen, baseline)
     if resume and not results:

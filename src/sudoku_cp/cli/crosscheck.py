@@ -16,7 +16,15 @@ from .objects import (
     resume_hint,
     solve_settings,
 )
-from .options import executor_options, input_options, option, results_options, solve_options
+from .options import (
+    executor_options,
+    first_option,
+    input_options,
+    option,
+    renamed,
+    results_options,
+    solve_options,
+)
 from .output import echo, fail, run_command, stdout_closed
 from .signals import EXIT_UNSOLVED, EXIT_USAGE, check_stop, quiet_echo, signal_word, stop_with
 
@@ -49,9 +57,10 @@ if TYPE_CHECKING:  # loaded when the command runs: --help stays fast
     show_default="the machine's cores",
     help="Worker processes, each keeping its backends warm.",
 )
+@first_option
 @executor_options
 @results_options
-@option("--out", "out", type=click.Path(dir_okay=False), default=None, hidden=True)
+@renamed("--out", "--results", "results", type=click.Path(dir_okay=False))
 @option(
     "--format",
     "output_format",
@@ -72,12 +81,12 @@ def crosscheck(
     time_limit: float | None,
     certify: bool,
     keep_proofs: str | None,
+    first: int | None,
     jobs: int | None,
     executor: str,
     scheduler: str | None,
     results: str | None,
     resume: bool,
-    out: str | None,
     output_format: str,
     **given: Any,
 ) -> None:
@@ -95,12 +104,11 @@ def crosscheck(
     from ..executors import default_jobs
     from ..sessions import CrosscheckSession
 
-    results = results or out  # --out: the results log's name in bench, kept as an alias here
     chosen = configurations([backend_list], given)
     if resume and not results:
         fail("--resume needs --results FILE (the results log of the run to continue)")
     jobs = jobs or default_jobs()
-    stream = puzzle_stream(files, input_format, box, no_download)
+    stream = puzzle_stream(files, input_format, box, no_download, first=first)
     session = CrosscheckSession(
         stream,
         chosen,
@@ -111,7 +119,7 @@ def crosscheck(
         executor=make_executor(executor, jobs, scheduler),
         jobs=jobs,
     )
-    watch = _Watch(session, stream, output_format, _total(stream.paths))
+    watch = _Watch(session, stream, output_format, _total(stream.paths, first))
     _run(session, watch, results)
     report_input_errors(stream, watch.shown)
     if stream.nothing_read and not session.new and not session.resumed:
@@ -145,11 +153,13 @@ def _puzzles(count: int) -> str:
     return plural(count, "puzzle")
 
 
-def _total(paths: list[str]) -> int | None:
+def _total(paths: list[str], first: int | None) -> int | None:
     """The number of puzzles the input holds, when every source is a file (a progress total)."""
     from ..inputs import count_puzzles
 
     counts = [count_puzzles(path) for path in paths]
+    if first is not None:
+        counts = [None if count is None else min(count, first) for count in counts]
     return (
         None
         if any(count is None for count in counts)

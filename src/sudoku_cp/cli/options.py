@@ -38,9 +38,42 @@ class Option(click.Option):
             extra["default"] = self.show_default
         return extra
 
+    def consume_value(self, ctx: click.Context, opts: Any) -> tuple[Any, Any]:
+        """The value given, else one given under an earlier name of the option (`renamed`)."""
+        value, source = super().consume_value(ctx, opts)
+        earlier = ctx.meta.get(_RENAMED, {})
+        if source is click.core.ParameterSource.DEFAULT and self.name in earlier:
+            return earlier[self.name], click.core.ParameterSource.COMMANDLINE
+        return value, source
+
 
 def option(*names: str, **attributes: Any) -> Callable[..., Any]:
     return click.option(*names, cls=Option, **attributes)
+
+
+_RENAMED = "sudoku_cp.renamed"  # ctx.meta: option name -> the value given under an old name
+
+
+def renamed(old: str, new: str, name: str, **attributes: Any) -> Callable[..., Any]:
+    """An earlier flag of the option `name` (whose flag is now `new`): hidden from the help,
+    still read, with a one-line notice naming the new flag. The option itself takes the value
+    (`Option.consume_value`); given both ways, the new flag wins."""
+    from ..backends.base import renamed_notice
+
+    def remember(ctx: click.Context, _param: click.Parameter, value: Any) -> None:
+        if value is not None:
+            renamed_notice(f"{old} is now {new}")
+            ctx.meta.setdefault(_RENAMED, {})[name] = value
+
+    return click.option(
+        old,
+        f"renamed_{name}",
+        hidden=True,
+        expose_value=False,
+        callback=remember,
+        default=None,
+        **attributes,
+    )
 
 
 class LazyChoice(click.Choice):  # type: ignore[type-arg,unused-ignore]
@@ -177,12 +210,12 @@ solve_options = options(
     ),
     option(
         "--count-limit",
-        "--limit",
         "limit",
         type=click.IntRange(min=1),
         default=2,
         help="Count mode: stop counting at this many completions.",
     ),
+    renamed("--limit", "--count-limit", "limit", type=click.IntRange(min=1)),
     option(
         "--time-limit",
         type=Seconds(),
@@ -238,6 +271,16 @@ executor_options = options(
 )
 
 
+first_option = option(
+    "--first",
+    "first",
+    type=click.IntRange(min=1),
+    metavar="K",
+    default=None,
+    show_default="all",
+    help="Only the first K puzzles of each file or set.",
+)
+
 results_options = options(
     option(
         "--results",
@@ -262,9 +305,11 @@ __all__ = [
     "Option",
     "Seconds",
     "executor_options",
+    "first_option",
     "input_options",
     "option",
     "options",
+    "renamed",
     "results_options",
     "shorthand_flag_options",
     "solve_options",

@@ -48,7 +48,7 @@ def _backend_help() -> str:
 \b
   sudoku-cp solve data/examples/baekjoon2239.txt
   sudoku-cp solve -b sat --mode count --count-limit 10 puzzles.txt
-  sudoku-cp solve top95 -b 'cpsat[strategy=search]' --format jsonl -j 2"""
+  sudoku-cp solve top95 -b 'cpsat[lexmin=objective]' --format jsonl -j 2"""
 )
 @input_options
 @option("--backend", "-b", default="dfs", lazy_help=_backend_help)
