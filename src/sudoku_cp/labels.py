@@ -72,6 +72,13 @@ def short_labels(
     }
 
 
+def short_texts(
+    configurations: Iterable[ConfigurationEntry], labels: Sequence[str]
+) -> dict[str, str]:
+    """Each label's short text (`short_labels`), as a table shows it."""
+    return {label: short.text for label, short in short_labels(configurations, labels).items()}
+
+
 def _spells(label: str, backend: str, options: Mapping[str, str]) -> bool:
     """Whether `label` is the configuration written out (its options in any order)."""
     if label == backend:
@@ -106,4 +113,4 @@ def _short(
     return ShortLabel(label, text, backend, values, spelled)
 
 
-__all__ = ["LONGEST", "ShortLabel", "canonical", "short_labels"]
+__all__ = ["LONGEST", "ShortLabel", "canonical", "short_labels", "short_texts"]

@@ -113,6 +113,12 @@ class Session:
     def labels(self) -> list[str]:
         return [configuration.label for configuration in self.configurations]
 
+    def short_labels(self) -> dict[str, str]:
+        """Each configuration's label as a table shows it (`labels.short_texts`)."""
+        from .labels import short_texts
+
+        return short_texts(self.header().configurations, self.labels)
+
     def header(self) -> Header:
         """This session's header line: command, settings, configurations, inputs, machine."""
         if self._header is None:

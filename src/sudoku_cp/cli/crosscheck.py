@@ -208,10 +208,11 @@ class _Watch:
         from ..render.crosscheck import render_crosscheck, render_crosscheck_summary
 
         summary = self.session.summary()
+        shorts = self.session.short_labels()
         if self.jsonl:
-            quiet_echo(render_crosscheck_summary(summary))
+            quiet_echo(render_crosscheck_summary(summary, shorts))
         else:
-            echo(render_crosscheck(self.session.tally, summary))
+            echo(render_crosscheck(self.session.tally, summary, shorts))
 
 
 __all__ = ["crosscheck"]

@@ -3,7 +3,7 @@ simply agree, the answers of a wrong or disagreeing one drawn side by side."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from ..agreement import CrosscheckTally, Summary
 from ..errors import SudokuError
@@ -11,49 +11,48 @@ from ..grid import BLANK, Grid, Shape, symbol_value, value_symbol
 from ..result import RunStatus, Verdict
 from ..results_log.records import PuzzleEntry, Run
 from ..text import plural
+from .text import aligned, label_legend, wrapped
 
 
-def render_crosscheck_summary(summary: Summary) -> str:
-    """The summary table: per backend tallies and times, then the totals."""
-    header = (
-        "backend",
-        "solved",
-        "unsat",
-        "timeouts",
-        "wrong",
-        "disagree",
-        "errors",
-        "total s",
-        "median ms",
-        "share",
-    )
-    rows = [header]
+def render_crosscheck_summary(summary: Summary, shorts: Mapping[str, str] | None = None) -> str:
+    """The summary table (configurations by their short labels, `shorts`, with a legend when one
+    differs from the full label): per configuration its tallies and times, then the totals."""
+    shorts = shorts or {}
+    rows: list[tuple[str, ...]] = [("backend", "", "total s", "median ms")]
+    tallies: list[tuple[str, ...]] = [("solved", "unsat", "timeout", "wrong", "disagree", "error")]
     for backend in summary.backends:
-        share = summary.share(backend.name)
+        tallied = (
+            backend.solved,
+            backend.unsatisfiable,
+            backend.timeouts,
+            backend.wrong,
+            backend.disagreements,
+            backend.errors,
+        )
+        tallies.append(tuple(str(count) for count in tallied))
+        median = backend.median_seconds
         rows.append(
             (
-                backend.name,
-                str(backend.solved),
-                str(backend.unsatisfiable),
-                str(backend.timeouts),
-                str(backend.wrong),
-                str(backend.disagreements),
-                str(backend.errors),
+                shorts.get(backend.name, backend.name),
+                "",
                 f"{backend.total_seconds:.3f}",
-                "-" if backend.median_seconds is None else f"{1000 * backend.median_seconds:.2f}",
-                "-" if share is None else f"{100 * share:.1f}%",
+                "-" if median is None else f"{1000 * median:.2f}",
             )
         )
-    widths = [max(len(row[column]) for row in rows) for column in range(len(header))]
+    counted = aligned(tallies, text_columns=0, gap=" ")
+    table = [(row[0], tally, *row[2:]) for row, tally in zip(rows, counted, strict=True)]
+    names = ", ".join(shorts.get(backend.name, backend.name) for backend in summary.backends)
     lines = [
-        f"crosscheck --mode {summary.mode}: {', '.join(b.name for b in summary.backends)}"
-        + (" (interrupted)" if summary.interrupted else "")
+        wrapped(
+            f"crosscheck --mode {summary.mode}: {names}"
+            + (" (interrupted)" if summary.interrupted else "")
+        )
     ]
-    for row in rows:
-        cells = [row[0].ljust(widths[0])] + [
-            cell.rjust(width) for cell, width in zip(row[1:], widths[1:], strict=True)
-        ]
-        lines.append("  ".join(cells).rstrip())
+    lines += aligned(table)
+    lines += label_legend(
+        {backend.name: shorts.get(backend.name, backend.name) for backend in summary.backends}
+    )
+    lines.append("median ms: over the answered runs, never a timeout; total s: every run")
     counts = ", ".join(f"{summary.verdicts.get(verdict, 0)} {verdict}" for verdict in Verdict)
     lines.append(f"{plural(summary.puzzles, 'puzzle')}: {counts}")
     if summary.bad_input:
@@ -107,9 +106,11 @@ def render_findings(entries: Iterable[PuzzleEntry], *, hidden_timeouts: int = 0)
     return "\n\n".join(blocks)
 
 
-def render_crosscheck(tally: CrosscheckTally, summary: Summary) -> str:
+def render_crosscheck(
+    tally: CrosscheckTally, summary: Summary, shorts: Mapping[str, str] | None = None
+) -> str:
     """The whole text output: the summary table, then the findings."""
-    table = render_crosscheck_summary(summary)
+    table = render_crosscheck_summary(summary, shorts)
     findings = render_findings(tally.shown, hidden_timeouts=tally.hidden_timeouts)
     return f"{table}\n\n{findings}" if findings else table
 
