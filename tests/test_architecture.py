@@ -30,7 +30,9 @@ LAYERS: list[tuple[str, ...]] = [
     (
         "executors.base",
         "executors.inline",
-        "executors.pool",
+        "executors.local",
+        "executors.isolated",
+        "executors.dask_cluster",
         "executors.dask",
         "executors",
         "executors.worker_signals",

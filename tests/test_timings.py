@@ -7,7 +7,7 @@ import pytest
 
 from sudoku_cp.configurations import Configuration
 from sudoku_cp.engine import execute
-from sudoku_cp.executors.pool import IsolatedExecutor
+from sudoku_cp.executors.isolated import IsolatedExecutor
 from sudoku_cp.formats import read_puzzles
 from sudoku_cp.render import render_summary_text
 from sudoku_cp.runs import SolveSettings
