@@ -26,7 +26,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("backends.base",),
     ("backends", "backends.*"),
     ("configurations", "datasets", "datasets.*", "inputs", "generate", "generate.*"),
-    ("runs", "testing"),
+    ("runs", "testing", "testing.*"),
     (
         "executors.base",
         "executors.inline",
