@@ -34,8 +34,9 @@ def _propagating_solvers() -> list[str]:
     return accepted
 
 
-# CaDiCaL reads python-sat's interrupt() late or not at all: a 0.3 s limit on the empty 25x25
-# lex-min ran for 11-25 s. Reported; the backend is not changed here.
+# CaDiCaL reads python-sat's interrupt() late: a 0.3 s limit on the empty 25x25 lex-min runs for
+# seconds, past the contract's generous bound unless the machine is quiet. Reported; the backend
+# is not changed here.
 CADICAL_OVERRUNS = "CaDiCaL overruns a 0.3 s time limit on the empty 25x25 by seconds"
 
 test_dfs_contract = contract_tests("dfs", **FULL)

@@ -192,7 +192,8 @@ def contract_tests(
 
     Assign it to a name that starts with `test` in a test module (one name per backend). The
     arguments are `check_backend`'s; `xfail` maps a configuration's label, or a test's id, to
-    the reason it is known to fail (strict: a case that passes again fails, so the mark goes).
+    the reason it is known to fail; such a case still runs, and one that passes shows as XPASS
+    (not strict: a time limit overrun, say, may pass on a quiet machine).
     A backend whose solver package is not installed is skipped, one that fails to load fails
     every case with its one-line error.
     """
@@ -209,7 +210,7 @@ def contract_tests(
         for case in contract_cases(sizes=sizes, quick=quick, core_only=number > 0):
             test_id = f"{configuration.label}-{case.id}"
             reason = known.get(test_id) or known.get(configuration.label)
-            marks = [pytest.mark.xfail(reason=reason, strict=True)] if reason else []
+            marks = [pytest.mark.xfail(reason=reason, strict=False)] if reason else []
             parameters.append(pytest.param(configuration, case, id=test_id, marks=marks))
 
     def test(configuration: Configuration, case: ContractCase, request: Any) -> None:
