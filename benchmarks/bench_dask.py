@@ -5,7 +5,7 @@
                                     [--chunk-sizes 32] [--mode lexmin]
 
 Both executors run the same puzzles through the same engine (`sudoku_cp.engine.execute`: every
-answer verified by the one checker) with `--jobs` workers each: the local `PoolExecutor` and a
+answer verified by the one checker) with `--jobs` workers each: the `LocalExecutor` and a
 `DaskExecutor` on a fresh 127.0.0.1 `LocalCluster` of `--jobs` single-threaded worker processes, for
 each chunk size asked. The rounds interleave the executors (local, dask, local, dask, ...) so that
 the other loads of a shared machine fall on both alike; each figure is the median over the rounds,
@@ -31,7 +31,7 @@ from sudoku_cp.configurations import Configuration
 from sudoku_cp.engine import execute
 from sudoku_cp.executors import Executor
 from sudoku_cp.executors.dask import DaskExecutor
-from sudoku_cp.executors.pool import PoolExecutor
+from sudoku_cp.executors.local import LocalExecutor
 from sudoku_cp.formats import InputPuzzle, read_puzzles
 from sudoku_cp.judging import SolveSettings
 from sudoku_cp.result import Mode
@@ -132,7 +132,7 @@ def main() -> None:
     starts: dict[str, list[float]] = {}
     reference = None
     for round_number in range(args.rounds):
-        wall, cpu, answers = timed_run(PoolExecutor(args.jobs), records, specs, settings)
+        wall, cpu, answers = timed_run(LocalExecutor(args.jobs), records, specs, settings)
         walls["local"].append(wall)
         cpus["local"].append(cpu)
         reference = reference or answers

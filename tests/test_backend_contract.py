@@ -1,11 +1,13 @@
-"""The contract every built-in backend keeps, for every mode and for sizes 4, 6, 9 and 16: the
-published suite of `sudoku_cp.testing` (what a plugin runs on itself), in full, on every built-in
-backend (z3 and exact are skipped, with the reason, where their solver is not installed), and the
-counts of the built-ins against each other."""
+"""The contract every built-in backend keeps, for every mode, for sizes 4, 6, 9 and 16, and for
+every declared value of every option: the published suite of `sudoku_cp.testing` (what a plugin
+runs on itself), in full on each backend's defaults and its core on every other configuration,
+with the combinations of options that work together (z3 and exact are skipped, with the reason,
+where their solver is not installed); and the counts of the built-ins against each other."""
 
 import pytest
 
 from sudoku_cp.backends import BUILTIN_BACKENDS, backend_class, get_backend
+from sudoku_cp.errors import BackendOptionError
 from sudoku_cp.result import Mode
 from sudoku_cp.testing import (
     COUNT_LIMIT,
@@ -17,12 +19,56 @@ from sudoku_cp.testing import (
 
 FULL = {"sizes": (4, 6, 9, 16), "quick": False}
 
+
+def _propagating_solvers() -> list[str]:
+    """The sat solvers that take lexmin=propagation (the backend refuses the others)."""
+    if not backend_class("sat").is_available():
+        return ["auto"]  # the contract is skipped
+    accepted = []
+    for solver in backend_class("sat").option("solver").choice_list() or []:
+        try:
+            get_backend("sat", solver=solver, lexmin="propagation").close()
+        except BackendOptionError:
+            continue
+        accepted.append(solver)
+    return accepted
+
+
+# CaDiCaL reads python-sat's interrupt() late: a 0.3 s limit on the empty 25x25 lex-min runs for
+# seconds, past the contract's generous bound unless the machine is quiet. Reported; the backend
+# is not changed here.
+CADICAL_OVERRUNS = "CaDiCaL overruns a 0.3 s time limit on the empty 25x25 by seconds"
+
 test_dfs_contract = contract_tests("dfs", **FULL)
-test_cpsat_contract = contract_tests("cpsat", **FULL)
-test_sat_contract = contract_tests("sat", **FULL)
+test_cpsat_contract = contract_tests(
+    "cpsat",
+    combinations=[
+        "model=boolean|integer,lexmin=objective|search",  # each lex-min method on each model
+        "model=integer,counts=on|off",  # the implied counts live in the integer model
+        "workers=2",  # `any` runs a portfolio
+    ],
+    **FULL,
+)
+test_sat_contract = contract_tests(
+    "sat",
+    combinations=[
+        f"lexmin=propagation,solver={'|'.join(_propagating_solvers())}",  # trusts propagate()
+        "lexmin=propagation,encoding=minimal",
+        # the minimal encoding puts the at-most-ones on the units only
+        "encoding=minimal,amo=seqcounter|ladder|bitwise|totalizer|mtotalizer|kmtotalizer|"
+        "sortnetwrk|cardnetwrk",
+    ],
+    xfail={
+        f"sat[solver={solver}]-time-limit-empty25": CADICAL_OVERRUNS
+        for solver in ("cadical153", "cadical195", "cadical300")
+    },
+    **FULL,
+)
 test_dlx_contract = contract_tests("dlx", **FULL)
-test_z3_contract = contract_tests("z3", **FULL)
-test_exact_contract = contract_tests("exact", **FULL)
+test_z3_contract = contract_tests("z3", combinations=["model=integer,process=inline"], **FULL)
+test_exact_contract = contract_tests(
+    "exact", combinations=["encoding=minimal,process=inline"], **FULL
+)
 
 
 def test_the_suite_covers_every_builtin():

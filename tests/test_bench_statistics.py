@@ -8,7 +8,7 @@ import pytest
 from sudoku_cp.bench_statistics import bootstrap_interval, summarize, wilcoxon_p
 from sudoku_cp.configurations import Configuration
 from sudoku_cp.engine import execute
-from sudoku_cp.executors.pool import IsolatedExecutor
+from sudoku_cp.executors.isolated import IsolatedExecutor
 from sudoku_cp.formats import read_puzzles
 from sudoku_cp.judging import SolveSettings
 from sudoku_cp.render.bench import render_summary_text

@@ -7,12 +7,9 @@ through a worker plugin, which Dask also runs on the workers that replace killed
 from __future__ import annotations
 
 import json
-import logging
 import os
 import shutil
 import signal
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -32,14 +29,14 @@ from sudoku_cp.engine import SolveJob, execute
 from sudoku_cp.errors import ExecutorError
 from sudoku_cp.executors import dask as executors_dask
 from sudoku_cp.executors import make_executor
-from sudoku_cp.executors.dask import INSTALL_HINT, DaskExecutor
+from sudoku_cp.executors.dask import DaskExecutor
 from sudoku_cp.executors.inline import InlineExecutor
-from sudoku_cp.formats import read_puzzles
 from sudoku_cp.grid import Grid
-from sudoku_cp.judging import SkippedLine, SolveSettings
+from sudoku_cp.judging import SolveSettings
 from sudoku_cp.result import Mode
 
 from .conftest import G17, UNSOLVABLE_4, random_multi_solution
+from .dask_helpers import puzzle_lines, records_of, verdicts, wait_until
 
 SOLVE_PAUSE = 0.05  # seconds each `slowlog` solve sleeps: chunks last long enough to be hit
 # Where `slowlog` notes its solves; set before the cluster starts, so its workers inherit it.
@@ -123,11 +120,6 @@ def test_backends():
         yield
 
 
-def puzzle_lines(count: int, *, seed: int = 0) -> list[str]:
-    """Distinct 9x9 puzzles, most with several completions (lexmin has work to do)."""
-    return [random_multi_solution(9, 30, seed * 1000 + number).to_line() for number in range(count)]
-
-
 def starting_with_9() -> str:
     """A valid puzzle whose first cell is a given 9 (what `workerkiller` dies on)."""
     return next(
@@ -136,32 +128,6 @@ def starting_with_9() -> str:
         for line in [random_multi_solution(9, 30, seed).to_line()]
         if line.startswith("9")
     )
-
-
-def records_of(lines: list[str]):
-    return read_puzzles("\n".join(lines) + "\n")[1]
-
-
-def verdicts(outcomes) -> list[tuple[int, str | None, list[tuple[str, str, str | None]]]]:
-    return [
-        (outcome.input.index, None, [])
-        if isinstance(outcome, SkippedLine)
-        else (
-            outcome.input.index,
-            outcome.verdict,
-            [
-                (
-                    run.label,
-                    run.status,
-                    run.result.solution.to_line()
-                    if run.result is not None and run.result.solution is not None
-                    else None,
-                )
-                for run in outcome.answers
-            ],
-        )
-        for outcome in outcomes
-    ]
 
 
 def our_tasks(client) -> list[str]:
@@ -173,15 +139,6 @@ def our_tasks(client) -> list[str]:
     return [
         key for key in client.run_on_scheduler(keys) if key.startswith(executors_dask.TASK_PREFIX)
     ]
-
-
-def wait_until(condition, timeout: float = 10.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.05)
-    return condition()
 
 
 def test_same_verdicts_and_order_as_inline(client):
@@ -317,79 +274,6 @@ def test_closing_the_iterator_cancels_everything(client):
     assert len(solves(lines)) == solved < len(lines)  # nothing runs any more
 
 
-def test_a_local_cluster_listens_on_loopback_only_and_is_closed_after_the_run():
-    psutil = pytest.importorskip("psutil")
-    executor = DaskExecutor(jobs=1)
-    dask_client = executor.start()
-    try:
-        workers = list(dask_client.run(os.getpid).values())
-        assert executor.cluster.scheduler_address.startswith("tcp://127.0.0.1:")
-        assert executor.cluster.dashboard_link.startswith("http://127.0.0.1:")
-        me = psutil.Process()
-        listening = [
-            connection.laddr.ip
-            for process in (me, *me.children(recursive=True))
-            for connection in process.net_connections(kind="inet")
-            if connection.status == psutil.CONN_LISTEN
-        ]
-        assert len(listening) >= 4  # scheduler, dashboard, nanny, worker (and its http server)
-        assert set(listening) == {"127.0.0.1"}
-        runs = list(
-            executor.map(
-                records_of(puzzle_lines(2, seed=8)),
-                SolveJob([Configuration("dfs")], SolveSettings()),
-            )
-        )
-        assert [run.input.index for run in runs] == [0, 1]
-    finally:
-        executor.close()
-    assert executor.client is None and executor.cluster is None
-    assert wait_until(lambda: not any(psutil.pid_exists(pid) for pid in workers))
-
-
-def _distributed_level() -> int:
-    return logging.getLogger("distributed").getEffectiveLevel()
-
-
-def test_the_local_clusters_workers_keep_dasks_info_lines_to_themselves():
-    """A worker writes to the user's terminal directly, after the command's one line too: its
-    INFO lines ('Received 'close-stream'... closing') showed after an interrupt (issue 24.5)."""
-    executor = DaskExecutor(jobs=1)
-    try:
-        levels = executor.start().run(_distributed_level)
-    finally:
-        executor.close()
-    assert set(levels.values()) == {logging.WARNING}
-
-
-FORK_SERVER_MASK = """
-from multiprocessing import forkserver
-from sudoku_cp.executors.dask import DaskExecutor
-
-if __name__ == "__main__":
-    executor = DaskExecutor(jobs=1)
-    executor.start()
-    pid = forkserver._forkserver._forkserver_pid
-    status = open(f"/proc/{pid}/status").read().splitlines()
-    print(next(line.split()[1] for line in status if line.startswith("SigBlk")))
-    executor.close()
-"""
-
-
-@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs Linux's /proc")
-def test_the_fork_server_starts_with_ctrl_c_held(tmp_path):
-    """A Ctrl-C while the fork server imports its modules, before it ignores SIGINT, printed a
-    KeyboardInterrupt traceback (issue 24.5): it starts with SIGINT blocked, from its first
-    instruction. Seen from its signal mask (SigBlk), in a fresh process of its own."""
-    script = tmp_path / "mask.py"
-    script.write_text(FORK_SERVER_MASK)
-    shown = subprocess.run(
-        [sys.executable, str(script)], capture_output=True, text=True, timeout=120
-    )
-    assert shown.returncode == 0, shown.stderr
-    assert int(shown.stdout.split()[-1], 16) & (1 << (signal.SIGINT - 1))
-
-
 def test_the_executors_own_cluster_ends_with_its_run():
     psutil = pytest.importorskip("psutil")
     executor = DaskExecutor(jobs=1)
@@ -425,73 +309,6 @@ def test_the_scheduler_gone_mid_run_is_one_line_and_keeps_the_results():
     )
     assert [outcome.input.index for outcome in got] == list(range(len(got)))
     assert all(outcome.verdict == "agree" for outcome in got)
-
-
-def test_a_tls_scheduler_with_the_users_dask_security_configuration():
-    pytest.importorskip("cryptography")  # Security.temporary() makes its certificates with it
-    import dask
-
-    security = distributed.Security.temporary()
-    with distributed.LocalCluster(
-        n_workers=1,
-        threads_per_worker=1,
-        processes=True,
-        host="127.0.0.1",
-        protocol="tls://",
-        security=security,
-        dashboard_address=None,
-    ) as secure:
-        address = secure.scheduler_address
-        assert address.startswith("tls://127.0.0.1:")
-        lines = puzzle_lines(3, seed=12)
-        # What a user's ~/.config/dask/distributed.yaml would hold (PEM text or file names).
-        with dask.config.set(
-            {
-                "distributed.comm.require-encryption": True,
-                "distributed.comm.tls.ca-file": security.tls_ca_file,
-                "distributed.comm.tls.client.cert": security.tls_client_cert,
-                "distributed.comm.tls.client.key": security.tls_client_key,
-            }
-        ):
-            dask_result = verdicts(
-                execute(
-                    records_of(lines),
-                    [Configuration("dfs")],
-                    SolveSettings(),
-                    executor=DaskExecutor(scheduler=address),
-                )
-            )
-        assert dask_result == verdicts(
-            execute(records_of(lines), [Configuration("dfs")], SolveSettings())
-        )
-
-
-def test_an_unreachable_scheduler_is_one_line(monkeypatch):
-    monkeypatch.setattr(executors_dask, "CONNECT_TIMEOUT", 0.5)
-    executor = DaskExecutor(scheduler="tcp://127.0.0.1:9")
-    with pytest.raises(
-        ExecutorError,
-        match=r"^cannot reach the Dask scheduler at "
-        r"tcp://127\.0\.0\.1:9: .*",
-    ):
-        list(
-            executor.map(
-                records_of(puzzle_lines(1)), SolveJob([Configuration("dfs")], SolveSettings())
-            )
-        )
-
-
-def test_without_the_extra_the_cli_says_how_to_install_it(monkeypatch, tmp_path):
-    puzzles = tmp_path / "p.txt"
-    puzzles.write_text(G17 + "\n")
-    monkeypatch.setitem(__import__("sys").modules, "distributed", None)  # import fails
-    with pytest.raises(ExecutorError, match="pip install 'sudoku-cp\\[dask\\]'"):
-        DaskExecutor()
-    result = CliRunner().invoke(
-        main, ["crosscheck", str(puzzles), "-b", "dfs", "--executor", "dask"]
-    )
-    assert result.exit_code == 2
-    assert result.stderr.strip() == f"Error: {INSTALL_HINT}"
 
 
 def test_resume_across_executors(cluster, tmp_path):

@@ -23,7 +23,7 @@ from sudoku_cp.errors import ExecutorError
 from sudoku_cp.executors import make_executor
 from sudoku_cp.executors.base import IN_FLIGHT_PER_WORKER, WORKER_RETRIES
 from sudoku_cp.executors.inline import InlineExecutor
-from sudoku_cp.executors.pool import PoolExecutor
+from sudoku_cp.executors.local import LocalExecutor
 from sudoku_cp.formats import InputPuzzle, read_puzzles
 from sudoku_cp.grid import Grid
 from sudoku_cp.judging import PuzzleRuns, SkippedLine, SolveSettings, judge, set_of
@@ -49,8 +49,8 @@ def records(*lines: str) -> list[InputPuzzle]:
     return read_puzzles("\n".join(lines) + "\n", source="p.txt")[1]
 
 
-def executor(jobs: int, chunk_size: int = 2) -> InlineExecutor | PoolExecutor:
-    return InlineExecutor() if jobs == 1 else PoolExecutor(jobs, chunk_size=chunk_size)
+def executor(jobs: int, chunk_size: int = 2) -> InlineExecutor | LocalExecutor:
+    return InlineExecutor() if jobs == 1 else LocalExecutor(jobs, chunk_size=chunk_size)
 
 
 DFS_AND_KILLER = [Configuration("dfs"), Configuration("killer")]
@@ -142,7 +142,10 @@ def test_a_worker_that_keeps_dying_is_isolated_and_the_culprit_named() -> None:
     lines = [multi(0), multi(1), DIES, multi(2), multi(3), multi(4), DIES, multi(5)]
     outcomes = list(
         execute(
-            records(*lines), DFS_AND_KILLER, SolveSettings(), executor=PoolExecutor(2, chunk_size=3)
+            records(*lines),
+            DFS_AND_KILLER,
+            SolveSettings(),
+            executor=LocalExecutor(2, chunk_size=3),
         )
     )
     assert [outcome.input.index for outcome in outcomes] == list(range(8))
@@ -168,7 +171,7 @@ def test_the_tries_named_for_a_culprit_are_the_tries_made(tmp_path: Path) -> Non
             records(DIES),
             [Configuration("killer")],
             SolveSettings(),
-            executor=PoolExecutor(2, chunk_size=1),
+            executor=LocalExecutor(2, chunk_size=1),
         )
     )
     killer = outcome.answer("killer")
@@ -186,7 +189,7 @@ def test_a_worker_death_that_a_retry_cures_ends_solved(tmp_path: Path) -> None:
             records(*lines),
             [Configuration("dfs"), Configuration("killonce")],
             SolveSettings(),
-            executor=PoolExecutor(2, chunk_size=2),
+            executor=LocalExecutor(2, chunk_size=2),
         )
     )
     assert (tmp_path / "killed-once").exists()  # a worker did die
@@ -230,7 +233,7 @@ def test_the_pool_reads_its_input_lazily_and_stops_on_close(jobs: int, chunk_siz
         source,
         [Configuration("dfs")],
         SolveSettings(),
-        executor=PoolExecutor(jobs, chunk_size=chunk_size),
+        executor=LocalExecutor(jobs, chunk_size=chunk_size),
     )
     first = next(outcomes)
     assert first.input.index == 0 and first.verdict == "agree"
@@ -352,7 +355,7 @@ def test_set_of_a_source(source: str, name: str) -> None:
 
 def test_make_executor_by_name() -> None:
     assert isinstance(make_executor("local", jobs=1), InlineExecutor)
-    assert isinstance(make_executor(None, jobs=2), PoolExecutor)
+    assert isinstance(make_executor(None, jobs=2), LocalExecutor)
     assert isinstance(make_executor("inline", jobs=4), InlineExecutor)
     mine = InlineExecutor()
     assert make_executor(mine) is mine

@@ -14,10 +14,11 @@ from click.testing import CliRunner
 from sudoku_cp.cli import main
 from sudoku_cp.errors import ExecutorError
 from sudoku_cp.executors import EXECUTORS, default_jobs, make_executor, usable_jobs
-from sudoku_cp.executors import pool as pool_module
+from sudoku_cp.executors import local as local_module
 from sudoku_cp.executors.base import Executor, Job, JobWorker, chunks
 from sudoku_cp.executors.inline import InlineExecutor
-from sudoku_cp.executors.pool import IsolatedExecutor, PoolExecutor
+from sudoku_cp.executors.isolated import IsolatedExecutor
+from sudoku_cp.executors.local import LocalExecutor
 
 from .conftest import BAEKJOON_2239, BAEKJOON_2239_ANSWER
 
@@ -27,7 +28,7 @@ def test_every_executor_is_found_by_name() -> None:
     assert isinstance(make_executor("inline"), InlineExecutor)
     assert isinstance(make_executor("isolated"), IsolatedExecutor)
     assert isinstance(make_executor("local", jobs=1), InlineExecutor)
-    assert isinstance(make_executor("local", jobs=2), PoolExecutor)
+    assert isinstance(make_executor("local", jobs=2), LocalExecutor)
     with pytest.raises(
         ExecutorError,
         match=r"unknown executor 'cloud' \(choose from local, "
@@ -51,7 +52,7 @@ def test_too_many_jobs_are_capped_with_one_line(caplog: pytest.LogCaptureFixture
         assert usable_jobs(1000) == most
         assert usable_jobs(2) == 2
         executor = make_executor("local", jobs=1000)
-    assert isinstance(executor, PoolExecutor) and executor.jobs == most
+    assert isinstance(executor, LocalExecutor) and executor.jobs == most
     assert (
         caplog.messages
         == [
@@ -100,7 +101,7 @@ class PidJob(Job):
 
 
 @pytest.mark.parametrize(
-    "executor", [PoolExecutor(2), IsolatedExecutor()], ids=["local", "isolated"]
+    "executor", [LocalExecutor(2), IsolatedExecutor()], ids=["local", "isolated"]
 )
 def test_a_finished_run_lets_its_idle_workers_exit_by_themselves(
     executor: Executor, monkeypatch: pytest.MonkeyPatch
@@ -110,30 +111,30 @@ def test_a_finished_run_lets_its_idle_workers_exit_by_themselves(
     after the last output the workers are told to exit and waited for, and only an interrupted
     or failed run terminates them."""
     stopped: list[object] = []
-    real_stop = pool_module._Pool.stop
+    real_stop = local_module.WorkerPool.stop
     monkeypatch.setattr(
-        pool_module._Pool, "stop", lambda self: (stopped.append(self), real_stop(self))
+        local_module.WorkerPool, "stop", lambda self: (stopped.append(self), real_stop(self))
     )
     exits: list[int | None] = []
-    real_close = pool_module._Pool.close
+    real_close = local_module.WorkerPool.close
 
     def close(self: Any) -> None:
         processes = list(self.executor._processes.values())
         real_close(self)
         exits.extend(process.exitcode for process in processes)
 
-    monkeypatch.setattr(pool_module._Pool, "close", close)
+    monkeypatch.setattr(local_module.WorkerPool, "close", close)
     assert len(list(executor.map(range(40), PidJob()))) == 40
     assert stopped == [] and exits and set(exits) == {0}
 
 
 def test_a_run_stopped_early_terminates_its_workers(monkeypatch: pytest.MonkeyPatch) -> None:
     stopped: list[object] = []
-    real_stop = pool_module._Pool.stop
+    real_stop = local_module.WorkerPool.stop
     monkeypatch.setattr(
-        pool_module._Pool, "stop", lambda self: (stopped.append(self), real_stop(self))
+        local_module.WorkerPool, "stop", lambda self: (stopped.append(self), real_stop(self))
     )
-    outputs = PoolExecutor(2).map(range(1000), PidJob())
+    outputs = LocalExecutor(2).map(range(1000), PidJob())
     next(outputs)
     outputs.close()  # what an interrupt does to the generator
     assert len(stopped) == 1

@@ -1,5 +1,6 @@
-"""The exact backend: both encodings against the naive row-major DFS, the 0-1 model, the
-options, and why Exact runs in a helper process; the shared loops are tested in
+"""The exact backend: what the contract suite does not check (each encoding and process runs
+it, in test_backend_contract.py): the 0-1 model, blocking constraints that die with their
+puzzle, the options, and why Exact runs in a helper process; the shared loops are tested in
 test_lexmin.py."""
 
 from __future__ import annotations
@@ -10,9 +11,8 @@ from sudoku_cp.backends import backend_class, get_backend
 from sudoku_cp.errors import BackendOptionError
 from sudoku_cp.grid import Grid
 from sudoku_cp.result import Mode, Status
-from sudoku_cp.testing import naive_lexmin
 
-from ..conftest import BAEKJOON_2239, BAEKJOON_2239_ANSWER, random_multi_solution
+from ..conftest import random_multi_solution
 
 pytestmark = pytest.mark.skipif(not backend_class("exact").is_available(), reason="needs exact")
 
@@ -21,20 +21,6 @@ pytestmark = pytest.mark.skipif(not backend_class("exact").is_available(), reaso
 def backend(request):
     with get_backend("exact", encoding=request.param, process="inline") as ready:
         yield ready
-
-
-def test_both_encodings_give_the_naive_lexmin(backend):
-    for seed in range(8):
-        puzzle = random_multi_solution(9, 20 + seed, 800 + seed)
-        assert backend.solve(puzzle, time_limit=60).solution == naive_lexmin(puzzle)
-
-
-def test_a_unique_puzzle_in_every_mode(backend):
-    puzzle = Grid.parse(BAEKJOON_2239)
-    for mode in Mode:
-        result = backend.solve(puzzle, mode=mode, limit=3, time_limit=60)
-        assert result.status is Status.SOLVED
-        assert result.solution.to_line() == BAEKJOON_2239_ANSWER
 
 
 def test_the_model_is_a_boolean_per_cell_and_value():

@@ -26,10 +26,10 @@ LOGGER = logging.getLogger(__name__)
 
 # name -> (module, class, one line for --help)
 EXECUTORS: dict[str, tuple[str, str, str]] = {
-    "local": ("pool", "PoolExecutor", "worker processes alongside this one (-j N)"),
+    "local": ("local", "LocalExecutor", "worker processes alongside this one (-j N)"),
     "inline": ("inline", "InlineExecutor", "this process, one puzzle after the other"),
     "isolated": (
-        "pool",
+        "isolated",
         "IsolatedExecutor",
         "each configuration in a process of its own, one after the other",
     ),

@@ -23,6 +23,7 @@ configuration (`distributed.comm.tls.*` for TLS); or it uses a `distributed.Clie
 
 The cluster or connection the executor made itself is released when `map`'s iterator ends (or on
 `close()`); call `start()` first (or pass a `client`) to keep one cluster across several runs.
+Reaching the scheduler, starting the local cluster and letting either go are `dask_cluster`'s.
 """
 
 from __future__ import annotations
@@ -32,7 +33,6 @@ import hashlib
 import itertools
 import logging
 import pickle
-import signal
 import threading
 import time
 import uuid
@@ -42,33 +42,30 @@ from typing import Any
 from ..errors import ExecutorError
 from ..text import one_line
 from .base import IN_FLIGHT_PER_WORKER, Executor, Job, JobWorker
+from .dask_cluster import (
+    INSTALL_HINT,
+    QuietClusterLogs,
+    QuietSchedulerLoss,
+    close_client,
+    connect,
+    import_distributed,
+    quietly,
+    start_local_cluster,
+    wait_idle,
+)
 
 LOGGER = logging.getLogger(__name__)
 
-INSTALL_HINT = "--executor dask needs the dask extra: pip install 'sudoku-cp[dask]'"
-# Puzzles per task. A Dask task costs more than a local pool's (scheduler round trips, the
-# worker's event loop), so tasks are made long enough to hide that, and no longer: long tasks
-# delay the first answers, balance the workers worse at the end and lose more work to a worker
-# that dies. Measured with benchmarks/bench_dask.py on 2,000 17clue puzzles (lexmin,
-# dfs,cpsat,sat, ~6 ms of solving a puzzle, 2 workers; wall time over the local pool's in the
-# same run, median of 5 interleaved rounds): fixed chunks of 16/32/64/128 puzzles gave
-# 1.34/1.05/0.80/0.89, i.e. tasks of 0.1/0.2/0.4/0.8 s; so a task aims at 0.5 s of solving.
+# Seconds of solving a task aims at. A Dask task costs more than a local pool's (scheduler round
+# trips, the worker's event loop), so tasks are made long enough to hide that, and no longer:
+# long tasks delay the first answers, balance the workers worse at the end and lose more work to
+# a worker that dies (the measurement that chose it: docs/decisions.md, the Dask section).
 TASK_SECONDS = 0.5
 FIRST_CHUNK_SIZE = 16  # puzzles per task until answers tell how long a puzzle takes
 MAX_CHUNK_SIZE = 256
-CONNECT_TIMEOUT = 10.0  # seconds to reach a scheduler given by address
 WORKERS_REFRESH = 2.0  # seconds between looks at the cluster's size (adaptive clusters grow)
 CANCEL_GRACE = 2.0  # seconds a closing run waits for its cancelled chunks to stop
 TASK_PREFIX = "sudoku-cp-chunk"
-
-
-def _import_distributed() -> Any:
-    """The `distributed` module, or the one-line install hint."""
-    try:
-        import distributed
-    except ImportError as error:
-        raise ExecutorError(INSTALL_HINT) from error
-    return distributed
 
 
 # -- in the worker ---------------------------------------------------------------------------------
@@ -142,7 +139,7 @@ class DaskExecutor(Executor):
         chunk_size: int | None = None,
         in_flight_per_worker: int = IN_FLIGHT_PER_WORKER,
     ) -> None:
-        self.distributed = _import_distributed()
+        self.distributed = import_distributed()
         self.jobs = max(1, jobs)
         self.scheduler = scheduler
         self.chunk_size = None if chunk_size is None else max(1, chunk_size)
@@ -151,7 +148,7 @@ class DaskExecutor(Executor):
         self.client: Any = client
         self.cluster: Any = None
         self._owns_client = client is None
-        self._log_level: int | None = None  # the distributed logger's level before start()
+        self._quiet_logs = QuietClusterLogs()  # while a local cluster of ours runs
 
     @property
     def where(self) -> str:
@@ -171,42 +168,15 @@ class DaskExecutor(Executor):
         """
         if self.client is not None:
             return self.client
-        distributed = self.distributed
         if self.scheduler:
-            try:
-                # Security comes from the Dask configuration (distributed.comm.tls.*), which
-                # is how tls:// addresses get their certificates.
-                self.client = distributed.Client(
-                    self.scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False
-                )
-            except (OSError, TimeoutError, ValueError) as error:
-                raise ExecutorError(
-                    f"cannot reach the Dask scheduler at {self.scheduler}: {one_line(error)}"
-                ) from error
+            self.client = connect(self.distributed, self.scheduler)
             return self.client
-        self._quiet_cluster_logs()
+        self._quiet_logs.hold()
         try:
-            # Loopback only: the scheduler, workers, nannies and dashboard accept no outside
-            # connection (a Dask scheduler runs whatever code it is sent).
-            with _cluster_config():
-                _workers_ignore_ctrl_c(distributed)
-                self.cluster = distributed.LocalCluster(
-                    n_workers=self.jobs,
-                    threads_per_worker=1,
-                    processes=True,
-                    host="127.0.0.1",
-                    dashboard_address="127.0.0.1:0",
-                    worker_dashboard_address="127.0.0.1:0",
-                )
-                self.client = distributed.Client(self.cluster, set_as_default=False)
-        except (OSError, TimeoutError, RuntimeError) as error:
+            self.cluster, self.client = start_local_cluster(self.distributed, self.jobs)
+        except ExecutorError:
             self.close()
-            raise ExecutorError(f"cannot start a local Dask cluster: {one_line(error)}") from error
-        LOGGER.info(
-            "local Dask cluster at %s, dashboard %s",
-            self.cluster.scheduler_address,
-            self.cluster.dashboard_link,
-        )
+            raise
         return self.client
 
     def close(self) -> None:
@@ -216,21 +186,11 @@ class DaskExecutor(Executor):
         if self._owns_client:
             self.client = None
             if client is not None:
-                _close_client(client)
+                close_client(client)
         self.cluster = None
         if cluster is not None:
-            _quietly(cluster.close)
-        if self._log_level is not None:
-            logging.getLogger("distributed").setLevel(self._log_level)
-            self._log_level = None
-
-    def _quiet_cluster_logs(self) -> None:
-        """Keep the local cluster's life-cycle chatter (INFO: workers started, keys cancelled)
-        out of the user's terminal; its warnings and errors still show. Restored on close."""
-        logger = logging.getLogger("distributed")
-        if self._log_level is None and logger.getEffectiveLevel() < logging.WARNING:
-            self._log_level = logger.level
-            logger.setLevel(logging.WARNING)
+            quietly(cluster.close)
+        self._quiet_logs.restore()
 
     def map(self, items: Iterable[Any], job: Job) -> Iterator[Any]:
         started_here = self.client is None
@@ -250,7 +210,7 @@ class DaskExecutor(Executor):
             )
             pending.append((chunk, future))
 
-        quiet = _QuietSchedulerLoss()
+        quiet = QuietSchedulerLoss()
         client_log = logging.getLogger("distributed.client")
         client_log.addFilter(quiet)
         try:
@@ -273,7 +233,7 @@ class DaskExecutor(Executor):
                 cancelled = self._cancel(client, [future for _, future in pending])
                 if started_here:
                     if cancelled:  # let the running chunks stop at their next puzzle first
-                        _wait_idle(client, CANCEL_GRACE)
+                        wait_idle(client, CANCEL_GRACE)
                     self.close()
             finally:
                 if dask_log.level == logging.CRITICAL:  # close() restored it otherwise
@@ -369,7 +329,7 @@ class DaskExecutor(Executor):
         True when there was something to cancel."""
         if not futures or getattr(client, "status", None) != "running":
             return False
-        _quietly(lambda: client.cancel(futures, force=True))
+        quietly(lambda: client.cancel(futures, force=True))
         return True
 
 
@@ -428,13 +388,6 @@ def _sized_chunks(items: Iterable[Any], sizer: _ChunkSizer) -> Iterator[list[Any
         yield chunk
 
 
-class _QuietSchedulerLoss(logging.Filter):
-    """Drops Dask's own lines about a lost scheduler: the run reports it in one line."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return not record.getMessage().startswith("Failed to reconnect to scheduler")
-
-
 class _Window:
     """How many chunks to keep in flight: `per_worker` per worker thread of the cluster, looked
     at again every few seconds (an adaptive or batch-system cluster grows while it runs)."""
@@ -454,107 +407,6 @@ class _Window:
             except Exception:  # an unreachable scheduler shows up at the next result
                 pass
         return self.threads * self.per_worker
-
-
-def _close_client(client: Any) -> None:
-    """Close a client; one that lost its scheduler logs the traceback of its cancelled
-    reconnection attempt, which says nothing the run's one line does not."""
-    lost = getattr(client, "status", "running") != "running"
-    disabled = logging.root.manager.disable
-    if lost:
-        logging.disable(logging.CRITICAL)
-    try:
-        _quietly(client.close)
-    finally:
-        if lost:
-            logging.disable(disabled)
-
-
-def _workers_ignore_ctrl_c(distributed: Any) -> None:
-    """Have the local cluster's worker processes ignore SIGINT from their first instruction.
-
-    A terminal's Ctrl-C goes to every process of its group: a worker that received it would
-    print a KeyboardInterrupt traceback from wherever it was (importing Dask takes a second),
-    while the command itself stops the cluster anyway. The workers are forked from a fork
-    server (`_cluster_config`) that imports `worker_signals` first, which ignores SIGINT; the
-    fork server passes the handlers it started with to every worker it forks, restarted
-    workers included. Signal masks would not do: a spawned child starts with none blocked.
-    """
-    context = distributed.utils.get_mp_context()  # sets Dask's own preload list, once
-    if context.get_start_method() == "forkserver":
-        context.set_forkserver_preload([f"{__package__}.worker_signals", "distributed"])
-        _start_fork_server_with_ctrl_c_held()
-
-
-def _start_fork_server_with_ctrl_c_held() -> None:
-    """Start the fork server with SIGINT blocked in this thread, so that it starts with SIGINT
-    blocked too (a signal mask survives exec): a Ctrl-C while it imports its own modules,
-    before `worker_signals` runs, printed a KeyboardInterrupt traceback (1 in 50 interrupted
-    Dask runs). A Ctrl-C meant for the command meanwhile is held, not lost: it is delivered
-    when the mask is restored. The resource tracker is started first: its own start unblocks
-    SIGINT in this thread when it is done."""
-    from multiprocessing import forkserver, resource_tracker
-
-    resource_tracker.ensure_running()
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        forkserver.ensure_running()
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
-
-
-def _cluster_config() -> Any:
-    """The Dask settings our local cluster starts with (its nannies hand them to the workers).
-
-    The cluster serves one run of CPU-bound tasks on this machine, so its housekeeping is cut
-    down; idle, it then takes ~0.02 s of CPU a second instead of ~0.1 (measured with 2 workers):
-    - the statistical profiler is off: it samples the running task's stack every 10 ms, taking
-      the GIL from the solver each time, and only feeds the dashboard's profile page;
-    - the event loops' health tick runs every second, not every 20 ms (it only times the
-      "event loop was unresponsive" warning);
-    - no work stealing: tasks are queued on the scheduler and go to a worker when it has a free
-      thread, so there is nothing to rebalance;
-    - memory and system monitors look every 1-2 s, not every 0.1-0.5 s;
-    - workers are forked from a fork server (see `_workers_ignore_ctrl_c`), which also starts
-      them faster than a fresh interpreter each.
-    """
-    import dask.config
-
-    return dask.config.set(
-        {
-            "distributed.worker.profile.enabled": False,
-            "distributed.admin.tick.interval": "1s",
-            "distributed.scheduler.work-stealing": False,
-            "distributed.worker.memory.monitor-interval": "1s",
-            "distributed.admin.system-monitor.interval": "2s",
-            "distributed.worker.multiprocessing-method": "forkserver",
-        }
-    )
-
-
-def _executing(dask_worker: Any) -> int:
-    """How many tasks a worker is running (run on each worker by `Client.run`)."""
-    return int(dask_worker.state.executing_count)
-
-
-def _wait_idle(client: Any, timeout: float) -> None:
-    """Wait until no worker runs a task, `timeout` seconds at most."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            if not any(client.run(_executing).values()):
-                return
-        except Exception:  # the cluster is going anyway
-            return
-        time.sleep(0.05)
-
-
-def _quietly(action: Any) -> None:
-    """Run a clean-up step that may fail on a cluster already gone."""
-    try:
-        action()
-    except Exception as error:
-        LOGGER.debug("Dask clean-up step failed: %r", error)
 
 
 __all__ = ["DaskExecutor", "INSTALL_HINT", "TASK_SECONDS"]

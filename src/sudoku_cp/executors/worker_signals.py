@@ -1,4 +1,4 @@
-"""Imported first by the local Dask cluster's fork server (`dask._workers_ignore_ctrl_c`).
+"""Imported first by the local Dask cluster's fork server (`dask_cluster.workers_ignore_ctrl_c`).
 
 - The fork server, and every worker process it forks, ignore Ctrl-C: the command stops them.
 - Dask's own logging in them starts at WARNING (the fork server imports `distributed` next,

@@ -2,12 +2,12 @@
 
 Three parts, each built by the library's own code:
 
-- the page's static tables (`summary_table`, `session_list`): `timings.summarize` and
-  `timings.cpu_statistics`, the formatters and legend of `render`, the environment rows of
+- the page's static tables (`summary_table`, `session_list`): `bench_statistics.summarize` and
+  `bench_statistics.cpu_statistics`, the formatters and legend of `render`, the environment rows of
   `report`; drawn by the template, sortable in the page;
 - `columns`: one array per field with one entry per puzzle record (set, number, line, shape,
   givens, mode, verdict, the puzzle; per configuration its status, time and CPU time from
-  `timings.puzzle_outcomes`): what the tables, filters and plots of the page read;
+  `bench_statistics.puzzle_outcomes`): what the tables, filters and plots of the page read;
 - `details`: one compact JSON text per record (the answers, the marks of `answers.answers_of`,
   every run's figures), parsed by the page only when a puzzle is opened.
 

@@ -1,8 +1,9 @@
 """The static tables of the HTML report: the summary per configuration and the sessions
 (pure: returns data for the template).
 
-The summary is `timings.summarize` (with `timings.cpu_statistics` for the CPU mean and p90),
-shown with the formatters of `render`; each cell carries its text and the number it sorts by.
+The summary is `bench_statistics.summarize` (with `bench_statistics.cpu_statistics` for the CPU
+mean and p90), shown with the formatters of `render`; each cell carries its text and the number it
+sorts by.
 A session is its header's environment rows (`report.environment_rows`), its exact command line
 and its one-off set-up (`report.setup_rows`).
 """

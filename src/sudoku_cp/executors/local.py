@@ -1,4 +1,4 @@
-"""Worker processes on this machine: `PoolExecutor` (`local`) and `IsolatedExecutor`.
+"""The `local` executor: `LocalExecutor`, worker processes on this machine (`-j N`).
 
 Each worker runs the job's `start()` once and keeps that state warm (one kept SAT solver per
 shape, OR-Tools imported once). Items travel in chunks, a bounded number in flight, and outputs
@@ -6,6 +6,7 @@ come back in input order, so memory stays flat however long the input. A worker 
 native solver aborting, a kill) is replaced and its chunk retried; a chunk that keeps killing its
 worker is run one (item, part) at a time, so the culprit is named. Workers ignore Ctrl-C (their
 own process group; the driver stops them) and exit by themselves when the driver is gone.
+`WorkerPool`, the replaceable process pool, also serves the `isolated` executor.
 """
 
 from __future__ import annotations
@@ -73,7 +74,7 @@ def _run_part(item: Any, part: str) -> Any:
     return _WORKER.run(item, part)
 
 
-class _Pool:
+class WorkerPool:
     """A process pool that can be replaced when a worker dies."""
 
     def __init__(self, job: Job, jobs: int) -> None:
@@ -93,6 +94,10 @@ class _Pool:
             mp_context=multiprocessing.get_context("fork"),
         )
 
+    def submit(self, chunk: list[Any]) -> Future[list[Any]]:
+        """Run a chunk in a worker: the future of its outputs, in order."""
+        return self.executor.submit(_run_chunk, chunk)
+
     def renew(self) -> None:
         self.stop()
         self.executor = self._new()
@@ -100,8 +105,8 @@ class _Pool:
     def close(self) -> None:
         """After the last output: the workers are idle, so they are told to exit and waited
         for. Terminating idle workers instead raced the pool's own threads, which were still
-        sending them their exit sentinels (an EBADF traceback from the queue's feeder thread, 1
-        in a few hundred runs)."""
+        sending them their exit sentinels (now and then an EBADF traceback from the queue's
+        feeder thread)."""
         self.executor.shutdown(wait=True)
 
     def stop(self) -> None:
@@ -161,7 +166,7 @@ class _Pool:
 Pending = collections.deque[tuple[list[Any], "Future[list[Any]]", int]]
 
 
-class PoolExecutor(Executor):
+class LocalExecutor(Executor):
     """`jobs` worker processes on this machine, each keeping its job's state warm."""
 
     name = "local"
@@ -174,12 +179,12 @@ class PoolExecutor(Executor):
         from concurrent.futures.process import BrokenProcessPool
 
         stream = chunks(items, self.chunk_size, growing=True)
-        pool = _Pool(job, self.jobs)
+        pool = WorkerPool(job, self.jobs)
         pending: Pending = collections.deque()
         finished = False
         try:
             for chunk in itertools.islice(stream, self.jobs * IN_FLIGHT_PER_WORKER):
-                pending.append((chunk, pool.executor.submit(_run_chunk, chunk), 0))
+                pending.append((chunk, pool.submit(chunk), 0))
             while pending:
                 chunk, future, tries = pending.popleft()
                 try:
@@ -192,7 +197,7 @@ class PoolExecutor(Executor):
                 yield from outputs
                 following = next(stream, None)
                 if following is not None:
-                    pending.append((following, pool.executor.submit(_run_chunk, following), 0))
+                    pending.append((following, pool.submit(following), 0))
             finished = True
         finally:
             if finished:
@@ -201,7 +206,9 @@ class PoolExecutor(Executor):
                 pool.stop()
 
     @staticmethod
-    def _recover(pool: _Pool, chunk: list[Any], tries: int, pending: Pending) -> list[Any] | None:
+    def _recover(
+        pool: WorkerPool, chunk: list[Any], tries: int, pending: Pending
+    ) -> list[Any] | None:
         """A worker died: renew the pool and re-send everything in flight; a chunk that has
         killed its worker too often is run one (item, part) at a time instead."""
         pool.renew()
@@ -209,51 +216,12 @@ class PoolExecutor(Executor):
         pending.clear()
         outputs = None
         if tries < WORKER_RETRIES:
-            pending.append((chunk, pool.executor.submit(_run_chunk, chunk), tries + 1))
+            pending.append((chunk, pool.submit(chunk), tries + 1))
         else:
             outputs = pool.isolate(chunk)
         for queued_chunk, queued_tries in queued:  # they died with the pool: send them again
-            pending.append(
-                (queued_chunk, pool.executor.submit(_run_chunk, queued_chunk), queued_tries)
-            )
+            pending.append((queued_chunk, pool.submit(queued_chunk), queued_tries))
         return outputs
 
 
-class IsolatedExecutor(Executor):
-    """Each part of the job (each configuration) in a worker process of its own, run one after
-    the other on each chunk: timings stay sequential (one solve at a time, as inline), and each
-    part's peak memory is its own process's."""
-
-    name = "isolated"
-
-    def __init__(self, *, chunk_size: int = CHUNK_SIZE) -> None:
-        self.chunk_size = max(1, chunk_size)
-
-    def map(self, items: Iterable[Any], job: Job) -> Iterator[Any]:
-        from concurrent.futures.process import BrokenProcessPool
-
-        pools = {part: _Pool(job.only(part), 1) for part in job.parts}
-        finished = False
-        try:
-            for chunk in chunks(items, self.chunk_size, growing=True):
-                outputs: list[list[Any]] = [[] for _ in chunk]
-                for pool in pools.values():
-                    try:
-                        answers = pool.executor.submit(_run_chunk, chunk).result()
-                    except BrokenProcessPool:
-                        answers = pool.isolate(chunk)
-                    for collected, answer in zip(outputs, answers, strict=True):
-                        collected.append(answer)
-                yield from (
-                    job.merge(item, parts) for item, parts in zip(chunk, outputs, strict=True)
-                )
-            finished = True
-        finally:
-            for pool in pools.values():
-                if finished:
-                    pool.close()
-                else:
-                    pool.stop()
-
-
-__all__ = ["IsolatedExecutor", "PoolExecutor"]
+__all__ = ["LocalExecutor", "WorkerPool"]
