@@ -210,3 +210,25 @@ def rows_of(flat: Iterable[Mapping[str, Any] | RunRow]) -> list[RunRow]:
         entry = PuzzleEntry.from_json({**run, "runs": [run]})
         found.append(RunRow(entry, entry.runs[0]))
     return found
+
+
+def bench_table(stdout: str) -> dict[tuple[str, str], dict[str, str]]:
+    """The outcome tables that `sudoku-cp bench` prints, per (set, configuration): each
+    column's cell by its title ('solved', 'timeout', 'PAR-2', 'median', ...)."""
+    found: dict[tuple[str, str], dict[str, str]] = {}
+    set_name = ""
+    columns: list[str] | None = None
+    for line in stdout.splitlines():
+        if line and not line.startswith(" ") and line.endswith(" puzzles") and ": " in line:
+            set_name, columns = line.split(": ")[0], None
+        elif line.split()[:2] == ["backend", "solved"]:
+            columns = line.split()
+        elif line.startswith("  backend "):
+            columns = None  # the spread or interval table: not the outcomes
+        elif columns is not None and line.startswith("  "):
+            cells = line.split()
+            label = " ".join(cells[: len(cells) - len(columns) + 1])
+            found[set_name, label] = dict(
+                zip(columns[1:], cells[-(len(columns) - 1) :], strict=True)
+            )
+    return found

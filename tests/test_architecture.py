@@ -47,6 +47,7 @@ LAYERS: list[tuple[str, ...]] = [
         "environment",
         "agreement",
         "bench_statistics",
+        "scores",
         "labels",
     ),
     ("sessions",),

@@ -32,7 +32,15 @@ from sudoku_cp.judging import SolveSettings
 from sudoku_cp.results_log.reader import Results, load_results
 from sudoku_cp.verify import check_completion
 
-from .bench_helpers import hand_made_rows, invoke, lines_of, register_wrong, rows_of, run_row
+from .bench_helpers import (
+    bench_table,
+    hand_made_rows,
+    invoke,
+    lines_of,
+    register_wrong,
+    rows_of,
+    run_row,
+)
 from .conftest import BAEKJOON_2239, BAEKJOON_2239_ANSWER, DATA, EMPTY_4_LEXMIN
 from .wrong_backends import InterruptingBackend
 
@@ -370,26 +378,8 @@ def test_environment_records_machine_versions_and_command() -> None:
 # -- the command line ------------------------------------------------------------------------------
 
 TINY = [EXAMPLES / "baekjoon2239.txt", EXAMPLES / "empty4.txt", EXAMPLES / "empty9.txt"]
-TABLE_COLUMNS = [
-    "set",
-    "backend",
-    "puzzles",
-    "solved",
-    "timeout",
-    "wrong",
-    "error",
-    "PAR-2",
-    "mean",
-    "median",
-    "p90",
-    "p99",
-    "max",
-    "cpu",
-    "median",
-    "peak",
-    "MB",
-    "t/dfs",
-]
+# The outcome table's columns, as `bench_table` reads them (one table per set).
+TABLE_COLUMNS = ["solved", "timeout", "wrong", "error", "PAR-2", "Borda", "median", "max", "ratio"]
 
 
 def puzzles_of(path: Path) -> list[Record]:
@@ -405,15 +395,20 @@ def test_cli_bench_writes_a_log_of_header_and_puzzle_records(
         "bench", *TINY, "--backends", "dfs", "--time-limit", 5, "--results", log, "--no-setup"
     )
     assert (result.exit_code, result.stderr) == (0, ""), result.output
-    table = result.stdout.splitlines()
-    assert table[0].split() == TABLE_COLUMNS
-    assert [line.split()[:4] for line in table[1:4]] == [
-        ["baekjoon2239", "dfs", "1", "1"],
-        ["empty4", "dfs", "1", "1"],
-        ["empty9", "dfs", "1", "1"],
+    table = bench_table(result.stdout)
+    assert [(set_name, label) for set_name, label in table] == [
+        ("baekjoon2239", "dfs"),
+        ("baekjoon2239", "VBS"),
+        ("empty4", "dfs"),
+        ("empty4", "VBS"),
+        ("empty9", "dfs"),
+        ("empty9", "VBS"),
     ]
-    assert table[4] == "" and table[5].startswith("Times in ms per puzzle")
-    assert "2 x 5 s" in table[5]
+    assert list(table["empty4", "dfs"]) == TABLE_COLUMNS
+    assert all(table[name, "dfs"]["solved"] == "1" for name in ("baekjoon2239", "empty4", "empty9"))
+    assert max(map(len, result.stdout.splitlines())) <= 80
+    assert "Times in ms per puzzle" in result.stdout
+    assert "2 x 5 s" in " ".join(result.stdout.split())
     header, *records = lines_of(log)
     assert header["kind"] == "header" and header["command"] == "bench"
     assert header["settings"]["time_limit"] == 5.0 and header["settings"]["baseline"] == "dfs"
@@ -443,10 +438,12 @@ def test_cli_bench_first_k_puzzles_of_each_file(tmp_path: Path) -> None:
     for option in ("--first", "--limit-puzzles"):
         result = invoke("bench", one, two, "--backends", "dfs", option, 2, "--no-setup")
         assert result.exit_code == 0, result.output
-        assert [line.split()[:3] for line in result.stdout.splitlines()[1:3]] == [
-            ["one", "dfs", "2"],
-            ["two", "dfs", "2"],
+        table = bench_table(result.stdout)
+        assert [(name, table[name, "dfs"]["solved"]) for name in ("one", "two")] == [
+            ("one", "2"),
+            ("two", "2"),
         ]
+        assert result.stdout.startswith("one: 2 puzzles")
         if option == "--limit-puzzles":  # an earlier flag: read, with a notice naming the new
             assert "warning: --limit-puzzles is now --first" in result.stderr
     assert "--limit-puzzles" not in invoke("bench", "--help").stdout
@@ -516,8 +513,10 @@ def test_cli_bench_refuses_a_used_log_and_other_settings_then_resumes(tmp_path: 
     done = invoke(*args, "--time-limit", 5, "--resume")
     assert done.exit_code == 0, done.output
     assert done.stderr == f"Resumed {log}: 3 of 3 puzzles were already measured.\n"
-    assert len(done.stdout.splitlines()[1:4]) == 3  # the summary covers the whole log
-    assert done.stdout.splitlines()[1].split()[:4] == ["baekjoon2239", "dfs", "1", "1"]
+    table = bench_table(done.stdout)  # the summary covers the whole log
+    assert [table[name, "dfs"]["solved"] for name in ("baekjoon2239", "empty4", "empty9")] == [
+        "1"
+    ] * 3
     kinds = [line["kind"] for line in lines_of(log)]
     assert kinds == ["header", "puzzle", "puzzle", "puzzle"]  # nothing run, nothing added
 
@@ -543,10 +542,11 @@ def test_cli_bench_resume_retries_the_puzzles_that_ended_in_an_error(
     assert resumed.stderr == f"Resumed {log}: 1 of 3 puzzles were already measured.\n"
     numbers = [(line["kind"], line.get("set")) for line in lines_of(log)]
     assert numbers[4:] == [("header", None), ("puzzle", "empty4"), ("puzzle", "empty9")]
-    flaky = [line.split() for line in resumed.stdout.splitlines() if " flaky " in line]
-    assert [row[:7] for row in flaky] == [
-        [name, "flaky", "1", "1", "0", "0", "0"] for name in ("baekjoon2239", "empty4", "empty9")
-    ]
+    table = bench_table(resumed.stdout)
+    assert [
+        [table[name, "flaky"][column] for column in ("solved", "timeout", "wrong", "error")]
+        for name in ("baekjoon2239", "empty4", "empty9")
+    ] == [["1", "0", "0", "0"]] * 3
     loaded = load_results(log)  # the re-run replaces the error
     assert [[run.status for run in entry.runs] for entry in loaded.entries] == [
         ["solved", "solved"]
@@ -583,7 +583,7 @@ def test_cli_bench_interrupted_then_resumed(
     assert resumed.exit_code == 0, resumed.output
     assert resumed.stderr == f"Resumed {log}: 1 of 3 puzzles were already measured.\n"
     assert [record["set"] for record in puzzles_of(log)] == ["baekjoon2239", "empty4", "empty9"]
-    assert len(resumed.stdout.splitlines()[1:4]) == 3
+    assert len([key for key in bench_table(resumed.stdout) if key[1] != "VBS"]) == 3
 
 
 def test_cli_bench_torn_last_line_is_cut_on_resume(tmp_path: Path) -> None:
@@ -611,14 +611,25 @@ def test_cli_bench_wrong_answer_is_counted_never_timed_exit_1(
         f"more violations)"
         for line in (1, 2)
     ]
-    rows = [line.split() for line in result.stdout.splitlines()[1:3]]
-    assert [row[:7] for row in rows] == [
-        ["two", "dfs", "2", "2", "0", "0", "0"],
-        ["two", "givenchanger", "2", "0", "0", "2", "0"],
+    table = bench_table(result.stdout)
+    dfs, wrong = table["two", "dfs"], table["two", "givenchanger (excluded)"]
+    assert [dfs[column] for column in ("solved", "timeout", "wrong", "error")] == [
+        "2",
+        "0",
+        "0",
+        "0",
     ]
-    # No PAR-2 without a limit, no time, no CPU time, no ratio; its memory was measured.
-    assert rows[1][7:14] == ["-"] * 7 and rows[1][14].isdigit() and rows[1][15] == "-"
-    assert "PAR-2: '-', since without --time-limit" in result.stdout
+    assert [wrong[column] for column in ("solved", "wrong", "error")] == ["0", "2", "0"]
+    # Excluded from the Borda scores; no PAR-2 without a limit, no time, no ratio.
+    assert [wrong[column] for column in ("PAR-2", "Borda", "median", "max", "ratio")] == ["-"] * 5
+    assert table["two", "VBS"]["solved"] == "2"  # dfs alone: the excluded one is not a member
+    spread = next(
+        line
+        for line in result.stdout.splitlines()
+        if "givenchanger" in line and "(excluded)" in line and line.split()[-2].isdigit()
+    )
+    assert spread.split()[-2].isdigit()  # its memory was measured
+    assert "PAR-2: '-', since without --time-limit" in " ".join(result.stdout.split())
 
 
 def test_cli_bench_measures_setup_by_default_and_logs_it(tmp_path: Path) -> None:
@@ -738,8 +749,10 @@ def test_cli_bench_resume_with_a_smaller_first_keeps_every_puzzle_apart(
     register("flaky", "sudoku_cp.backends.dfs", "DfsBackend")
     resumed = invoke(*args, "--first", 2, "--resume")  # two:2 is run again, at another index
     assert resumed.exit_code == 0, resumed.output
-    rows = [line.split()[:5] for line in resumed.stdout.splitlines()[1:3]]
-    assert rows == [["one", "flaky", "3", "3", "0"], ["two", "flaky", "3", "3", "0"]]
+    table = bench_table(resumed.stdout)
+    assert [
+        (table[name, "flaky"]["solved"], table[name, "flaky"]["timeout"]) for name in ("one", "two")
+    ] == [("3", "0"), ("3", "0")]
 
 
 def test_cli_bench_refuses_a_fifo_or_a_missing_folder_exit_2(tmp_path: Path) -> None:

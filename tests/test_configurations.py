@@ -244,8 +244,9 @@ def test_the_cli_runs_and_shows_every_configuration_of_a_grid(one_puzzle: Path) 
         ],
     )
     assert result.exit_code == 0, result.output
-    rows = [line.split()[0] for line in result.stdout.splitlines()[2:5]]
-    assert rows == ["sat[solver=glucose3]", "sat[solver=cadical195]", "glu4"]
+    rows = [" ".join(line.split()[:-8]) for line in result.stdout.splitlines()[2:5]]
+    assert rows == ["sat glucose3", "sat cadical195", "glu4"]  # short labels, with a legend:
+    assert "sat glucose3: sat[solver=glucose3]" in result.stdout.splitlines()
     assert "1 puzzle: 0 wrong, 0 disagree, 0 error, 0 timeout, 1 agree" in result.stdout
 
 

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from sudoku_cp.bench_statistics import summarize
+from sudoku_cp.plots import PLOT_KINDS
 from sudoku_cp.render.bench import (
     latex_escape,
     render_setup_text,
@@ -31,6 +32,7 @@ from sudoku_cp.report import (
 from sudoku_cp.results_log.reader import load_results
 from sudoku_cp.results_log.records import ConfigurationEntry
 from sudoku_cp.results_log.writer import ResultsLog
+from sudoku_cp.scores import scored_summary
 
 from .bench_helpers import (
     ENVIRONMENT,
@@ -101,14 +103,37 @@ def three_backends_two_sets() -> list[Record]:
 
 
 def test_summary_text_table_exact() -> None:
-    assert render_summary_text(rows_of(), baseline="a") == (
-        "set  backend  puzzles  solved  timeout  wrong  error  PAR-2  mean  median   p90   p99"
-        "   max   t/a\n"
-        "top  a              3       2        1      0      0   6668  2.50    2.50  4.00  4.00"
-        "  4.00  1.00\n"
-        "top  b              3       3        0      0      0    168   168    2.00   500   500"
-        "   500  0.71"
-    )
+    assert render_summary_text(rows_of(), baseline="a").splitlines() == [
+        "top: 3 puzzles",
+        "  backend  solved  timeout wrong error  PAR-2  median   max  ratio",
+        "  a             2        1     0     0   6668    2.50  4.00   1.00",
+        "  b             3        0     0     0    168    2.00   500   0.71",
+        "  backend  mean   p90   p99",
+        "  a        2.50  4.00  4.00",
+        "  b         168   500   500",
+    ]
+
+
+def test_the_scored_summary_adds_borda_unique_and_the_virtual_best() -> None:
+    """Borda by hand: a 2/3 + 1/5 + 0, b 1/3 + 4/5 + 1 (a times out on the third puzzle)."""
+    rows = scored_summary(hand_made_rows(), time_limit=10.0, baseline="a")
+    assert [(row.backend, row.solved, row.unique) for row in rows] == [
+        ("a", 2, 0),
+        ("b", 3, 1),
+        ("VBS", 3, None),
+    ]
+    assert rows[0].borda == pytest.approx(2 / 3 + 1 / 5)
+    assert rows[1].borda == pytest.approx(1 / 3 + 4 / 5 + 1)
+    assert rows[2].median == pytest.approx(0.001) and rows[2].timeouts == 0
+    lines = render_summary_text(rows, baseline="a", shorts={"a": "a", "b": "b"}).splitlines()
+    assert lines[1].split() == ["backend", "solved", "timeout", "wrong", "error", "PAR-2"] + [
+        "Borda",
+        "median",
+        "max",
+        "ratio",
+    ]
+    assert lines[4].split() == ["VBS", "3", "0", "-", "-", "167", "-", "1.00", "500", "-"]
+    assert max(len(line) for line in lines) <= 80
 
 
 def test_summary_markdown_table_exact() -> None:
@@ -125,11 +150,7 @@ def test_summary_markdown_table_exact() -> None:
 def test_a_mode_column_appears_only_with_several_modes() -> None:
     records = hand_made_rows() + [run_row("top", 0, "a", "solved", 0.001, mode="any")]
     rows = rows_of(records, time_limit=None, baseline=None)
-    assert render_summary_text(rows, baseline=None).splitlines()[0].split()[:3] == [
-        "set",
-        "mode",
-        "backend",
-    ]
+    assert render_summary_text(rows, baseline=None).splitlines()[0] == "top, lexmin: 3 puzzles"
     assert [(row.mode, row.backend) for row in rows] == [
         ("lexmin", "a"),
         ("lexmin", "b"),
@@ -140,10 +161,7 @@ def test_a_mode_column_appears_only_with_several_modes() -> None:
         .splitlines()[1]
         .startswith("| :--- | :--- | :--- | ---: |")
     )  # set, mode and backend are text, left-aligned
-    assert render_summary_text(rows_of(), baseline="a").splitlines()[0].split()[:2] == [
-        "set",
-        "backend",
-    ]
+    assert render_summary_text(rows_of(), baseline="a").splitlines()[0] == "top: 3 puzzles"
 
 
 def test_latex_table_uses_booktabs_rules_and_escapes_text() -> None:
@@ -191,6 +209,9 @@ def test_csv_summary_has_one_row_per_set_mode_and_backend_in_seconds() -> None:
         "median_ci",
         "ratio_ci",
         "p_value",
+        "borda",
+        "unique",
+        "excluded",
     ]
     a, b = table[1:]
     assert a[:8] == ["top", "lexmin", "a", "3", "2", "1", "0", "0"]
@@ -282,7 +303,11 @@ def test_markdown_report_has_environment_setup_table_legend_and_relative_images(
     assert "### One-off set-up (not in the timings)" in text
     assert "| a | 500 | 1.00 | top | 20.0 | 2.00 |" in text
     assert "## Results" in text
-    assert "| top | b | 3 | 3 | 0 | 0 | 0 | 168 | 168 | 2.00 | 500 | 500 | 500 | 0.71 |" in text
+    assert (
+        "| top | b | 3 | 3 | 0 | 0 | 0 | 168 | 2.1 | 1 | 168 | 2.00 | 500 | 500 | 500 | 0.71 |"
+        in (text)
+    )
+    assert "| top | VBS | 3 | 3 | 0 | - | - | 167 | - | - |" in text
     assert "2 x 10 s" in text
     assert "## Plots\n\n![cactus](r-cactus.png)\n\nCactus plot:" in text
     assert text.endswith("\n") and not text.endswith("\n\n")
@@ -363,7 +388,7 @@ def results_file(tmp_path: Path) -> Path:
 def test_cli_report_markdown_without_plots(results_file: Path, tmp_path: Path) -> None:
     output = tmp_path / "report.md"
     result = invoke("report", results_file, "-o", output, "--no-plots")
-    assert (result.exit_code, result.output) == (0, "")
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "", f"Wrote {output}\n")
     text = output.read_text()
     assert "| nine | dfs | 4 | 3 | 1 | 0 | 0 |" in text and "t/dfs" in text  # the run's baseline
     assert "| sixteen | sat | 4 | 4 | 0 | 0 | 0 |" in text
@@ -376,7 +401,8 @@ def test_cli_report_writes_plots_next_to_the_markdown(results_file: Path, tmp_pa
     output = tmp_path / "out" / "report.md"
     output.parent.mkdir()
     result = invoke("report", results_file, "-o", output)
-    assert (result.exit_code, result.output) == (0, "")
+    images = ", ".join(str(output.parent / f"report-{kind}.png") for kind in PLOT_KINDS)
+    assert (result.exit_code, result.stderr) == (0, f"Wrote {output} and {images}\n")
     text = output.read_text()
     for kind in ("cactus", "scatter", "scaling"):
         assert f"![{kind}](report-{kind}.png)" in text  # relative: they move together
@@ -392,7 +418,7 @@ def test_cli_report_without_matplotlib_still_writes_the_tables(
     assert result.exit_code == 0
     assert result.stderr == (
         "Warning: matplotlib is not installed: pip install "
-        "'sudoku-cp[plot]'; the report has no plots.\n"
+        f"'sudoku-cp[plot]'; the report has no plots.\nWrote {output}\n"
     )
     assert "t/sat" in output.read_text() and "![" not in output.read_text()
 
@@ -400,12 +426,12 @@ def test_cli_report_without_matplotlib_still_writes_the_tables(
 def test_cli_report_latex(results_file: Path, tmp_path: Path) -> None:
     output = tmp_path / "table.tex"
     result = invoke("report", results_file, "-o", output)
-    assert (result.exit_code, result.output) == (0, "")
+    assert (result.exit_code, result.stdout) == (0, "")
     lines = output.read_text().splitlines()
     assert lines[:4] == [
-        r"\begin{tabular}{llrrrrrrrrrrrr}",
+        r"\begin{tabular}{llrrrrrrrrrrrrrr}",
         r"\toprule",
-        r"set & backend & puzzles & solved & timeout & wrong & error & PAR-2 & "
+        r"set & backend & puzzles & solved & timeout & wrong & error & PAR-2 & Borda & unique & "
         r"mean & median & p90 & p99 & max & t/dfs \\",
         r"\midrule",
     ]
@@ -416,15 +442,17 @@ def test_cli_report_latex(results_file: Path, tmp_path: Path) -> None:
 def test_cli_report_csv(results_file: Path, tmp_path: Path) -> None:
     output = tmp_path / "summary.csv"
     result = invoke("report", results_file, "-o", output, "--baseline", "cpsat")
-    assert (result.exit_code, result.output) == (0, "")
+    assert (result.exit_code, result.stdout) == (0, "")
     table = list(csv.DictReader(io.StringIO(output.read_text())))
     assert [(row["set"], row["backend"], row["solved"], row["timeouts"]) for row in table] == [
         ("nine", "dfs", "3", "1"),
         ("nine", "cpsat", "4", "0"),
         ("nine", "sat", "4", "0"),
+        ("nine", "VBS", "4", "0"),
         ("sixteen", "dfs", "3", "1"),
         ("sixteen", "cpsat", "4", "0"),
         ("sixteen", "sat", "4", "0"),
+        ("sixteen", "VBS", "4", "0"),
     ]
     assert float(table[1]["ratio"]) == pytest.approx(1.0)
     assert float(table[2]["ratio"]) == pytest.approx(1.5)  # sat takes 3 units where cpsat takes 2
@@ -446,8 +474,8 @@ def test_cli_report_of_two_modes_has_a_mode_column(tmp_path: Path) -> None:
     [
         (
             "report.txt",
-            "report.txt: name the report .md (Markdown), .html, .tex (LaTeX) or .csv, "
-            "or choose with --format",
+            "report.txt: name the report .md (Markdown), .html, .tex (LaTeX), .csv or .json "
+            "(the scores), or choose with --format",
         ),
     ],
 )

@@ -46,11 +46,14 @@ def percentile(values: Sequence[float], percent: float) -> float:
 
 
 def par2(outcomes: Iterable[PuzzleOutcome], *, time_limit: float | None) -> float | None:
-    """Mean PAR-2 per puzzle: its time if answered, else twice the time limit (None: no limit)."""
+    """Mean PAR-2 per puzzle: its time if solved within the limit, else twice the limit (None:
+    no limit)."""
     if time_limit is None:
         return None
     scores = [
-        outcome.seconds if outcome.answered and outcome.seconds is not None else 2 * time_limit
+        outcome.seconds
+        if outcome.solved_within(time_limit) and outcome.seconds is not None
+        else 2 * time_limit
         for outcome in outcomes
     ]
     return statistics.fmean(scores) if scores else None
@@ -101,6 +104,13 @@ class PuzzleOutcome:
     def answered(self) -> bool:
         return self.status.answered
 
+    def solved_within(self, time_limit: float | None) -> bool:
+        """Solved, as the summary and the scores count it: answered, and within the time limit
+        when there is one (an answer that came after the limit does not count)."""
+        if not self.answered or self.seconds is None:
+            return False
+        return time_limit is None or self.seconds <= time_limit
+
 
 GroupKey = tuple[str, str, str]  # (set, mode, backend)
 
@@ -143,7 +153,7 @@ class SummaryRow:
     mode: str
     backend: str
     puzzles: int
-    solved: int  # answered: a verified completion, or an uncontradicted "unsatisfiable"
+    solved: int  # answered within the limit (a completion, or an uncontradicted "unsatisfiable")
     timeouts: int
     wrong: int
     errors: int
@@ -160,6 +170,9 @@ class SummaryRow:
     median_ci: tuple[float, float] | None = None  # 95% bootstrap interval of the median
     ratio_ci: tuple[float, float] | None = None  # 95% bootstrap interval of the ratio
     p_value: float | None = None  # paired Wilcoxon signed-rank test against the baseline
+    borda: float | None = None  # MiniZinc's complete score (`scores`); None when excluded
+    unique: int | None = None  # puzzles only this configuration solved
+    excluded: bool = False  # a wrong answer on the set: out of its ranking and virtual best
 
 
 def summarize(
@@ -184,7 +197,7 @@ def summarize(
         times = [
             outcome.seconds
             for outcome in puzzles.values()
-            if outcome.answered and outcome.seconds is not None
+            if outcome.solved_within(time_limit) and outcome.seconds is not None
         ]
         statuses = [outcome.status for outcome in puzzles.values()]
         reference = outcomes.get((name, mode, baseline)) if baseline else None
@@ -197,7 +210,7 @@ def summarize(
                 mode=mode,
                 backend=backend,
                 puzzles=len(puzzles),
-                solved=sum(status.answered for status in statuses),
+                solved=sum(outcome.solved_within(time_limit) for outcome in puzzles.values()),
                 timeouts=statuses.count(RunStatus.TIMEOUT),
                 wrong=statuses.count(RunStatus.WRONG),
                 errors=statuses.count(RunStatus.ERROR),

@@ -7,10 +7,10 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from .bench_statistics import summarize
 from .render.bench import format_milliseconds, render_summary_markdown, summary_legend
 from .results_log.reader import Results
 from .results_log.records import Header
+from .scores import scored_summary
 
 
 def _options(options: Any) -> str:
@@ -166,7 +166,7 @@ def render_markdown_report(
     its legend and the plots. `plots` maps a plot kind to the image's path relative to the
     report."""
     time_limit = results.time_limit
-    rows = summarize(
+    rows = scored_summary(
         results.rows(), time_limit=time_limit, baseline=baseline, intervals=results.repeat > 1
     )
     parts = [f"# {report_title(results)}", ""]

@@ -31,7 +31,7 @@ from types import TracebackType
 from typing import Any, ClassVar
 
 from .agreement import CrosscheckTally, Summary
-from .bench_statistics import SummaryRow, summarize
+from .bench_statistics import SummaryRow
 from .configurations import Configuration
 from .engine import execute
 from .environment import (
@@ -51,6 +51,7 @@ from .results_log.reader import RunRow
 from .results_log.records import ConfigurationEntry, Header, PuzzleEntry
 from .results_log.resume import make_header
 from .results_log.writer import ResultsLog
+from .scores import scored_summary
 from .verify import compare
 
 
@@ -332,8 +333,8 @@ class BenchSession(Session):
         return super().run()
 
     def summary(self, baseline: str | None) -> list[SummaryRow]:
-        """The statistics of old and new runs together, against `baseline`."""
-        return summarize(
+        """The statistics and scores of old and new runs together, against `baseline`."""
+        return scored_summary(
             self.rows,
             time_limit=self.settings.time_limit,
             baseline=baseline,

@@ -56,7 +56,7 @@ def test_text_from_the_logs_is_escaped(tmp_path: Path) -> None:
 def test_the_summary_and_sessions_are_in_the_page(tmp_path: Path) -> None:
     log = disagreement_log(tmp_path)
     page = render_html_report(load_report_inputs([log]), baseline="dfs")
-    assert page.count('<tr data-configuration="') == 8  # 4 configurations x 2 sets
+    assert page.count('<tr data-configuration="') == 10  # (4 configurations + VBS) x 2 sets
     assert f'title="{LONG}"' in page and "sat extended/pairwise/glucose3" in page
     argv = json.loads(log.read_text().splitlines()[0])["environment"]["argv"]
     assert f'<pre class="command"><code>{escape(argv)}</code></pre>' in page
@@ -64,10 +64,11 @@ def test_the_summary_and_sessions_are_in_the_page(tmp_path: Path) -> None:
 
 def test_cli_writes_html_from_the_suffix_or_format(log: Path, tmp_path: Path) -> None:
     result = invoke("report", log, "-o", tmp_path / "report.html")
-    assert (result.exit_code, result.output) == (0, "")
+    assert (result.exit_code, result.stdout) == (0, "")
+    assert result.stderr == f"Wrote {tmp_path / 'report.html'}\n"  # what was written
     assert (tmp_path / "report.html").read_text().startswith("<!doctype html>")
     result = invoke("report", log, "-o", tmp_path / "page.txt", "--format", "html")
-    assert (result.exit_code, result.output) == (0, "")
+    assert (result.exit_code, result.stdout) == (0, "")
     assert "<!doctype html>" in (tmp_path / "page.txt").read_text()
     result = invoke("report", log, "-o", tmp_path / "also.md", "--format", "csv")
     assert (tmp_path / "also.md").read_text().startswith("set,mode,backend")
@@ -81,7 +82,7 @@ def test_cli_html_of_two_logs_and_a_certify_report(log: Path, tmp_path: Path) ->
                     "claim": "lex-min", "certified": False, "reason": "no"}) + "\n"
     )  # fmt: skip
     result = invoke("report", log, report, other, "-o", tmp_path / "both.html")
-    assert (result.exit_code, result.stderr) == (0, "")
+    assert (result.exit_code, result.stdout) == (0, "")
     page = (tmp_path / "both.html").read_text()
     meta = json.loads(embedded(page, "meta"))
     assert meta["modes"] == ["lexmin", "any"] and meta["certified"] and meta["records"] == 6
@@ -92,13 +93,13 @@ def test_cli_html_of_two_logs_and_a_certify_report(log: Path, tmp_path: Path) ->
     "arguments, message",
     [
         (["-o", "{tmp}/report.txt"], "{tmp}/report.txt: name the report .md (Markdown), .html, "
-         ".tex (LaTeX) or .csv, or choose with --format"),
+         ".tex (LaTeX), .csv or .json (the scores), or choose with --format"),
         (["-o", "{tmp}/no/report.html"], "{tmp}/no/report.html: cannot write: the folder "
          "{tmp}/no does not exist"),
         (["-o", "{tmp}/r.html", "--baseline", "zzz"], "no results for baseline 'zzz' (the "
          "results hold a, b)"),
         (["-o", "{tmp}/r.html", "--format", "pdf"], "Invalid value for '--format': 'pdf' is not "
-         "one of 'md', 'html', 'tex', 'csv'. (see sudoku-cp report --help)"),
+         "one of 'md', 'html', 'tex', 'csv', 'json'. (see sudoku-cp report --help)"),
     ],
 )  # fmt: skip
 def test_cli_bad_output_or_baseline_is_one_line(

@@ -9,12 +9,13 @@ from typing import Any
 
 import pytest
 
-from sudoku_cp.bench_statistics import puzzle_outcomes, summarize
+from sudoku_cp.bench_statistics import puzzle_outcomes
 from sudoku_cp.report_html.certificates import RunCertification
 from sudoku_cp.report_html.payload import configuration_list
 from sudoku_cp.report_html.tables import session_list, summary_table
 from sudoku_cp.results_log.reader import Results, load_results
 from sudoku_cp.results_log.records import Header
+from sudoku_cp.scores import scored_summary
 
 from ..bench_helpers import bench_header, hand_made, puzzle_record, write_log
 
@@ -44,7 +45,7 @@ def test_the_summary_is_the_librarys_with_sort_keys(tmp_path: Path) -> None:
     results = load_results(write_log(tmp_path / "r.jsonl", bench_header(), hand_made()))
     table = table_of(results)
     titles = [found.title for found in table["columns"]]
-    assert titles[:9] == [
+    assert titles[:11] == [
         "set",
         "configuration",
         "puzzles",
@@ -53,18 +54,22 @@ def test_the_summary_is_the_librarys_with_sort_keys(tmp_path: Path) -> None:
         "wrong",
         "errors",
         "PAR-2",
+        "Borda",
+        "unique",
         "mean",
     ]
     assert "CPU ms" not in {found.group for found in table["columns"]}  # none recorded
-    expected = summarize(results.rows(), time_limit=10.0, baseline="a")
+    expected = scored_summary(results.rows(), time_limit=10.0, baseline="a")
+    assert [row.backend for row in expected] == ["a", "b", "VBS"]
     solved = column(table, "solved")
     assert [cell["sort"] for cell in solved] == [row.solved for row in expected]
     medians = column(table, "median", "wall ms")
     assert [cell["sort"] for cell in medians] == [row.median for row in expected]
-    assert [cell["text"] for cell in medians] == ["2.50", "2.00"]
+    assert [cell["text"] for cell in medians] == ["2.50", "2.00", "1.00"]
+    assert [cell["text"] for cell in column(table, "Borda")] == ["0.9", "2.1", "-"]
     ratios = column(table, "t / baseline")
     assert ratios[0]["text"] == "1.00" and ratios[1]["sort"] == pytest.approx(0.5**0.5)
-    assert [row["configuration"] for row in table["rows"]] == [0, 1]
+    assert [row["configuration"] for row in table["rows"]] == [0, 1, -1]  # the VBS is none
     assert table["rows"][0]["baseline"] and not table["rows"][1]["baseline"]
     assert "t / baseline (a): geometric mean" in table["legend"]
 
@@ -86,8 +91,8 @@ def test_cpu_intervals_and_certificates_get_their_columns(tmp_path: Path) -> Non
     groups = [(found.group, found.title) for found in table["columns"]]
     assert ("CPU ms", "mean") in groups and ("CPU ms", "p90") in groups
     assert ("wall ms", "median 95% CI") in groups and ("", "Wilcoxon p") in groups
-    assert [cell["text"] for cell in column(table, "mean", "CPU ms")] == ["1.75", "5.25"]
-    assert [cell["sort"] for cell in column(table, "not certified")] == [0, 1]
+    assert [cell["text"] for cell in column(table, "mean", "CPU ms")] == ["1.75", "5.25", "-"]
+    assert [cell["sort"] for cell in column(table, "not certified")] == [0, 1, 0]
 
 
 def test_every_session_with_its_command_line_and_setup(tmp_path: Path) -> None:

@@ -225,22 +225,24 @@ def _measure(session: Any, measure_setup: bool, results: str | None) -> None:
 
 
 def _show(session: Any, baseline: str) -> None:
-    """The summary table, its legend, and the one-off set-up."""
+    """The summary tables, their legend, and the one-off set-up."""
     from ..bench_statistics import statistics_available
     from ..render.bench import render_setup_text, render_summary_text, summary_legend
+    from ..render.text import wrapped
 
     repeat = session.settings.repeat
     intervals = repeat > 1 and statistics_available()
-    echo(render_summary_text(session.summary(baseline), baseline=baseline))
+    shorts = session.short_labels()
+    echo(render_summary_text(session.summary(baseline), baseline=baseline, shorts=shorts))
     echo()
-    echo(
-        summary_legend(
-            baseline=baseline,
-            time_limit=session.settings.time_limit,
-            repeat=repeat,
-            intervals=intervals,
-        )
+    legend = summary_legend(
+        baseline=shorts.get(baseline, baseline),
+        time_limit=session.settings.time_limit,
+        repeat=repeat,
+        intervals=intervals,
+        ratio_name="ratio",
     )
+    echo(wrapped(legend))
     if repeat > 1 and not intervals:
         quiet_echo(
             "Note: the 95% intervals and the Wilcoxon test need scipy, which is not "

@@ -104,6 +104,7 @@ REPORT_FORMATS = {
     ".csv": "csv",
     ".html": "html",
     ".htm": "html",
+    ".json": "json",
 }
 
 
@@ -114,7 +115,8 @@ REPORT_FORMATS = {
   sudoku-cp report r.jsonl -o report.md     # Markdown, with plots next to it
   sudoku-cp report r.jsonl -o report.html   # a self-contained page to browse
   sudoku-cp report r.jsonl -o table.tex     # LaTeX (booktabs) summary table
-  sudoku-cp report r.jsonl -o summary.csv   # the summary as CSV"""
+  sudoku-cp report r.jsonl -o summary.csv   # the summary as CSV
+  sudoku-cp report r.jsonl -o scores.json   # solved, PAR-2, Borda, VBS"""
 )
 @click.argument(
     "results_files", metavar="RESULTS...", nargs=-1, required=True, type=click.Path(dir_okay=False)
@@ -124,12 +126,13 @@ REPORT_FORMATS = {
     "--output",
     required=True,
     type=click.Path(dir_okay=False),
-    help="report.md (with plots STEM-cactus.png, ... next to it), .html, .tex or .csv.",
+    help="report.md (with plots STEM-cactus.png, ... next to it), .html, .tex, .csv, or "
+    ".json (the scores).",
 )
 @option(
     "--format",
     "report_format",
-    type=click.Choice(["md", "html", "tex", "csv"]),
+    type=click.Choice(["md", "html", "tex", "csv", "json"]),
     default=None,
     show_default="from the suffix of --output",
     help="The kind of report, whatever the file is called.",
@@ -156,26 +159,43 @@ def report(
     with_plots: bool,
 ) -> None:
     """Write a report of results logs: Markdown (environment, tables and plots), an HTML page
-    to browse (tables, interactive plots, every puzzle), a LaTeX table, or the summary as CSV.
-    Several files (one per mode, say) make one report; an HTML report also takes the reports
-    of `certify --report` beside the logs they certify."""
+    to browse (tables, interactive plots, every puzzle), a LaTeX table, the summary as CSV, or
+    the scores as JSON. Several files (one per mode, say) make one report; an HTML report also
+    takes the reports of `certify --report` beside the logs they certify."""
     from pathlib import Path
 
     target = Path(output)
     kind = report_format or REPORT_FORMATS.get(target.suffix.lower())
     if kind is None:
         fail(
-            f"{output}: name the report .md (Markdown), .html, .tex (LaTeX) or .csv, "
-            f"or choose with --format"
+            f"{output}: name the report .md (Markdown), .html, .tex (LaTeX), .csv or .json "
+            f"(the scores), or choose with --format"
         )
     folder = target.parent
     if not folder.is_dir():  # before the plots beside it, which would be blamed instead
         fail(f"{output}: cannot write: the folder {folder} does not exist")
+    if kind != "html":
+        _no_certify_reports(results_files)
+    written: list[str] = []
     text = _html(results_files, baseline) if kind == "html" else None
     if text is None:
-        text = _document(results_files, kind, target, baseline, with_plots)
+        text = _document(results_files, kind, target, baseline, with_plots, written)
     with output_file(output) as handle:
         handle.write(text)
+    if output != "-":
+        quiet_echo(f"Wrote {output}" + (f" and {', '.join(written)}" if written else ""))
+
+
+def _no_certify_reports(results_files: tuple[str, ...]) -> None:
+    """A certify report given to a report other than HTML: one line saying where it goes."""
+    from ..report_html import is_certify_report
+
+    for path in results_files:
+        if is_certify_report(path):
+            fail(
+                f"{path} is a certify report: certify reports go in HTML reports "
+                f"(-o report.html, beside the logs they certify)"
+            )
 
 
 def _html(results_files: tuple[str, ...], baseline: str | None) -> str:
@@ -186,20 +206,35 @@ def _html(results_files: tuple[str, ...], baseline: str | None) -> str:
 
 
 def _document(
-    results_files: tuple[str, ...], kind: str, target: Any, baseline: str | None, with_plots: bool
+    results_files: tuple[str, ...],
+    kind: str,
+    target: Any,
+    baseline: str | None,
+    with_plots: bool,
+    written: list[str],
 ) -> str:
-    """The Markdown report, the LaTeX table or the CSV summary."""
-    from ..bench_statistics import summarize
+    """The Markdown report (its plots' files added to `written`), the LaTeX table, the CSV
+    summary, or the scores as JSON."""
     from ..render.bench import render_summary_csv, render_summary_latex
     from ..report import render_markdown_report
     from ..results_log.reader import load_results
+    from ..scores import scored_summary
 
     results = load_results(*results_files)
     chosen = _baseline(results, baseline)
     if kind == "md":
         plots = _report_plots(results, target) if with_plots else {}
+        written += [str(target.with_name(name)) for name in plots.values()]
         return render_markdown_report(results, plots, baseline=chosen)
-    rows = summarize(
+    if kind == "json":
+        import json
+
+        from ..bench_statistics import puzzle_outcomes
+        from ..scores import score
+
+        scores = score(puzzle_outcomes(results.rows()), time_limit=results.time_limit)
+        return json.dumps(scores.to_json(), indent=1) + "\n"
+    rows = scored_summary(
         results.rows(), time_limit=results.time_limit, baseline=chosen, intervals=results.repeat > 1
     )
     return (

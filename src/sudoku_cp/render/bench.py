@@ -3,10 +3,13 @@ legend, and the one-off set-up costs."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..bench_statistics import SummaryRow
+from ..scores import VIRTUAL_BEST
+from .text import aligned, label_legend
 
 
 def format_milliseconds(seconds: float | None) -> str:
@@ -24,19 +27,42 @@ def format_ratio(ratio: float | None) -> str:
     return f"{ratio:.2f}" if ratio < 10 else f"{ratio:.1f}" if ratio < 100 else f"{ratio:.0f}"
 
 
+def backend_cell(row: SummaryRow, shorts: Mapping[str, str] | None = None) -> str:
+    """A row's configuration as a table shows it: its short label, marked when excluded."""
+    shown = (shorts or {}).get(row.backend, row.backend)
+    return f"{shown} (excluded)" if row.excluded else shown
+
+
+def _counts(row: SummaryRow) -> list[str]:
+    """timeout, wrong, error; on the virtual best's row, the puzzles no member solved, and '-'
+    (its members' wrong answers and errors are theirs)."""
+    if row.backend == VIRTUAL_BEST:
+        return [str(row.timeouts), "-", "-"]
+    return [str(row.timeouts), str(row.wrong), str(row.errors)]
+
+
+def _score_cells(row: SummaryRow) -> list[str]:
+    """Borda and unique solves ('-' where a row has none: the virtual best, an excluded one)."""
+    borda = "-" if row.borda is None else f"{row.borda:.1f}"
+    return [borda, "-" if row.unique is None else str(row.unique)]
+
+
 def summary_cells(
     rows: Sequence[SummaryRow], *, baseline: str | None
 ) -> tuple[list[str], list[list[str]]]:
     """The table's column names and cells; the mode column only when several modes are shown,
-    the CPU, memory and interval columns only when the results have them."""
+    the score, CPU, memory and interval columns only when the results have them."""
     several_modes = len({row.mode for row in rows}) > 1
+    with_scores = any(row.borda is not None for row in rows)
     with_cpu = any(row.cpu_median is not None for row in rows)
     with_memory = any(row.max_rss_mb is not None for row in rows)
     with_ci = any(row.median_ci is not None for row in rows)
     names = (
         ["set"]
         + (["mode"] if several_modes else [])
-        + ["backend", "puzzles", "solved", "timeout", "wrong", "error", "PAR-2", "mean", "median"]
+        + ["backend", "puzzles", "solved", "timeout", "wrong", "error", "PAR-2"]
+        + (["Borda", "unique"] if with_scores else [])
+        + ["mean", "median"]
         + (["median 95% CI"] if with_ci else [])
         + ["p90", "p99", "max"]
         + (["cpu median"] if with_cpu else [])
@@ -49,17 +75,10 @@ def summary_cells(
         cells.append(
             [row.set]
             + ([row.mode] if several_modes else [])
-            + [
-                row.backend,
-                str(row.puzzles),
-                str(row.solved),
-                str(row.timeouts),
-                str(row.wrong),
-                str(row.errors),
-                format_milliseconds(row.par2),
-                format_milliseconds(row.mean),
-                format_milliseconds(row.median),
-            ]
+            + [backend_cell(row), str(row.puzzles), str(row.solved), *_counts(row)]
+            + [format_milliseconds(row.par2)]
+            + (_score_cells(row) if with_scores else [])
+            + [format_milliseconds(row.mean), format_milliseconds(row.median)]
             + ([format_interval(row.median_ci, format_milliseconds)] if with_ci else [])
             + [
                 format_milliseconds(row.p90),
@@ -67,11 +86,7 @@ def summary_cells(
                 format_milliseconds(row.max),
             ]
             + ([format_milliseconds(row.cpu_median)] if with_cpu else [])
-            + (
-                [f"{row.max_rss_mb:.0f}" if row.max_rss_mb is not None else "-"]
-                if with_memory
-                else []
-            )
+            + ([_megabytes(row.max_rss_mb)] if with_memory else [])
             + ([format_ratio(row.ratio)] if baseline else [])
             + (
                 [format_interval(row.ratio_ci, format_ratio), format_p_value(row.p_value)]
@@ -80,6 +95,10 @@ def summary_cells(
             )
         )
     return names, cells
+
+
+def _megabytes(value: float | None) -> str:
+    return "-" if value is None else f"{value:.0f}"
 
 
 def format_interval(interval: tuple[float, float] | None, show: Any) -> str:
@@ -105,55 +124,140 @@ def summary_legend(
     time_limit: float | None,
     repeat: int = 1,
     intervals: bool | None = None,
+    ratio_name: str | None = None,
 ) -> str:
     """What the columns mean, in one paragraph (`intervals`: whether the table has the 95%
-    intervals and the Wilcoxon test; by default, when there are repeats)."""
+    intervals and the Wilcoxon test; by default, when there are repeats; `ratio_name`: the
+    ratio's column title, `t/BASELINE` by default)."""
     intervals = repeat > 1 if intervals is None else intervals
     repeats = f"the median of its {repeat} timed repeats" if repeat > 1 else "its one timed run"
+    limit = f" within {time_limit:g} s" if time_limit is not None else ""
     penalty = (
-        f"PAR-2: mean per puzzle, an unsolved puzzle (timeout, wrong, error) counting "
-        f"2 x {time_limit:g} s"
+        f"PAR-2: mean per puzzle, an unsolved puzzle counting 2 x {time_limit:g} s."
         if time_limit is not None
-        else "PAR-2: '-', since without --time-limit there is no penalty to give"
+        else "PAR-2: '-', since without --time-limit there is no penalty to give."
     )
+    ratio_name = ratio_name or f"t/{baseline}"
     ratio = (
-        f" t/{baseline}: geometric mean, over the puzzles both solved, of the time divided "
+        f" {ratio_name}: geometric mean, over the puzzles both answered, of the time divided "
         f"by {baseline}'s."
         if baseline
         else ""
     )
-    ratio += (
-        " cpu median: CPU seconds (all threads), in ms. peak MB: the peak resident "
-        "memory of the process that ran the configuration (its own process unless "
-        "--no-isolate or -j N)."
+    parts = [
+        f"Times in ms per puzzle, wall clock (a puzzle's time is {repeats}), over the puzzles "
+        f"solved: answered{limit}, a completion or an unsatisfiable answer no other run "
+        f"contradicted. Median: the middle value (mean of the two middle ones); p90, p99: "
+        f"nearest rank. {penalty}",
+        "Borda: the MiniZinc Challenge's complete score, summed over puzzles and opponents "
+        "(1 for solving what the other did not, the other's time over both times when both "
+        "solved). unique: the puzzles no other configuration solved. VBS: the virtual best "
+        "solver, the fastest of the configurations on each puzzle. A configuration with a "
+        "wrong answer on a set is marked excluded: it is left out of that set's Borda scores "
+        "and its VBS.",
+    ]
+    resources = (
+        " cpu median: CPU seconds (all threads), in ms. peak MB: the peak resident memory of "
+        "the process that ran the configuration (its own process unless --no-isolate or -j N)."
     )
+    parts.append(ratio.strip() + resources if ratio else resources.strip())
     if intervals:
-        ratio += (
-            " 95% percentile-bootstrap intervals (scipy, 2000 resamples, over puzzles) "
-            "of the median and of the ratio, and the p-value of a paired Wilcoxon "
-            "signed-rank test against the baseline."
+        parts.append(
+            "95% percentile-bootstrap intervals (scipy, 2000 resamples, over puzzles) of the "
+            "median and of the ratio, and the p-value of a paired Wilcoxon signed-rank test "
+            "against the baseline."
         )
-    return (
-        f"Times in ms per puzzle (a puzzle's time is {repeats}), over the puzzles solved; "
-        f"solved counts unsatisfiable answers no other run contradicted. Median: the middle "
-        f"value (mean of the two middle ones); p90, p99: nearest rank. {penalty}.{ratio}"
+    return " ".join(parts)
+
+
+def render_summary_text(
+    rows: Sequence[SummaryRow], *, baseline: str | None, shorts: Mapping[str, str] | None = None
+) -> str:
+    """The summary as plain text that fits 80 columns: per set (and mode) a title and its
+    tables (outcomes and scores; the spread of times and the resources; with repeats the 95%
+    intervals), configurations by their short labels (`shorts`) with a legend of the full."""
+    given = {row.backend: (shorts or {}).get(row.backend, row.backend) for row in rows}
+    given.pop(VIRTUAL_BEST, None)
+    shorts = {row.backend: backend_cell(row, shorts) for row in rows}
+    several_modes = len({row.mode for row in rows}) > 1
+    blocks = []
+    for key, group in itertools.groupby(rows, key=lambda row: (row.set, row.mode)):
+        members = list(group)
+        puzzles = max(row.puzzles for row in members)
+        title = f"{key[0]}{', ' + key[1] if several_modes else ''}: {puzzles} puzzles"
+        tables = [_outcome_table(members, shorts, baseline), _spread_table(members, shorts)]
+        if any(row.median_ci is not None for row in members):
+            tables.append(_interval_table(members, shorts, baseline))
+        blocks.append("\n".join([title, *("\n".join(table) for table in tables if table)]))
+    legend = label_legend(given)
+    return "\n\n".join(blocks) + ("\n\n" + "\n".join(legend) if legend else "")
+
+
+def _outcome_table(
+    rows: Sequence[SummaryRow], shorts: Mapping[str, str], baseline: str | None
+) -> list[str]:
+    """backend, solved, timeout wrong error, PAR-2, Borda, median, max, ratio to the baseline."""
+    with_scores = any(row.borda is not None for row in rows)
+    counts = aligned(
+        [("timeout", "wrong", "error"), *(_counts(row) for row in rows)], text_columns=0, gap=" "
     )
-
-
-def render_summary_text(rows: Sequence[SummaryRow], *, baseline: str | None) -> str:
-    """The summary as an aligned plain-text table."""
-    names, cells = summary_cells(rows, baseline=baseline)
-    widths = [max(len(line[column]) for line in [names, *cells]) for column in range(len(names))]
-    text_columns = _text_columns(names)
-    lines = []
-    for line in [names, *cells]:
-        lines.append(
-            "  ".join(
-                value.ljust(width) if column < text_columns else value.rjust(width)
-                for column, (value, width) in enumerate(zip(line, widths, strict=True))
-            ).rstrip()
+    table = [
+        ["backend", "solved", counts[0], "PAR-2"]
+        + (["Borda"] if with_scores else [])
+        + ["median", "max"]
+        + (["ratio"] if baseline else [])
+    ]
+    for row, tally in zip(rows, counts[1:], strict=True):
+        table.append(
+            [shorts[row.backend], str(row.solved), tally, format_milliseconds(row.par2)]
+            + ([_score_cells(row)[0]] if with_scores else [])
+            + [format_milliseconds(row.median), format_milliseconds(row.max)]
+            + ([format_ratio(row.ratio)] if baseline else [])
         )
-    return "\n".join(lines)
+    return ["  " + line for line in aligned(table)]
+
+
+def _spread_table(rows: Sequence[SummaryRow], shorts: Mapping[str, str]) -> list[str]:
+    """backend, mean, p90, p99, and where recorded the CPU median, the peak memory and the
+    unique solves."""
+    with_cpu = any(row.cpu_median is not None for row in rows)
+    with_memory = any(row.max_rss_mb is not None for row in rows)
+    with_unique = any(row.unique is not None for row in rows)
+    table = [
+        ["backend", "mean", "p90", "p99"]
+        + (["cpu median"] if with_cpu else [])
+        + (["peak MB"] if with_memory else [])
+        + (["unique"] if with_unique else [])
+    ]
+    for row in rows:
+        table.append(
+            [shorts[row.backend]]
+            + [format_milliseconds(value) for value in (row.mean, row.p90, row.p99)]
+            + ([format_milliseconds(row.cpu_median)] if with_cpu else [])
+            + ([_megabytes(row.max_rss_mb)] if with_memory else [])
+            + ([_score_cells(row)[1]] if with_unique else [])
+        )
+    return ["  " + line for line in aligned(table)]
+
+
+def _interval_table(
+    rows: Sequence[SummaryRow], shorts: Mapping[str, str], baseline: str | None
+) -> list[str]:
+    """backend, the median's 95% interval, and against the baseline the ratio's and the
+    Wilcoxon test's p-value."""
+    table = [["backend", "median 95% CI"] + (["ratio 95% CI", "Wilcoxon p"] if baseline else [])]
+    for row in rows:
+        if row.backend == VIRTUAL_BEST:
+            continue
+        table.append(
+            [shorts[row.backend], format_interval(row.median_ci, format_milliseconds)]
+            + (
+                [format_interval(row.ratio_ci, format_ratio), format_p_value(row.p_value)]
+                if baseline
+                else []
+            )
+        )
+    return ["  " + line for line in aligned(table)]
 
 
 def render_summary_markdown(rows: Sequence[SummaryRow], *, baseline: str | None) -> str:

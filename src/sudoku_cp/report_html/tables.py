@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..bench_statistics import GroupKey, PuzzleOutcome, SummaryRow, cpu_statistics, summarize
+from ..bench_statistics import GroupKey, PuzzleOutcome, SummaryRow, cpu_statistics
 from ..labels import ShortLabel
 from ..render.bench import (
     format_interval,
@@ -25,6 +25,7 @@ from ..render.bench import (
 )
 from ..report import SETUP_COLUMNS, command_line, environment_rows, sessions_of, setup_rows
 from ..results_log.reader import Results, RunRow
+from ..scores import VIRTUAL_BEST, scored_summary
 from .certificates import RunCertification, RunKey
 
 
@@ -78,6 +79,7 @@ def summary_columns(
         Column("wrong", "", _count("wrong"), _raw("wrong")),
         Column("errors", "", _count("errors"), _raw("errors")),
         Column("PAR-2", "", _ms("par2"), _raw("par2"), hint="ms"),
+        *(_score_columns() if any(row.borda is not None for row in rows) else []),
         Column("mean", "wall ms", _ms("mean"), _raw("mean")),
         Column("median", "wall ms", _ms("median"), _raw("median")),
     ]
@@ -103,6 +105,27 @@ def summary_columns(
     if certified:
         columns.append(Column("not certified", "", _count("refused"), _raw("refused")))
     return columns
+
+
+def _score_columns() -> list[Column]:
+    """Borda (MiniZinc's complete score) and unique solves: '-' on the virtual best's row and
+    on a configuration excluded for a wrong answer."""
+    return [
+        Column(
+            "Borda",
+            "",
+            lambda row, _: "-" if row.borda is None else f"{row.borda:.1f}",
+            lambda row, _: row.borda,
+            hint="MiniZinc's complete score, summed over puzzles and opponents",
+        ),
+        Column(
+            "unique",
+            "",
+            lambda row, _: "-" if row.unique is None else str(row.unique),
+            lambda row, _: row.unique,
+            hint="puzzles no other configuration solved",
+        ),
+    ]
 
 
 def _peak(row: SummaryRow, extra: Mapping[str, Any]) -> str:
@@ -150,12 +173,8 @@ def summary_table(
     configuration's index, its full label, and each cell's text and sort key. `rows` are
     `results.rows()`, `outcomes` their `bench_statistics.puzzle_outcomes`."""
     labels = list(shorts)  # short_labels keeps the order of the configurations
-    summary = summarize(
-        rows,
-        time_limit=results.time_limit,
-        baseline=baseline,
-        intervals=results.repeat > 1,
-        outcomes=outcomes,
+    summary = scored_summary(
+        rows, time_limit=results.time_limit, baseline=baseline, intervals=results.repeat > 1
     )
     cpu = cpu_statistics(rows)
     refused = _refused(results, certifications)
@@ -170,8 +189,9 @@ def summary_table(
         key = (row.set, row.mode, row.backend)
         mean, _, p90 = cpu.get(key, (None, None, None))
         short = shorts.get(row.backend)
+        text = short.text if short else row.backend
         extra = {
-            "short": short.text if short else row.backend,
+            "short": f"{text} (excluded)" if row.excluded else text,
             "cpu_mean": mean,
             "cpu_p90": p90,
             "refused": refused.get(key, 0),
@@ -179,7 +199,7 @@ def summary_table(
         shown.append(
             {
                 "configuration": labels.index(row.backend) if row.backend in labels else -1,
-                "full": short.full if short else row.backend,
+                "full": _full(row, short),
                 "baseline": row.backend == baseline,
                 "cells": [
                     {"text": column.text(row, extra), "sort": column.sort(row, extra)}
@@ -188,6 +208,18 @@ def summary_table(
             }
         )
     return {"columns": columns, "rows": shown, "legend": _legend(results, baseline, shorts)}
+
+
+def _full(row: SummaryRow, short: ShortLabel | None) -> str:
+    """What hovering a row's configuration says."""
+    if row.backend == VIRTUAL_BEST:
+        return "the virtual best solver: on each puzzle, the fastest configuration not excluded"
+    full = short.full if short else row.backend
+    return (
+        f"{full}: excluded from this set's Borda scores and its VBS (a wrong answer)"
+        if (row.excluded)
+        else full
+    )
 
 
 def _refused(
@@ -205,8 +237,11 @@ def _refused(
 
 def _legend(results: Results, baseline: str | None, shorts: Mapping[str, ShortLabel]) -> str:
     text = summary_legend(
-        baseline=baseline, time_limit=results.time_limit, repeat=results.repeat
-    ).replace(f" t/{baseline}:", f" t / baseline ({baseline}):")
+        baseline=baseline,
+        time_limit=results.time_limit,
+        repeat=results.repeat,
+        ratio_name=f"t / baseline ({baseline})",
+    )
     return (
         text + " CPU mean, median, p90: over the answered runs that recorded CPU time."
         " Sort by any column with a click on its title."
