@@ -225,8 +225,7 @@ class Links:
         branch of value v all precede, in row-major order, those under any v' > v, and a
         depth-first search meets the completions in lexicographic order. Failed columns only cut
         subtrees without completions, and forced rows are in every completion below their node,
-        so neither skips or reorders one. (MRV, `choose_mrv`, may fill cell 40 before cell 3:
-        its completions come in no such order.)
+        so neither skips or reorders one.
         """
         right, count = self.right, self.count
         header = right[0]
