@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import islice
 from typing import Any, ClassVar
 
 from ...grid import Grid
@@ -60,39 +61,29 @@ class DfsBackend(Backend):
         rules = Propagation(grid, strong=self.is_strong(grid, mode))
         search = MrvSearch(rules, deadline)
         lexmin = RowMajorSearch(rules, search)
-        stats: dict[str, object] = {
-            "nodes": 0,
-            "oracle_calls": 0,
-            "dives": 0,
-            "backtracks": 0,
-            "propagation": "strong" if rules.strong else "singles",
-        }
-        count = 0
         solution: Candidates | None = None
+        count = 0
         try:
-            candidates = rules.initial_candidates()
-            if candidates is None:
-                pass
-            elif mode is Mode.LEXMIN:
-                solution = lexmin.lexmin(candidates)
-            elif mode is Mode.ANY:
-                solution = search.first_completion(candidates)
-            else:
-                for completion in search.completions(candidates):
+            start = rules.initial_candidates()
+            if start is not None and mode is Mode.LEXMIN:
+                solution = lexmin.lexmin(start)
+            elif start is not None and mode is Mode.ANY:
+                solution = search.first_completion(start)
+            elif start is not None:
+                for completion in islice(search.completions(start), limit):
                     solution = solution or completion
                     count += 1
-                    if count >= limit:
-                        break
         except TimeUp:
             timed_out = True
         else:
             timed_out = False
-        stats.update(
-            nodes=search.nodes,
-            oracle_calls=search.oracle_calls,
-            dives=lexmin.dives,
-            backtracks=lexmin.backtracks,
-        )
+        stats: dict[str, object] = {
+            "nodes": search.nodes,
+            "oracle_calls": search.oracle_calls,
+            "dives": lexmin.dives,
+            "backtracks": lexmin.backtracks,
+            "propagation": "strong" if self.is_strong(grid, mode) else "singles",
+        }
         counted = count if mode is Mode.COUNT else None
         if timed_out:
             return Outcome.timeout(deadline, count=counted, stats=stats)
