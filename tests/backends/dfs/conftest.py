@@ -26,13 +26,13 @@ def generated(name: str) -> list[str]:
 class Parts:
     """The parts DfsBackend wires for one puzzle."""
 
-    rules: Propagation
+    propagation: Propagation
     search: MrvSearch
     lexmin: RowMajorSearch
 
 
 def parts(grid: Grid, *, strong: bool = False) -> Parts:
     """One puzzle's propagation, MRV search and row-major search, without a time limit."""
-    rules = Propagation(grid, strong=strong)
-    search = MrvSearch(rules, Deadline(None))
-    return Parts(rules, search, RowMajorSearch(rules, search))
+    propagation = Propagation(grid, strong=strong)
+    search = MrvSearch(propagation, Deadline(None))
+    return Parts(propagation, search, RowMajorSearch(propagation, search))

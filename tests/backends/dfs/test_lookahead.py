@@ -23,14 +23,16 @@ def test_look_ahead_keeps_every_completion(seed):
         size, rng.randint(size * size // 4, size * size // 2), seed, box=box
     )
     plain = parts(puzzle)
-    start = plain.rules.initial_candidates()
+    start = plain.propagation.initial_candidates()
     assert start is not None
     completions = list(islice(plain.search.completions(start[:]), 3000))
     strong = parts(puzzle, strong=True)
-    strong.rules.matching = True  # all-different consistency too, though these grids are small
-    candidates = strong.rules.initial_candidates()
+    strong.propagation.matching = (
+        True  # all-different consistency too, though these grids are small
+    )
+    candidates = strong.propagation.initial_candidates()
     assert candidates is not None
-    choices = LookAhead(strong.rules, Deadline(None)).branch(candidates)
+    choices = LookAhead(strong.propagation, Deadline(None)).branch(candidates)
     assert choices != []  # the puzzle has completions: the look-ahead must not refute it
     for completion in completions:
         assert all(mask & bit for mask, bit in zip(candidates, completion, strict=True))

@@ -9,7 +9,7 @@ from ...conftest import random_multi_solution
 from .conftest import parts
 
 
-def _reference_completions(rules, candidates):
+def _reference_completions(propagation, candidates):
     """The MRV search with values ascending, each child propagated by `assume` (the scanning
     singles): the order that the bit-parallel plain search must keep."""
     stack = [candidates]
@@ -22,7 +22,7 @@ def _reference_completions(rules, candidates):
         # cell_choices lists the largest value first: pushed in that order, the smallest is
         # popped first.
         for _, bit in cell_choices(cell, node[cell]):
-            child = rules.assume(node, cell, bit)
+            child = propagation.assume(node, cell, bit)
             if child is not None:
                 stack.append(child)
 
@@ -36,7 +36,7 @@ def test_plain_search_keeps_the_scanning_search_order(seed):
     size, box = rng.choice([(4, (2, 2)), (6, (2, 3)), (9, (3, 3)), (9, (3, 3)), (12, (3, 4))])
     puzzle = random_multi_solution(size, rng.randint(size, size * size // 3), seed, box=box)
     found = parts(puzzle)
-    candidates = found.rules.initial_candidates()
+    candidates = found.propagation.initial_candidates()
     assert candidates is not None
-    expected = list(islice(_reference_completions(found.rules, candidates), 25))
+    expected = list(islice(_reference_completions(found.propagation, candidates), 25))
     assert list(islice(found.search.completions(candidates), 25)) == expected

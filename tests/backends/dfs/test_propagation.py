@@ -9,8 +9,8 @@ def test_matching_is_used_from_25x25_only():
 
 
 def test_initial_candidates_keep_the_givens_and_refute_contradictions():
-    rules = Propagation(Grid.parse("023456789" + "0" * 72))
-    candidates = rules.initial_candidates()
+    propagation = Propagation(Grid.parse("023456789" + "0" * 72))
+    candidates = propagation.initial_candidates()
     assert candidates is not None and candidates[0] == 1  # the naked single of row 1
     contradiction = Grid.parse("023456789" + "0" * 36 + "100000000" + "0" * 27)
     assert Propagation(contradiction).initial_candidates() is None

@@ -46,7 +46,7 @@ def test_the_dive_from_the_top_settles_what_the_plain_search_does_not(backend, m
 
 def test_a_dive_that_runs_out_leaves_its_stack_to_go_on_with():
     found = parts(Grid.empty(9))
-    candidates = found.rules.initial_candidates()
+    candidates = found.propagation.initial_candidates()
     stack = [(candidates, cell_choices(0, candidates[0]))]
     assert found.lexmin.dive(stack, 5) is None and stack  # out of nodes, not refuted
     solution = found.lexmin.dive(stack, 10_000)

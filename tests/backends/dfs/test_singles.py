@@ -57,16 +57,16 @@ def test_settle_refutes_a_cell_that_is_the_one_place_of_two_values():
     # Row 0 of a 4x4 (the rest open): once 1 leaves cell 1 and 2 leaves cell 2, values 1 and 2
     # fit only in cell 0, which can take one of them. settle() refutes it; singles() leaves it
     # to the search (its docstring says why), whose two children of cell 0 both fail.
-    rules = parts(Grid.empty(4)).rules
-    tables = rules.tables
+    propagation = parts(Grid.empty(4)).propagation
+    tables = propagation.tables
     start = [0b0011, 0b1101, 0b1110, 0b1100] + [0b1111] * 12
     removals = [(1, 0b0001), (2, 0b0010)]
     assert settle(tables, start, places_of(start, 4), removals) is None
     narrowed = [0b0011, 0b1100, 0b1100, 0b1100] + [0b1111] * 12
     assert _two_values_one_cell(narrowed, tables)
     assert singles(tables, narrowed, [], (1 << len(tables.units)) - 1)
-    assert rules.assume(narrowed, 0, 0b0001) is None
-    assert rules.assume(narrowed, 0, 0b0010) is None
+    assert propagation.assume(narrowed, 0, 0b0001) is None
+    assert propagation.assume(narrowed, 0, 0b0010) is None
 
 
 @pytest.mark.parametrize("seed", range(60))
@@ -79,9 +79,9 @@ def test_settle_and_singles_reach_the_same_fixpoint(seed):
     puzzle = random_multi_solution(
         size, rng.randint(size * size // 5, size * size // 2), seed, box=box
     )
-    rules = parts(puzzle, strong=True).rules
-    tables = rules.tables
-    start = _singles_fixpoint(rules.initial_candidates(), tables)
+    propagation = parts(puzzle, strong=True).propagation
+    tables = propagation.tables
+    start = _singles_fixpoint(propagation.initial_candidates(), tables)
     assert start is not None
     places = places_of(start, size)
     assert places == [

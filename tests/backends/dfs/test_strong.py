@@ -111,10 +111,10 @@ def test_matching_cuts_the_unique_25x25_search():
     line = generated("unique-25x25.txt")[1]
     with_matching = parts(Grid.parse(line), strong=True)
     without = parts(Grid.parse(line), strong=True)
-    without.rules.matching = False
+    without.propagation.matching = False
     found = []
     for puzzle in (with_matching, without):
-        candidates = puzzle.rules.initial_candidates()
+        candidates = puzzle.propagation.initial_candidates()
         assert candidates is not None
         found.append(list(puzzle.search.completions(candidates)))
     assert len(found[0]) == 1 and found[0] == found[1]

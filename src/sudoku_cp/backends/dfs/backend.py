@@ -49,22 +49,22 @@ class DfsBackend(Backend):
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        self.propagation: str = self.option_values["lexmin"]
+        self.level: str = self.option_values["lexmin"]  # auto, singles or strong
 
     def is_strong(self, grid: Grid, mode: Mode) -> bool:
         """Whether this search uses the strong level."""
-        if mode is not Mode.LEXMIN or self.propagation == "singles":
+        if mode is not Mode.LEXMIN or self.level == "singles":
             return False
-        return self.propagation == "strong" or grid.size >= STRONG_FROM_SIZE
+        return self.level == "strong" or grid.size >= STRONG_FROM_SIZE
 
     def _solve(self, grid: Grid, *, mode: Mode, limit: int, deadline: Deadline) -> Outcome:
-        rules = Propagation(grid, strong=self.is_strong(grid, mode))
-        search = MrvSearch(rules, deadline)
-        lexmin = RowMajorSearch(rules, search)
+        propagation = Propagation(grid, strong=self.is_strong(grid, mode))
+        search = MrvSearch(propagation, deadline)
+        lexmin = RowMajorSearch(propagation, search)
         solution: Candidates | None = None
         count = 0
         try:
-            start = rules.initial_candidates()
+            start = propagation.initial_candidates()
             if start is not None and mode is Mode.LEXMIN:
                 solution = lexmin.lexmin(start)
             elif start is not None and mode is Mode.ANY:

@@ -39,9 +39,9 @@ WIDE_PROBE_WIDTH = 60  # the probe width from MATCHING_FROM_SIZE on
 class LookAhead:
     """The look-ahead of one puzzle's strong search."""
 
-    def __init__(self, rules: Propagation, deadline: Deadline) -> None:
-        self.rules = rules
-        self.tables = rules.tables
+    def __init__(self, propagation: Propagation, deadline: Deadline) -> None:
+        self.propagation = propagation
+        self.tables = propagation.tables
         self.deadline = deadline
         self.width = WIDE_PROBE_WIDTH if self.tables.size >= MATCHING_FROM_SIZE else PROBE_WIDTH
 
@@ -67,7 +67,7 @@ class LookAhead:
             if scored is None:
                 return []
             best, narrowed = scored
-            if narrowed and not self.rules.propagate(candidates, []):  # singles hold already
+            if narrowed and not self.propagation.propagate(candidates, []):  # singles hold already
                 return []
             if best and (not narrowed or is_open(candidates, best)):
                 return best

@@ -32,10 +32,10 @@ CHECK_CLOCK_EVERY = 64  # nodes between deadline checks: cheap, yet a small frac
 class MrvSearch:
     """One puzzle's MRV search over its propagation rules, with the node and oracle counts."""
 
-    def __init__(self, rules: Propagation, deadline: Deadline) -> None:
-        self.rules = rules
+    def __init__(self, propagation: Propagation, deadline: Deadline) -> None:
+        self.propagation = propagation
         self.deadline = deadline
-        self.look_ahead = LookAhead(rules, deadline)
+        self.look_ahead = LookAhead(propagation, deadline)
         self.nodes = 0
         self.oracle_calls = 0
 
@@ -58,7 +58,7 @@ class MrvSearch:
 
         With `stop_at`, the search ends quietly once `self.nodes` reaches it.
         """
-        if not self.rules.strong:
+        if not self.propagation.strong:
             yield from self.plain_completions(candidates, stop_at)
             return
         branch = self.look_ahead.branch
@@ -88,7 +88,7 @@ class MrvSearch:
         `settle` refutes some dead nodes a step earlier than `Propagation.assume` would (a cell
         whose values are all hidden singles), so it may count fewer nodes.
         """
-        tables, tick = self.rules.tables, self.tick
+        tables, tick = self.propagation.tables, self.tick
         cell = most_constrained(candidates)
         if cell < 0:
             yield candidates
@@ -125,7 +125,7 @@ class MrvSearch:
         if not choices:
             stack.pop()
         self.tick()
-        return cell, self.rules.assume(node, cell, bit)
+        return cell, self.propagation.assume(node, cell, bit)
 
     def first_completion(self, candidates: Candidates) -> Candidates | None:
         """The oracle: some completion below a propagated node, or None when there is none."""

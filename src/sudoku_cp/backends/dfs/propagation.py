@@ -6,9 +6,9 @@ candidates and, from MATCHING_FROM_SIZE on, all-different consistency (strong.py
 rules first. Every rule only removes values that occur in no completion, so propagation never
 changes which completions exist, only how soon a dead end is seen.
 
-    rules = Propagation(grid)
-    start = rules.initial_candidates()         # None: the givens contradict
-    child = rules.assume(start, cell, bit)     # a propagated copy with cell set, or None
+    propagation = Propagation(grid)
+    start = propagation.initial_candidates()         # None: the givens contradict
+    child = propagation.assume(start, cell, bit)     # a propagated copy with cell set, or None
 """
 
 from __future__ import annotations

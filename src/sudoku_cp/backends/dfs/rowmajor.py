@@ -1,7 +1,7 @@
 """The lex-min of `dfs`: a row-major depth-first search with a witness, dives and an MRV oracle.
 
-    rules = Propagation(grid, strong=...)
-    lexmin = RowMajorSearch(rules, MrvSearch(rules, deadline)).lexmin(start)
+    propagation = Propagation(grid, strong=...)
+    lexmin = RowMajorSearch(propagation, MrvSearch(propagation, deadline)).lexmin(start)
 
 Why its answer is the lex-min, and what keeps it fast, is `RowMajorSearch`'s docstring. The
 strong level (lookahead.py) serves only the first step, the count to two, whose uniqueness proof
@@ -57,10 +57,10 @@ class RowMajorSearch:
     order, which is what keeps the naive search's exponential blow-ups away.
     """
 
-    def __init__(self, rules: Propagation, search: MrvSearch) -> None:
-        self.rules = rules
+    def __init__(self, propagation: Propagation, search: MrvSearch) -> None:
+        self.propagation = propagation
         self.search = search
-        self.units_of = rules.tables.units_of
+        self.units_of = propagation.tables.units_of
         self.dives = 0
         self.backtracks = 0  # row-major frames whose every value failed
 
@@ -81,19 +81,19 @@ class RowMajorSearch:
         shortens, or (from ROOT_DIVE_FROM_SIZE on) a grid so open that the MRV search gets lost
         in it while a row-major dive from the top fills it at once.
         """
-        rules, search = self.rules, self.search
-        strong, rules.strong = rules.strong, False
+        propagation, search = self.propagation, self.search
+        strong, propagation.strong = propagation.strong, False
         stop_at = search.nodes + SINGLES_FIRST_PER_CELL * len(candidates) if strong else None
         found = list(islice(search.completions(candidates, stop_at=stop_at), 2))
         if stop_at is None or len(found) == 2 or search.nodes < stop_at:
             return found
-        if rules.tables.size >= ROOT_DIVE_FROM_SIZE:
+        if propagation.tables.size >= ROOT_DIVE_FROM_SIZE:
             settled, solution = self.root_dive(candidates)
             if settled:
                 return [] if solution is None else [solution]
-        rules.strong = True
+        propagation.strong = True
         found = list(islice(search.completions(candidates), 2))
-        rules.strong = False
+        propagation.strong = False
         return found
 
     def first_in_row_major_order(
@@ -129,7 +129,9 @@ class RowMajorSearch:
             stack += below  # the row-major search goes on where the dive stopped
         return None
 
-    def dive(self, stack: list[Frame], budget: int, stall: int | None = None) -> Candidates | None:
+    def dive(
+        self, stack: list[Frame], budget: int, *, stall: int | None = None
+    ) -> Candidates | None:
         """Run the row-major search on `stack` (frames of first undecided cells) for up to
         `budget` nodes, or until `stall` nodes pass without reaching a cell further on: its first
         completion (the lex-min below the stack's nodes), or None with the stack empty (no
@@ -166,7 +168,9 @@ class RowMajorSearch:
         if first < 0:
             return True, candidates
         stack = [(candidates, cell_choices(first, candidates[first]))]
-        solution = self.dive(stack, self.dive_budget(candidates), self.rules.tables.size)
+        solution = self.dive(
+            stack, self.dive_budget(candidates), stall=self.propagation.tables.size
+        )
         return solution is not None or not stack, solution
 
     @staticmethod
