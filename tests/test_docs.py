@@ -273,8 +273,8 @@ def test_every_page_is_in_the_site_navigation():
 
 
 def test_every_reference_directive_names_a_module():
-    """`::: module` lines (or `::: module.object`, a docstring rendered where it is discussed) are
-    resolved by mkdocstrings at build time; a renamed module breaks the site build (it did once:
+    """`::: dotted.path` lines (a module, or a class or function in one) are resolved by
+    mkdocstrings at build time; a renamed module breaks the site build (it did once:
     sudoku_cp.results became sudoku_cp.results_log)."""
     import importlib
 
@@ -292,7 +292,7 @@ def test_every_reference_directive_names_a_module():
             except ModuleNotFoundError:
                 continue
             for attribute in parts[split:]:
-                found = getattr(found, attribute)
+                found = getattr(found, attribute)  # AttributeError: the directive names nothing
             break
         else:
-            raise AssertionError(f"::: {name} names no module")
+            raise AssertionError(f"{name} names no module")

@@ -2,7 +2,7 @@ import pytest
 
 from sudoku_cp.backends import get_backend
 from sudoku_cp.grid import Grid
-from sudoku_cp.naive import naive_solve
+from sudoku_cp.naive import NaiveSearch, naive_count, naive_solve
 
 from .conftest import (
     ANTI_BACKTRACK,
@@ -97,3 +97,10 @@ def test_agrees_with_the_conftest_reference_and_dfs(size, givens, box):
         assert result.solution == expected
         assert result.solution == dfs.solve(puzzle, mode="lexmin").solution
         assert result.solution.is_solution_of(puzzle)
+
+
+def test_the_search_meets_the_completions_in_lexicographic_order():
+    puzzle = random_multi_solution(4, 3, 0, box=(2, 2))
+    completions = [grid.values for grid in NaiveSearch(puzzle, None).completions()]
+    assert len(completions) == naive_count(puzzle, 10**6) > 1
+    assert completions == sorted(completions) and completions[0] == naive_lexmin(puzzle).values

@@ -5,31 +5,27 @@ The model is 0-1 linear: a Boolean x(cell, value) per candidate and, as linear c
 them (option `encoding`, the names of the `sat` backend's CNF encodings):
 
     extended  sum_v x(cell, v) = 1 for every cell, sum_{cell in unit} x(cell, v) = 1 for every
-              unit and value: 4 N^2 cardinality constraints (324 on a 9x9), where the CNF of
-              `sat` needs 11,988 clauses;
+              unit and value: 4 N^2 cardinality constraints;
     minimal   sum_v x(cell, v) >= 1 and sum_{cell in unit} x(cell, v) <= 1.
 
 Exact reasons with these constraints natively (cutting-planes conflict analysis over PB
-constraints rather than resolution over clauses): the "PB against CNF" question of the study.
+constraints rather than resolution over clauses).
 
 One solver per (shape, encoding) is kept across puzzles, built in `prepare()` (outside the
-clock). The givens and the fixed prefix are Exact assumptions, so a puzzle leaves nothing behind
-but count mode's blocking constraints, each guarded by a fresh activation variable of that
-puzzle, fixed to 0 for good when the puzzle is done.
+clock). The givens and the fixed prefix are Exact assumptions; count mode's blocking
+constraints are each guarded by a fresh activation variable of the puzzle, fixed to 0 for good
+when the puzzle is done.
 
-Lex-min: `lexmin_by_tightening` (backends/lexmin.py): "x(i) < s" is the assumptions x(i, v) = 0
-for v >= s. Count: `count_by_blocking` with "sum_{blank i} x(i, s_i) <= K - 1" (K blanks) as
-the blocking constraint. Any: one call.
+Lex-min: `lexmin_by_tightening` (backends/lexmin.py): "x(i) < s" is the assumptions
+x(i, v) = 0 for v >= s. Count: `count_by_blocking`, blocking with "sum_{blank i} x(i, s_i) <=
+K - 1" (K blanks). Any: one call. Time limits: Exact's own timeout (`runOnce(timeout)`,
+"rough" in its documentation), the time left before each call; a call that answers TIMEOUT is
+a timeout, never a "no", and its solver is retired. Stats: Exact's counters for the puzzle, and
+the oracle calls.
 
-Time limits: Exact's own timeout (`runOnce(timeout)`, "rough" in its documentation), the time
-left before each call; a call that answers TIMEOUT is a timeout, never a "no", and its solver is
-retired (the next puzzle of the shape rebuilds it in `prepare()`). Stats: Exact's counters for
-the puzzle (conflicts, decisions, propagations), and the oracle calls.
-
-By default (`process=helper`) all of this runs in a child process that is killed 0.25 s after
-a deadline it overruns (backends/helper.py, and why in docs/backends.md).
-
-Exact is AGPL-3.0 licensed; it is an optional extra (`sudoku-cp[exact]`), never a dependency.
+By default (`process=helper`) all of this runs in a child process, killed when it overruns the
+deadline (docs/backends.md says why). Exact is AGPL-3.0 licensed: an optional extra
+(`sudoku-cp[exact]`), never a dependency.
 """
 
 from __future__ import annotations

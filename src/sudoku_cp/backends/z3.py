@@ -4,31 +4,26 @@ Two models (option `model`), both on Z3's finite-domain solver (`SolverFor("QF_F
 bit-blasts bounded integers and keeps cardinality constraints for its SAT core):
 
     boolean  a Boolean b(cell, value) per candidate; each cell holds exactly one value, and each
-             unit holds each value exactly once (`AtMost(..., 1)` and an `Or`: the extended
-             encoding of the `sat` backend, with native cardinality constraints instead of
-             pairwise clauses).
-    integer  an integer 1..N per cell and `Distinct` per unit: the SMT-style model. Questions
-             must be Boolean atoms (QF_FD refuses arithmetic added after the first check, and
-             answers "unknown" to an arithmetic assumption), so each cell also gets the order
-             literals le(cell, v) <=> x <= v (v < N) in the base model, and every question is
-             asked in them.
+             unit holds each value exactly once (`AtMost(..., 1)` and an `Or`: the `sat`
+             backend's extended encoding, with native cardinality constraints).
+    integer  an integer 1..N per cell and `Distinct` per unit. QF_FD refuses arithmetic added
+             after the first check and answers "unknown" to an arithmetic assumption, so each
+             cell also gets the order literals le(cell, v) <=> x <= v (v < N) in the base model,
+             and every question is asked in them.
 
 One solver per (shape, model) is kept across puzzles, built in `prepare()` (outside the
-clock). The givens and the fixed prefix are assumptions, never assertions, so nothing a puzzle
-adds survives it except count mode's blocking clauses, which carry a fresh activation literal of
-that puzzle, switched off for good (the unit clause not-act) when the puzzle is done.
+clock). The givens and the fixed prefix are assumptions, never assertions; count mode's
+blocking clauses carry a fresh activation literal of the puzzle, switched off for good (the
+unit clause not-act) when the puzzle is done.
 
-Lex-min: `lexmin_by_tightening` (backends/lexmin.py) over this solver: "x(i) < s" is the
-assumptions not-b(i, v) for v >= s (boolean) or le(i, s-1) (integer). Count: `count_by_blocking`.
-Any: one check.
+Lex-min: `lexmin_by_tightening` (backends/lexmin.py): "x(i) < s" is the assumptions
+not-b(i, v) for v >= s (boolean) or le(i, s-1) (integer). Count: `count_by_blocking`. Any: one
+check. Time limits: Z3's `timeout` parameter, set before each check to the time left; a check
+that returns unknown is a TIMEOUT, never a "no", and the solver is retired (the next puzzle of
+the shape rebuilds it). Stats: Z3's counters for the puzzle, and the oracle calls.
 
-Time limits: Z3's `timeout` parameter (ms), set before each check to the time left; a check that
-returns unknown is a TIMEOUT, never a "no", and the solver is retired (the next puzzle of the
-shape rebuilds it in `prepare()`). Stats: Z3's own counters for the puzzle (conflicts, decisions,
-propagations of its SAT core), and the oracle calls.
-
-By default (`process=helper`) all of this runs in a child process that is killed 0.25 s after
-a deadline it overruns (backends/helper.py, and why in docs/backends.md).
+By default (`process=helper`) all of this runs in a child process, killed when it overruns the
+deadline (docs/backends.md says why).
 """
 
 from __future__ import annotations
@@ -242,7 +237,7 @@ class Z3Backend(OracleBackend):
             renamed_from=("encoding",),
             old_values=(("bool", "boolean"), ("int", "integer")),
         ),
-        process_option("Z3's own timeout overran a 1 s limit by 1.1 s on a loaded machine"),
+        process_option("Z3's own timeout is not always kept on a loaded machine"),
     )
 
     def __init__(self, **options: Any) -> None:

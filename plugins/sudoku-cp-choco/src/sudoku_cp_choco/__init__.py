@@ -157,7 +157,7 @@ class ChocoBackend(Backend):
         stats: dict[str, Any] = {"alldiff": self.alldiff}
         if remaining is not None:
             if remaining <= 0:
-                return self._timeout(deadline, stats)
+                return Outcome.timeout(deadline, stats=stats)
             solver.limit_time(f"{max(remaining, 0.001):.3f}s")
         wanted = limit if mode is Mode.COUNT else 1
         count = 0
@@ -171,18 +171,11 @@ class ChocoBackend(Backend):
         if count < wanted and state != "TERMINATED":
             if state != "STOPPED":
                 raise BackendFailure(f"Choco stopped in state {state!r}")
-            return self._timeout(deadline, stats)
+            return Outcome.timeout(deadline, stats=stats)
         if values is None:
-            return Outcome(
-                Status.UNSATISFIABLE,
+            return Outcome.unsatisfiable(
+                "Choco proved that no completion exists",
                 count=0 if mode is Mode.COUNT else None,
                 stats=stats,
-                reason="Choco proved that no completion exists",
             )
         return Outcome(Status.SOLVED, values, count if mode is Mode.COUNT else None, stats)
-
-    @staticmethod
-    def _timeout(deadline: Deadline, stats: dict[str, Any]) -> Outcome:
-        return Outcome(
-            Status.TIMEOUT, stats=stats, reason=f"no answer within {deadline.time_limit:g} s"
-        )

@@ -1,45 +1,23 @@
-"""The `dlx` backend: Knuth's Algorithm X with dancing links, in pure Python.
+"""The dancing links of `dlx`: Sudoku as exact cover, and Knuth's Algorithm X over it.
 
-Sudoku as exact cover: a row per (cell, value) candidate, covering four columns (the cell is
-filled; the value is in its row, in its column, in its box), 4 N^2 columns in all. A completion is
-a set of rows covering every column exactly once; the givens are rows selected before the search.
+A row per (cell, value) candidate covers four columns (the cell is filled; the value is in its
+row, in its column, in its box), 4 N^2 columns in all. A completion is a set of rows covering
+every column exactly once; the givens are rows selected before the search.
 
 The links are arrays of ints, not node objects: node 0 is the root, nodes 1 .. 4 N^2 the column
 headers (cell columns first, in row-major cell order, then row-value, column-value and box-value
-columns), then four nodes per candidate row, laid out consecutively. Only the vertical links (`up`,
-`down`), the column sizes and the header list change while searching; the rows' horizontal links
-never do, so each node's three row-mates are a shared, static tuple. The column structure of a
-shape is built once (`prepare`), and each puzzle copies its mutable arrays.
+columns), then four nodes per candidate row, laid out consecutively. Only the vertical links
+(`up`, `down`), the column sizes and the header list change while searching; the rows'
+horizontal links never do, so each node's three row-mates are a shared, static tuple.
 
-Column choice (by the option `lexmin`: `rowmajor` for the lex-min's search, `mrv` for any, count and
-the tightening loop's oracle):
+    structure = structure_of(size, box)       # once per shape, every candidate row in place
+    links = Links(structure, deadline)          # one puzzle: copies of the mutable arrays
+    links.select(node); links.fixed.append(node)  # a given
+    rows = links.first(rowmajor=True)           # the lex-min (see `Links.choose_rowmajor`)
 
-- `mrv`: the column with the fewest rows (Knuth's S heuristic); ties go to the header order, so
-  to the first cell in row-major order.
-- `rowmajor`: a column with no row fails at once and a column with one row is taken (its row is
-  in every completion of the current partial cover, so taking it changes no set of completions);
-  otherwise the first open cell column in row-major order, its rows (values) in increasing order.
-
-Lex-min, by the method itself:
-
-- `lexmin=rowmajor`: the first completion found is the lex-min. Every branching node splits on the
-  first open cell in row-major order, values ascending, and every cell before it is already
-  filled; so the completions under the branch of value v all precede those under v' > v in
-  row-major order, and a depth-first search meets the completions in lexicographic order. Failed
-  columns only cut subtrees without completions, and forced rows (columns of size one) are in
-  every completion below the node, so neither skips or reorders one.
-- `lexmin=tightening`: a search branching on the smallest column meets completions in no particular
-  order (a value of cell 40 is chosen before cell 3 is filled), so its first completion is not
-  the lex-min in general. It is used as the oracle of the shared iterative tightening loop
-  (backends/lexmin.py, where the argument for the lex-min is) instead: cell by cell in row-major
-  order, with the prefix selected, "is there a completion with x(cell) < s?" is one MRV search
-  with the cell's rows of values >= s taken out of the matrix (and put back after), so one
-  search covers every smaller value at once.
-
-`lexmin=auto` (the default) is the row-major search
-within a budget of 50 nodes per cell, then the tightening loop: row-major is the fastest on most
-9x9 grids, but a wrong early value costs it a whole subtree where the MRV oracle refutes the value
-in a few nodes (the measurements are in docs/backends.md).
+The search chooses its column in one of two ways: `choose_mrv`, the column with the fewest rows
+(Knuth's S heuristic), for any, count and the tightening loop's oracle; or `choose_rowmajor`,
+whose first completion is the lex-min.
 """
 
 from __future__ import annotations
@@ -47,24 +25,19 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
-from typing import Any, ClassVar
 
-from ..grid import Grid, Shape
-from ..result import Mode, Status
-from .base import Backend, BackendOption, Deadline, Outcome, TimeUp
-from .lexmin import Questions, lexmin_by_tightening
+from ...grid import Shape
+from ..base import Deadline, TimeUp
 
-LEXMIN_METHODS = ("auto", "rowmajor", "tightening")
 CHECK_CLOCK_EVERY = 256  # search nodes between deadline checks
-ROWMAJOR_BUDGET_PER_CELL = 50  # auto lex-min: row-major nodes per cell before the loop
 
 
-class _OverBudget(Exception):
+class OverBudget(Exception):
     """Raised inside the search when it has used its node budget."""
 
 
 @dataclass(frozen=True, eq=False)
-class _Structure:
+class Structure:
     """The exact-cover matrix of one shape, with every candidate row present.
 
     The mutable parts (`up`, `down`, `size`, `left`, `right`) are templates that each puzzle
@@ -84,7 +57,7 @@ class _Structure:
 
 
 @functools.cache
-def _structure(size: int, box: Shape) -> _Structure:
+def structure_of(size: int, box: Shape) -> Structure:
     """The full matrix for `size` and `box`: row r = cell * N + (value - 1), covering the cell's
     column and its row-value, column-value and box-value columns, in that order."""
     box_rows, box_cols = box
@@ -119,13 +92,13 @@ def _structure(size: int, box: Shape) -> _Structure:
                 down[last] = up[header] = node
                 count[header] += 1
                 mates[node] = tuple(first + (offset + step) % 4 for step in (1, 2, 3))
-    return _Structure(size, columns, base, left, right, up, down, count, column, mates)
+    return Structure(size, columns, base, left, right, up, down, count, column, mates)
 
 
-class _Links:
+class Links:
     """One puzzle's dancing links: the copied arrays, the selected rows, the counters."""
 
-    def __init__(self, structure: _Structure, deadline: Deadline) -> None:
+    def __init__(self, structure: Structure, deadline: Deadline) -> None:
         self.structure = structure
         self.left = structure.left[:]
         self.right = structure.right[:]
@@ -146,7 +119,7 @@ class _Links:
     # -- the dance ------------------------------------------------------------------------------
     # cover and uncover are closures over the arrays (bound as default arguments, so they are
     # fast locals): the search calls them millions of times, and attribute lookups on `self`
-    # measured a fifth of their cost.
+    # would be a large part of their cost.
 
     def _dance(self) -> tuple[Callable[[int], int], Callable[[int], None]]:
         def cover(
@@ -242,7 +215,18 @@ class _Links:
         return best
 
     def choose_rowmajor(self) -> int:
-        """A column with no row or one row if there is one, else the first open cell column."""
+        """A column with no row or one row if there is one, else the first open cell column.
+
+        **Why the first completion of the search that chooses so is the lex-min.** A column with
+        no row fails at once, and a column with one row is taken: its row is in every completion
+        of the current partial cover, so taking it changes no set of completions. Every branching
+        node splits on the first open cell in row-major order, its rows top-down, which is values
+        ascending, and every cell before it is already filled; so the completions under the
+        branch of value v all precede, in row-major order, those under any v' > v, and a
+        depth-first search meets the completions in lexicographic order. Failed columns only cut
+        subtrees without completions, and forced rows are in every completion below their node,
+        so neither skips or reorders one.
+        """
         right, count = self.right, self.count
         header = right[0]
         while header:
@@ -258,7 +242,7 @@ class _Links:
     ) -> Generator[list[int], None, None]:
         """Depth-first Algorithm X from the current state: yields each completion's rows (the
         fixed ones first), leaving the structure as it found it once exhausted or closed.
-        Past `budget` nodes (checked with the clock) it raises _OverBudget."""
+        Past `budget` nodes (checked with the clock) it raises OverBudget."""
         choose = self.choose_rowmajor if rowmajor else self.choose_mrv
         cover, uncover = self._cover, self._uncover
         down, column, mates = self.down, self.column, self.mates
@@ -274,7 +258,7 @@ class _Links:
                     if self.deadline.expired():
                         raise TimeUp
                     if budget is not None and nodes > budget:
-                        raise _OverBudget
+                        raise OverBudget
                 header = choose()
                 if not header:
                     yield self.fixed + [node for _, node in stack]
@@ -301,7 +285,7 @@ class _Links:
                 else:
                     return
         except TimeUp:
-            stack.clear()  # the puzzle is over: no need to restore (a 64x64 took 0.3 s)
+            stack.clear()  # the puzzle is over: no need to restore (a 64x64's restore is slow)
             raise
         finally:  # closed early (a found completion, the budget): restore the structure
             self.nodes += nodes
@@ -340,147 +324,3 @@ class _Links:
             cell, value = divmod((node - base) // 4, size)
             values[cell] = value + 1
         return tuple(values)
-
-
-class _Tightening:
-    """The tightening oracle of backends/lexmin.py on the links: "x(cell) < s" takes the
-    cell's rows of values >= s out of the matrix for one MRV search (and puts them back); a
-    fixed cell is its row selected for good."""
-
-    def __init__(self, links: _Links) -> None:
-        self.links = links
-        self.found: dict[int, int] = {}  # cell -> row node of the last completion
-
-    def satisfiable(self, cell: int | None = None, below: int = 0) -> bool:
-        links = self.links
-        removed: list[int] = []
-        if cell is not None:
-            header = 1 + cell
-            node = links.down[header]
-            while node != header:
-                following = links.down[node]
-                if self.value_of_node(node) >= below:
-                    links.remove(node)
-                    removed.append(node)
-                node = following
-        links.oracle_calls += 1
-        try:
-            rows = links.first(rowmajor=False)
-        finally:
-            for node in reversed(removed):
-                links.restore(node)
-        if rows is None:
-            return False
-        self.found = {links.row_cell(row): row for row in rows}
-        return True
-
-    def value_of_node(self, node: int) -> int:
-        structure = self.links.structure
-        return (node - structure.base) // 4 % structure.size + 1
-
-    def value(self, cell: int) -> int:
-        return self.value_of_node(self.found[cell])
-
-    def fix(self, cell: int, value: int) -> None:
-        node = self.found[cell]
-        self.links.select(node)
-        self.links.fixed.append(node)
-
-
-class DlxBackend(Backend):
-    """Knuth's Algorithm X with dancing links, in pure Python: exact cover with one row per
-    candidate and four columns per row; lex-min by row-major branching (`lexmin=rowmajor`) or by
-    the shared iterative tightening loop over an MRV oracle (`lexmin=tightening`).
-
-    Raises:
-        BackendOptionError: for an unknown lex-min method.
-    """
-
-    name = "dlx"
-    description = "pure-Python exact cover: Knuth's Algorithm X with dancing links (arrays of ints)"
-    options: ClassVar[tuple[BackendOption, ...]] = (
-        BackendOption(
-            "lexmin",
-            "rowmajor: the first completion of the row-major search (forced columns, "
-            "else the first open cell); tightening: the tightening loop over the MRV "
-            "search; auto: rowmajor for 50 nodes per cell, then the tightening loop",
-            "auto",
-            choices=LEXMIN_METHODS,
-            renamed_from=("order",),
-            old_values=(("mrv", "tightening"),),
-        ),
-    )
-
-    def __init__(self, **options: Any) -> None:
-        super().__init__(**options)
-        self.lexmin_method: str = self.option_values["lexmin"]
-
-    def prepare(self, grid: Grid) -> bool:
-        """Build the shape's column structure (once per shape, outside the clock)."""
-        cached = _structure.cache_info().currsize
-        _structure(grid.size, grid.box)
-        return _structure.cache_info().currsize != cached
-
-    def rowmajor(self, mode: Mode) -> bool:
-        """Whether this mode's search chooses columns row-major (first): a lex-min that starts
-        with the row-major search; any and count search by MRV."""
-        return mode is Mode.LEXMIN and self.lexmin_method != "tightening"
-
-    def lexmin(
-        self, grid: Grid, links: _Links, rowmajor: bool, stats: dict[str, object]
-    ) -> tuple[int, ...] | None:
-        """The lex-min: the row-major search (with `auto`, within a node budget, then the
-        tightening loop), or the tightening loop over the MRV oracle."""
-        if rowmajor:
-            try:
-                budget = None if self.lexmin_method == "rowmajor" else self.budget(links)
-                rows = links.first(rowmajor=True, budget=budget)
-                return None if rows is None else links.values(rows)
-            except _OverBudget:
-                stats["order"] = "rowmajor+prefix"  # the budget ran out: the loop takes over
-        return lexmin_by_tightening(grid, _Tightening(links), links.deadline, Questions())
-
-    @staticmethod
-    def budget(links: _Links) -> int:
-        return ROWMAJOR_BUDGET_PER_CELL * links.structure.size**2
-
-    def _solve(self, grid: Grid, *, mode: Mode, limit: int, deadline: Deadline) -> Outcome:
-        structure = _structure(grid.size, grid.box)
-        links = _Links(structure, deadline)
-        rowmajor = self.rowmajor(mode)
-        size, base = grid.size, structure.base
-        for cell, value in enumerate(grid.values):
-            if value:
-                node = base + 4 * (cell * size + value - 1)
-                links.select(node)
-                links.fixed.append(node)
-        count = 0
-        values: tuple[int, ...] | None = None
-        status = Status.SOLVED
-        stats: dict[str, object] = {"order": "rowmajor" if rowmajor else "mrv"}
-        try:
-            if mode is Mode.LEXMIN:
-                values = self.lexmin(grid, links, rowmajor, stats)
-            elif mode is Mode.COUNT:
-                for rows in links.solutions(rowmajor):
-                    if values is None:
-                        values = links.values(rows)
-                    count += 1
-                    if count >= limit:
-                        break
-            else:
-                found = links.first(rowmajor)
-                values = None if found is None else links.values(found)
-            if values is None:
-                status = Status.UNSATISFIABLE
-        except TimeUp:
-            status, values = Status.TIMEOUT, None
-        stats.update(nodes=links.nodes, updates=links.updates, backtracks=links.backtracks)
-        if links.oracle_calls:
-            stats["oracle_calls"] = links.oracle_calls
-        reason = None
-        if status is Status.UNSATISFIABLE:
-            reason = "the exact cover has no solution"
-        elif status is Status.TIMEOUT:
-            reason = f"no answer within {deadline.time_limit:g} s"
-        return Outcome(status, values, count if mode is Mode.COUNT else None, stats, reason)

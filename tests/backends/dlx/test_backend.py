@@ -2,14 +2,14 @@ import random
 
 import pytest
 
-import sudoku_cp.backends.dlx as dlx
+import sudoku_cp.backends.dlx.backend as dlx_backend
 from sudoku_cp.backends import get_backend
 from sudoku_cp.errors import BackendOptionError
 from sudoku_cp.grid import Grid
 from sudoku_cp.result import Mode, Status
 from sudoku_cp.testing import naive_lexmin
 
-from ..conftest import (
+from ...conftest import (
     ANTI_BACKTRACK,
     BAEKJOON_2239,
     EMPTY_9_LEXMIN,
@@ -82,14 +82,6 @@ def test_mrv_lexmin_uses_the_prefix_loop():
     assert result.stats["order"] == "mrv" and result.stats["oracle_calls"] >= 1
 
 
-def test_mrv_first_completion_is_not_the_lexmin_in_general():
-    # Why MRV alone does not give the lex-min: on the empty grid its first completion differs.
-    links = dlx._Links(dlx._structure(9, (3, 3)), dlx.Deadline(None))
-    first = links.values(links.first(rowmajor=False))
-    assert Grid(first, (3, 3)).is_solution_of(Grid.empty(9))
-    assert "".join(map(str, first)) != EMPTY_9_LEXMIN
-
-
 def test_auto_is_rowmajor_for_lexmin_and_mrv_otherwise():
     backend = get_backend("dlx")
     puzzle = Grid.parse(BAEKJOON_2239)
@@ -132,26 +124,13 @@ def test_timeout_leaves_the_shape_reusable(backend):
     assert backend.solve(Grid.empty(9)).solution.to_line() == EMPTY_9_LEXMIN
 
 
-def test_the_structure_is_built_in_prepare_once_per_shape():
-    dlx._structure.cache_clear()
-    backend = get_backend("dlx")
-    assert "setup_seconds" in backend.solve(Grid.empty(4)).stats
-    assert "setup_seconds" not in backend.solve(Grid.empty(4)).stats
-
-
-def test_the_structure_is_exact_cover():
-    structure = dlx._structure(6, (2, 3))
-    assert structure.columns == 4 * 36
-    assert all(count == 6 for count in structure.count[1:])  # every column: N candidate rows
-
-
 def test_unknown_lexmin_method_is_refused():
     with pytest.raises(BackendOptionError, match="lexmin"):
         get_backend("dlx", lexmin="random")
 
 
 def test_auto_lexmin_falls_back_to_the_prefix_loop_past_its_budget(monkeypatch):
-    monkeypatch.setattr(dlx, "ROWMAJOR_BUDGET_PER_CELL", 0)
+    monkeypatch.setattr(dlx_backend, "ROWMAJOR_BUDGET_PER_CELL", 0)
     puzzles = [_random_puzzle(300 + seed) for seed in range(10)]
     puzzles += [Grid.parse(ANTI_BACKTRACK), Grid.empty(9)]
     backend = get_backend("dlx")
