@@ -24,10 +24,9 @@ The kinds:
                  rows then cost the naive search the most backtracking; of several symmetric
                  variants the one with the most naive nodes is kept (counted up to `node_limit`).
 
-The package's modules, along the steps of a run: `request` (what is asked), `filling`
-(completed grids), `counting` (the exact questions, and where the time goes), `uniqueness`
-(the removal's questions on a kept SAT solver), `removal` (the unique kind),
-`kinds` (the other kinds and the run) and `output` (writing the puzzles).
+The modules, along a run: `request` (what is asked), `filling` (completed grids), `counting`
+(the exact questions), `uniqueness` (the removal's questions on a kept SAT solver), `removal`
+(the unique kind), `kinds` (the other kinds and the run) and `output` (writing the puzzles).
 """
 
 from __future__ import annotations
