@@ -296,3 +296,24 @@ def test_every_reference_directive_names_a_module():
             break
         else:
             raise AssertionError(f"{name} names no module")
+
+
+def test_the_architecture_page_names_every_module():
+    """docs/architecture.md lists the source: a module added without a line there fails."""
+    page = (ROOT / "docs" / "architecture.md").read_text()
+    layout = page.split("## Every module", 1)[1].split("```", 2)[1]
+    source = ROOT / "src" / "sudoku_cp"
+    missing = []
+    for path in sorted(source.rglob("*.py")):
+        relative = path.relative_to(source)
+        folder = "/".join(relative.parts[:-1])
+        name = relative.name
+        listed = (
+            name in layout
+            if not folder
+            else f"{relative.parts[-2]}/" in layout
+            and (name in layout or name.removesuffix(".py") in layout)
+        )
+        if not listed:
+            missing.append(str(relative))
+    assert not missing, "not on docs/architecture.md: " + ", ".join(missing)
