@@ -44,6 +44,24 @@ ENVIRONMENT = {
     "versions": {"ortools": "9.15.6755", "python-sat": "1.9.dev24"},
 }
 
+# A bench session's one-off set-up: a measured, b failed to import its solver.
+SETUP: dict[str, Any] = {
+    "a": {
+        "import_seconds": 0.5,
+        "create_seconds": 0.001,
+        "shapes": [
+            {
+                "set": "top",
+                "size": 9,
+                "first_seconds": 0.02,
+                "warm_seconds": 0.002,
+                "first_status": "solved",
+            }
+        ],
+    },
+    "b": {"error": "ImportError: no solver"},
+}
+
 
 def register_wrong(register: Callable[[str, str, str], Any], *names: str) -> None:
     """Put deliberately wrong backends of tests/wrong_backends.py in the registry for one test,
@@ -166,6 +184,24 @@ def hand_made(mode: str = "lexmin") -> list[Record]:
         )
         for number, pair in enumerate(times)
     ]
+
+
+def three_backends_two_sets() -> list[Record]:
+    """Sets 'nine' and 'sixteen', 4 puzzles each, dfs timing out on the last one of each."""
+    records = []
+    for set_name, size in (("nine", 9), ("sixteen", 16)):
+        for index in range(4):
+            runs = [
+                {
+                    "backend": backend,
+                    "status": "timeout" if (backend, index) == ("dfs", 3) else "solved",
+                    "seconds": 0.001 * (index + 1) * (number + 1) * size / 9,
+                }
+                for number, backend in enumerate(("dfs", "cpsat", "sat"))
+            ]
+            record = puzzle_record(set_name, index, runs, size=size, givens=20 + index)
+            records.append(record)
+    return records
 
 
 def hand_made_rows(mode: str = "lexmin") -> list[RunRow]:

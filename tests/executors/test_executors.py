@@ -20,7 +20,7 @@ from sudoku_cp.executors.inline import InlineExecutor
 from sudoku_cp.executors.isolated import IsolatedExecutor
 from sudoku_cp.executors.local import LocalExecutor
 
-from .conftest import BAEKJOON_2239, BAEKJOON_2239_ANSWER
+from ..conftest import BAEKJOON_2239, BAEKJOON_2239_ANSWER
 
 
 def test_every_executor_is_found_by_name() -> None:

@@ -24,8 +24,8 @@ from sudoku_cp import datasets
 from sudoku_cp.cli.data import data
 from sudoku_cp.datasets import DataConfig, DataSet, DataSetError, Normalisation
 
-from .conftest import ANTI_BACKTRACK, BAEKJOON_2239, BAEKJOON_2239_ANSWER, G17
-from .http_mirror import SHARED_DATA, Mirror, rebuilt_upstream
+from ..conftest import ANTI_BACKTRACK, BAEKJOON_2239, BAEKJOON_2239_ANSWER, G17
+from ..http_mirror import SHARED_DATA, Mirror, rebuilt_upstream
 
 
 def _data_folder() -> Path | None:
