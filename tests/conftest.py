@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from sudoku_cp.formats import InputPuzzle, read_puzzles
 from sudoku_cp.grid import Grid
 
 # The published contract suite's generators, shared with the tests (same seeds, same puzzles).
@@ -81,3 +82,15 @@ def naive_lexmin(grid: Grid, *, count_limit: int = 0) -> Grid | None:
     if grid.conflicts():
         return None
     return Grid(tuple(values), grid.box) if search(0) else None
+
+
+def multi(seed: int) -> str:
+    """A 9x9 puzzle (30 givens of a random grid: usually many completions), first cell blank."""
+    values = list(random_multi_solution(9, 30, seed).values)
+    values[0] = 0
+    return "".join(map(str, values))
+
+
+def records(*lines: str) -> list[InputPuzzle]:
+    """The input puzzles of these lines, as read from p.txt."""
+    return read_puzzles("\n".join(lines) + "\n", source="p.txt")[1]
