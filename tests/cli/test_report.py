@@ -5,14 +5,20 @@ from __future__ import annotations
 
 import csv
 import io
+import json
+import subprocess
 import sys
+from dataclasses import replace
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
 from sudoku_cp.plots import PLOT_KINDS
+from sudoku_cp.results_log.records import ConfigurationEntry
 
 from ..bench_helpers import bench_header, hand_made, invoke, three_backends_two_sets, write_log
+from ..conftest import EXAMPLES
 
 
 @pytest.fixture
@@ -180,3 +186,142 @@ def test_a_report_into_a_missing_folder_names_the_folder(tmp_path: Path) -> None
         f"Error: {tmp_path / 'no' / 'x.md'}: cannot write: the folder "
         f"{tmp_path / 'no'} does not exist\n"
     )
+
+
+# -- plots that show something, named by short labels ---------------------------------------------
+
+
+def test_a_report_of_one_givens_count_says_why_it_has_no_scaling_plot(tmp_path: Path) -> None:
+    """Every puzzle of hand_made() has 30 givens: a scaling plot would be a dot per backend."""
+    pytest.importorskip("matplotlib")
+    log = write_log(tmp_path / "r.jsonl", bench_header(), hand_made())
+    output = tmp_path / "report.md"
+    result = invoke("report", log, "-o", output)
+    assert result.exit_code == 0, result.output
+    assert not (tmp_path / "report-scaling.png").exists()
+    assert (tmp_path / "report-cactus.png").exists() and (tmp_path / "report-scatter.png").exists()
+    assert (
+        "No scaling plot: the solved puzzles have 1 givens count (30), and the plot needs 3 or "
+        "more." in output.read_text()
+    )
+    result = invoke("plot", log, "--kind", "scaling", "-o", tmp_path / "s.png")
+    assert (result.exit_code, result.stderr) == (
+        2,
+        "Error: no scaling plot by givens: the solved puzzles have 1 givens count (30), and "
+        "the plot needs 3 or more\n",
+    )
+
+
+GRID = (
+    ConfigurationEntry("sat[solver=glucose3,encoding=extended]", "sat", {"solver": "glucose3"}),
+    ConfigurationEntry("sat[solver=cadical195,encoding=extended]", "sat", {"solver": "cadical195"}),
+)
+
+
+def grid_log(tmp_path: Path) -> Path:
+    """hand_made() with a and b renamed to two configurations of a grid."""
+    options = [{**dict(item.options), "encoding": "extended"} for item in GRID]
+    header = replace(
+        bench_header(baseline=GRID[0].label),
+        configurations=tuple(
+            replace(item, options=option) for item, option in zip(GRID, options, strict=True)
+        ),
+    )
+    text = json.dumps(hand_made()).replace('"backend": "a"', f'"backend": "{GRID[0].label}"')
+    text = text.replace('"backend": "b"', f'"backend": "{GRID[1].label}"')
+    records = json.loads(text)
+    return write_log(tmp_path / "grid.jsonl", header, records)
+
+
+def test_the_markdown_report_shows_short_labels_and_a_table_of_the_full_ones(
+    tmp_path: Path,
+) -> None:
+    output = tmp_path / "report.md"
+    result = invoke("report", grid_log(tmp_path), "-o", output, "--no-plots")
+    assert result.exit_code == 0, result.output
+    text = output.read_text()
+    assert "| top | sat glucose3 | 3 | 2 | 1 |" in text and "| t/sat glucose3 |" in text
+    assert (
+        "| label | configuration |\n|:---|:---|\n"
+        "| sat glucose3 | `sat[solver=glucose3,encoding=extended]` |\n"
+        "| sat cadical195 | `sat[solver=cadical195,encoding=extended]` |\n"
+    ) in text
+    assert "divided by sat glucose3's" in text
+
+
+def test_plot_legends_use_short_labels_and_the_command_lists_the_full_ones(
+    tmp_path: Path,
+) -> None:
+    pytest.importorskip("matplotlib")
+    output = tmp_path / "cactus.png"
+    result = invoke("plot", grid_log(tmp_path), "-o", output)
+    assert (result.exit_code, result.stdout) == (0, "")
+    assert result.stderr == (
+        f"Wrote {output}\n"
+        "sat glucose3: sat[solver=glucose3,encoding=extended]\n"
+        "sat cadical195: sat[solver=cadical195,encoding=extended]\n"
+    )
+
+
+# -- strings from a log are escaped in Markdown and LaTeX -----------------------------------------
+
+HOSTILE_SET = "<img src=x onerror=alert(1)>"
+HOSTILE_LABEL = "<script>alert(1)</script>"
+
+
+@pytest.fixture
+def hostile_log(tmp_path: Path) -> Path:
+    """`sudoku-cp crosscheck '<img src=x onerror=alert(1)>.txt' -b '<script>alert(1)</script>=
+    dfs,sat'` run as a user runs it (its command line is in the log too)."""
+    source = tmp_path / f"{HOSTILE_SET}.txt"
+    source.write_text((EXAMPLES / "baekjoon2239.txt").read_text())
+    done = subprocess.run(
+        [sys.executable, "-m", "sudoku_cp", "crosscheck", source.name, "-b",
+         f"{HOSTILE_LABEL}=dfs,sat", "-j", "1", "--results", "r.jsonl"],
+        cwd=tmp_path, capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return tmp_path / "r.jsonl"
+
+
+class Elements(HTMLParser):
+    """The elements of an HTML text, by tag, and its visible text."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[str] = []
+        self.text = ""
+
+    def handle_starttag(self, tag: str, attrs: object) -> None:
+        self.tags.append(tag)
+
+    def handle_data(self, data: str) -> None:
+        self.text += data
+
+
+def test_a_markdown_report_of_hostile_names_renders_no_live_html(
+    hostile_log: Path, tmp_path: Path
+) -> None:
+    """Rendered by Python-Markdown with the extensions of the docs site (mkdocs.yml), as a
+    report committed under docs/ would be: every name shows as text, none is an element."""
+    markdown = pytest.importorskip("markdown")
+    output = tmp_path / "report.md"
+    assert invoke("report", hostile_log, "-o", output, "--no-plots").exit_code == 0
+    elements = Elements()
+    elements.feed(
+        markdown.markdown(output.read_text(), extensions=["tables", "attr_list", "admonition"])
+    )
+    assert "script" not in elements.tags and "img" not in elements.tags
+    assert elements.text.count(HOSTILE_SET) >= 3  # the set column, the inputs, the command
+    assert elements.text.count(HOSTILE_LABEL) >= 3  # the configurations, the labels, command
+    short = HOSTILE_LABEL[:23] + "\u2026"  # the label as tables show it
+    assert elements.text.count(short) >= 4  # its row and its label, the ratio column and legend
+
+
+def test_a_latex_table_of_hostile_names_escapes_them(hostile_log: Path, tmp_path: Path) -> None:
+    output = tmp_path / "table.tex"
+    assert invoke("report", hostile_log, "-o", output).exit_code == 0
+    text = output.read_text()
+    assert r"\textless{}script\textgreater{}alert(1)\textless{}/script\textgreater{}" in text
+    assert r"\textless{}img src=x onerror=alert(1)\textgreater{}" in text
+    assert "<" not in text and ">" not in text
