@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sudoku_cp.text import EXCERPT, article, clipped, excerpt, one_line, plural
+from sudoku_cp.text import EXCERPT, article, excerpt, one_line, plural
 
 
 def test_plural_says_one_puzzle_and_two_puzzles() -> None:
@@ -18,11 +18,6 @@ def test_an_excerpt_is_quoted_and_a_long_one_cut_with_its_length() -> None:
     long = "1" * 90
     assert excerpt(long) == f"{'1' * EXCERPT!r}... (90 characters)"
     assert excerpt(long, 4) == "'1111'... (90 characters)"
-
-
-def test_a_clipped_field_is_cut_unquoted() -> None:
-    assert clipped("12345") == "12345"
-    assert clipped("1" * 90, 4) == "1111..."
 
 
 def test_an_before_a_number_read_with_a_vowel_first() -> None:

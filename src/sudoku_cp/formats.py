@@ -37,7 +37,7 @@ from .grid import (
     symbol_value,
     value_symbol,
 )
-from .text import article, clipped, excerpt
+from .text import article, excerpt
 from .textio import decode_input
 
 
@@ -244,9 +244,7 @@ def _read_lines(
                 line=number,
                 column=getattr(error, "column", None),
             )
-            yield InputPuzzle(
-                index, source, number, clipped(line), None, located.located(), number=offset
-            )
+            yield InputPuzzle(index, source, number, line, None, located.located(), number=offset)
         else:
             yield InputPuzzle(index, source, number, grid.to_line(), grid, number=offset)
 
