@@ -17,7 +17,15 @@ import pytest
 from sudoku_cp.plots import PLOT_KINDS
 from sudoku_cp.results_log.records import ConfigurationEntry
 
-from ..bench_helpers import bench_header, hand_made, invoke, three_backends_two_sets, write_log
+from ..bench_helpers import (
+    FAILURES,
+    bench_header,
+    failures_records,
+    hand_made,
+    invoke,
+    three_backends_two_sets,
+    write_log,
+)
 from ..conftest import EXAMPLES
 
 
@@ -325,3 +333,90 @@ def test_a_latex_table_of_hostile_names_escapes_them(hostile_log: Path, tmp_path
     assert r"\textless{}script\textgreater{}alert(1)\textless{}/script\textgreater{}" in text
     assert r"\textless{}img src=x onerror=alert(1)\textgreater{}" in text
     assert "<" not in text and ">" not in text
+
+
+# -- every format counts each configuration's outcomes in their own columns -----------------------
+
+COUNTED = ("solved", "timeouts", "wrong", "errors")
+SAME_COLUMN = {"timeout": "timeouts", "error": "errors", "configuration": "backend"}
+
+
+def _counts(titles: list[str], rows: list[list[str]]) -> dict[str, dict[str, int]]:
+    """The counted columns of a table's configuration rows, by the first word of the label."""
+    names = [SAME_COLUMN.get(title.strip(), title.strip()) for title in titles]
+    found = {}
+    for cells in rows:
+        row = dict(zip(names, (cell.strip() for cell in cells), strict=False))
+        label = row["backend"].split()[0] if row.get("backend") else ""
+        if label in FAILURES:
+            assert len(cells) == len(names), cells
+            found[label] = {name: int(row[name]) for name in COUNTED}
+    return found
+
+
+def _text_table(lines: list[str], first: str, split: str) -> dict[str, dict[str, int]]:
+    """The table whose title row starts with `first`: its rows up to a blank line (rules, which
+    have no `split`, left out)."""
+    start = next(number for number, line in enumerate(lines) if line.startswith(first))
+    end = next((number for number, line in enumerate(lines) if number > start and not line), None)
+    rows = [line.strip(" |\\").split(split) for line in lines[start:end] if split in line]
+    return _counts(rows[0], rows[1:])
+
+
+class Table(HTMLParser):
+    """The cells of the HTML summary table: its titles and its body's rows."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.titles: list[str] = []
+        self.rows: list[list[str]] = []
+        self.where: list[str] = []
+        self.inside = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "table":
+            self.inside = ("id", "summary-table") in attrs
+        elif self.inside and tag == "tr" and self.where[-1:] == ["tbody"]:
+            self.rows.append([])
+        elif self.inside and tag in ("td", "button"):
+            (self.rows[-1] if tag == "td" else self.titles).append("")
+        self.where.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        while self.where and self.where.pop() != tag:
+            pass
+        self.inside = self.inside and tag != "table"
+
+    def handle_data(self, data: str) -> None:
+        if self.inside and "td" in self.where and "span" not in self.where[-1:]:
+            self.rows[-1][-1] += data
+        elif self.inside and self.where[-1:] == ["button"]:
+            self.titles[-1] += data
+
+
+def _read_summary(kind: str, text: str) -> dict[str, dict[str, int]]:
+    if kind == "csv":
+        table = list(csv.DictReader(io.StringIO(text)))
+        return _counts(list(table[0]), [list(row.values()) for row in table])
+    if kind == "json":
+        rows = json.loads(text)["configurations"]
+        return _counts(list(rows[0]), [[str(value) for value in row.values()] for row in rows])
+    if kind == "html":
+        table = Table()
+        table.feed(text)
+        return _counts(table.titles, table.rows)
+    if kind == "md":
+        return _text_table(text.splitlines(), "| set |", " | ")
+    return _text_table(text.splitlines(), "set & ", " & ")
+
+
+@pytest.mark.parametrize("kind", ["md", "html", "tex", "csv", "json"])
+def test_every_format_counts_timeouts_wrong_and_errors_in_their_own_columns(
+    tmp_path: Path, kind: str
+) -> None:
+    """Each configuration has distinct non-zero counts: swapping two columns shows."""
+    log = write_log(tmp_path / "r.jsonl", bench_header(), failures_records())
+    output = tmp_path / f"summary.{kind}"
+    result = invoke("report", log, "-o", output, "--no-plots")
+    assert result.exit_code == 0, result.output
+    assert _read_summary(kind, output.read_text()) == FAILURES
