@@ -137,6 +137,56 @@ def test_conflicting_givens_and_a_blocked_cell_are_refuted_by_the_clauses() -> N
     assert not satisfiable(encoding.completion_formula(Grid.parse(UNSOLVABLE_4)))
 
 
+@pytest.mark.parametrize("puzzle", SMALL_PUZZLES, ids=lambda grid: grid.to_line())
+def test_the_extended_clauses_hold_under_every_completion_too(
+    puzzle: Grid, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Below EXTENDED_FROM_SIZE the formula holds the minimal clauses; the extended ones, which
+    # bigger grids get, are held to the same property here on the small puzzles.
+    minimal = len(encoding.completion_formula(puzzle).clauses)
+    monkeypatch.setattr(encoding, "EXTENDED_FROM_SIZE", puzzle.size)
+    formula = encoding.completion_formula(puzzle)
+    assert len(formula.clauses) > minimal
+    for completion in completions(puzzle):
+        assert all(holds(clause, one_hot(completion)) for clause in formula.clauses)
+    first = completions(puzzle)[0]
+    assert not satisfiable(encoding.lexmin_formula(puzzle, first))
+
+
+def test_nine_by_nine_formulas_are_minimal_and_sixteen_extended() -> None:
+    def cell_pairs(puzzle: Grid) -> int:  # two values of one cell excluded by a clause
+        size = puzzle.size
+        formula = encoding.completion_formula(puzzle)
+        return sum(
+            len(clause) == 2 and (-clause[0] - 1) // size == (-clause[1] - 1) // size
+            for clause in formula.clauses
+            if clause[0] < 0 and clause[1] < 0
+        )
+
+    assert encoding.EXTENDED_FROM_SIZE == 16
+    assert cell_pairs(Grid.parse(G17)) == 0
+    assert cell_pairs(Grid.empty(16)) == 256 * 120
+
+
+@pytest.mark.parametrize("size", [9, 16])
+def test_the_checked_clauses_are_what_dratify_reads_from_the_published_text(size: int) -> None:
+    # The checker is handed the formula's clauses, not the text; what anyone re-checks is the
+    # text, so the two must be one formula: dratify's own parser reads the text back to them.
+    dratify = proofs.load_dratify()
+    puzzle = Grid.parse(G17) if size == 9 else Grid.empty(16)
+    solution = get_backend("sat").solve(puzzle).solution
+    assert solution is not None
+    formulas = [
+        encoding.completion_formula(puzzle),
+        encoding.lexmin_formula(puzzle, solution),
+        encoding.count_formula(puzzle, [solution]),
+    ]
+    for formula in formulas:
+        parsed = dratify.parse_dimacs(formula.dimacs, strict=True)
+        checked = proofs.checker_formula(dratify, formula)
+        assert (checked.nvars, checked.clauses) == (parsed.nvars, parsed.clauses)
+
+
 def test_candidates_leave_out_the_values_of_given_peers() -> None:
     puzzle = Grid.parse(UNSOLVABLE_4)  # cell 0 sees 1, 2 in its row and 3, 4 in its column
     cands = encoding.candidates(puzzle)
@@ -300,9 +350,9 @@ def test_the_checker_accepts_the_proof_and_rejects_every_corruption(
     refuted: tuple[encoding.Formula, str], engine: str
 ) -> None:
     formula, proof = refuted
-    assert proofs.check_refutation(formula.dimacs, proof, engine).ok
+    assert proofs.check_refutation(formula, proof, engine).ok
     for name, corrupted in _corruptions(proof).items():
-        check = proofs.check_refutation(formula.dimacs, corrupted, engine)
+        check = proofs.check_refutation(formula, corrupted, engine)
         assert not check.ok, name
         assert check.reason
 
@@ -328,7 +378,7 @@ def test_a_proof_of_a_satisfiable_formula_is_rejected() -> None:
     formula = encoding.completion_formula(Grid.parse(G17))
     with pytest.raises(AssertionError), proofs.ProofSolver(formula) as solver:
         assert solver.solve() is None
-    assert not proofs.check_refutation(formula.dimacs, "0\n").ok
+    assert not proofs.check_refutation(formula, "0\n").ok
 
 
 def test_a_corrupted_proof_is_a_failure_never_a_pass(monkeypatch: pytest.MonkeyPatch) -> None:
