@@ -64,6 +64,8 @@ from .solvers import (
 )
 
 LEXMIN_METHODS = ("auto", "tightening", "propagation")
+# The reason of a puzzle that timed out because a new solver would not fit in its time left.
+REBUILD_TOO_LONG = "a new solver would take longer than the time left"
 
 AUTO_AMO = "auto"
 # `amo=auto` takes the solver's own cardinality constraints from this size on (when the solver
@@ -246,7 +248,7 @@ class SatBackend(Backend):
                 default=0.0,
             )
             if remaining < expected:
-                raise TimeUp
+                raise TimeUp(REBUILD_TOO_LONG)
         return self._build(key)
 
     # -- one puzzle ------------------------------------------------------------------------------
@@ -265,8 +267,8 @@ class SatBackend(Backend):
             # Only when prepare() was skipped (a subclass, a direct call) or for a fallback.
             try:
                 setup = self._build_on_the_clock(key, deadline)
-            except TimeUp:
-                return Outcome.timeout(deadline)
+            except TimeUp as stop:
+                return Outcome.timeout(deadline, when=stop.when)
             kept = self._solvers[key]
         allowance = self.kept_allowance if kept.used and not kept.budgeted else None
         run = MODES[mode]
@@ -281,8 +283,8 @@ class SatBackend(Backend):
             # (built on the clock, unavoidably) and stays as the kept solver.
             try:
                 fresh = self._build_on_the_clock(key, deadline)
-            except TimeUp:
-                return Outcome.timeout(deadline)
+            except TimeUp as stop:
+                return Outcome.timeout(deadline, when=stop.when)
             outcome = self._solve_on(self._solvers[key], grid, attempt, deadline, fresh, None)
             outcome.stats.update(
                 abandoned_conflicts=abandoned.conflicts,
