@@ -1,6 +1,6 @@
-"""Hand-made results for the bench, report and results-log tests: flat runs for the statistics,
-puzzle records and headers for results logs, and the registration of deliberately wrong backends
-(tests/wrong_backends.py) for one test."""
+"""Hand-made results for the bench, crosscheck, report and results-log tests: flat runs for the
+statistics, puzzle records and headers for results logs, crosscheck entries and tallies, and the
+registration of deliberately wrong backends (tests/wrong_backends.py) for one test."""
 
 from __future__ import annotations
 
@@ -13,16 +13,22 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
+from sudoku_cp.agreement import CrosscheckTally, Summary, summarize
 from sudoku_cp.cli import main
 from sudoku_cp.errors import ResultsFileError
+from sudoku_cp.result import Mode
 from sudoku_cp.results_log.reader import RunRow
 from sudoku_cp.results_log.records import ConfigurationEntry, Header, PuzzleEntry, record_from_json
 from sudoku_cp.results_log.resume import make_header
 from sudoku_cp.results_log.writer import ResultsLog
 
+from .conftest import EXAMPLES
 from .wrong_backends import WRONG_BACKENDS
 
 Record = dict[str, Any]
+
+# Three one-puzzle sets: a 9x9 puzzle with one completion, the empty 4x4 and the empty 9x9.
+TINY = [EXAMPLES / "baekjoon2239.txt", EXAMPLES / "empty4.txt", EXAMPLES / "empty9.txt"]
 
 ENVIRONMENT = {
     "tool": "sudoku-cp 0.1.0",
@@ -36,6 +42,24 @@ ENVIRONMENT = {
     "jobs": 1,
     "load_average": [0.5, 0.25, 0.1],
     "versions": {"ortools": "9.15.6755", "python-sat": "1.9.dev24"},
+}
+
+# A bench session's one-off set-up: a measured, b failed to import its solver.
+SETUP: dict[str, Any] = {
+    "a": {
+        "import_seconds": 0.5,
+        "create_seconds": 0.001,
+        "shapes": [
+            {
+                "set": "top",
+                "size": 9,
+                "first_seconds": 0.02,
+                "warm_seconds": 0.002,
+                "first_status": "solved",
+            }
+        ],
+    },
+    "b": {"error": "ImportError: no solver"},
 }
 
 
@@ -162,6 +186,24 @@ def hand_made(mode: str = "lexmin") -> list[Record]:
     ]
 
 
+def three_backends_two_sets() -> list[Record]:
+    """Sets 'nine' and 'sixteen', 4 puzzles each, dfs timing out on the last one of each."""
+    records = []
+    for set_name, size in (("nine", 9), ("sixteen", 16)):
+        for index in range(4):
+            runs = [
+                {
+                    "backend": backend,
+                    "status": "timeout" if (backend, index) == ("dfs", 3) else "solved",
+                    "seconds": 0.001 * (index + 1) * (number + 1) * size / 9,
+                }
+                for number, backend in enumerate(("dfs", "cpsat", "sat"))
+            ]
+            record = puzzle_record(set_name, index, runs, size=size, givens=20 + index)
+            records.append(record)
+    return records
+
+
 def hand_made_rows(mode: str = "lexmin") -> list[RunRow]:
     """The runs of `hand_made`, each with its puzzle entry."""
     return [
@@ -183,6 +225,11 @@ def lines_of(path: Path) -> list[Record]:
     return [json.loads(line) for line in path.read_text().splitlines()]
 
 
+def puzzles_of(path: Path) -> list[Record]:
+    """The puzzle records of a results log (its header lines left out)."""
+    return [line for line in lines_of(path) if line["kind"] == "puzzle"]
+
+
 def one_line(error: pytest.ExceptionInfo[ResultsFileError]) -> str:
     """The message of a refused results log, which must be one line."""
     message = str(error.value)
@@ -190,9 +237,9 @@ def one_line(error: pytest.ExceptionInfo[ResultsFileError]) -> str:
     return message
 
 
-def invoke(*args: object) -> Result:
+def invoke(*args: object, stdin: str | None = None) -> Result:
     """`sudoku-cp ARGS` in process; stdout and stderr apart."""
-    return CliRunner().invoke(main, [str(arg) for arg in args])
+    return CliRunner().invoke(main, [str(arg) for arg in args], input=stdin)
 
 
 def entries(records: Iterable[Mapping[str, Any]]) -> list[PuzzleEntry]:
@@ -232,3 +279,70 @@ def bench_table(stdout: str) -> dict[tuple[str, str], dict[str, str]]:
                 zip(columns[1:], cells[-(len(columns) - 1) :], strict=True)
             )
     return found
+
+
+def crosscheck_entry(
+    number: int, verdict: str, *runs: tuple[str, str, float | None]
+) -> PuzzleEntry:
+    """A crosscheck entry of the empty 4x4 from s.txt, with one finding and runs given as
+    (label, status, seconds)."""
+    return PuzzleEntry.from_json(
+        {
+            "source": "s.txt",
+            "mode": "lexmin",
+            "line": number + 1,
+            "number": number,
+            "verdict": verdict,
+            "puzzle": "0" * 16,
+            "findings": [f"finding {number}"],
+            "runs": [
+                {
+                    "backend": label,
+                    "repeat": 0,
+                    "status": status,
+                    "seconds": seconds,
+                    "solution": None,
+                }
+                for label, status, seconds in runs
+            ],
+        }
+    )
+
+
+def timeouts_tally() -> CrosscheckTally:
+    """Seven puzzles of a and b, two timeouts shown: both agree on puzzle 0, b times out on 1 to
+    5, and on 6 (resumed from a log) a says unsatisfiable and b fails."""
+    tally = CrosscheckTally(["a", "b"], Mode.LEXMIN, timeouts_shown=2)
+    tally.add(crosscheck_entry(0, "agree", ("a", "solved", 0.002), ("b", "solved", 0.004)))
+    for number in range(1, 6):
+        tally.add(
+            crosscheck_entry(number, "timeout", ("a", "solved", 0.001), ("b", "timeout", 1.0))
+        )
+    tally.add(
+        crosscheck_entry(6, "error", ("a", "unsatisfiable", 0.003), ("b", "error", None)),
+        resumed=True,
+    )
+    return tally
+
+
+def answered_and_timed_out() -> list[PuzzleEntry]:
+    """a solves two puzzles in 2 ms and 4 ms and times out on two at 1 s."""
+    return [
+        crosscheck_entry(0, "agree", ("a", "solved", 0.002)),
+        crosscheck_entry(1, "agree", ("a", "solved", 0.004)),
+        crosscheck_entry(2, "timeout", ("a", "timeout", 1.0)),
+        crosscheck_entry(3, "timeout", ("a", "timeout", 1.0)),
+    ]
+
+
+def resumed_count_summary() -> Summary:
+    """A count crosscheck of one puzzle, one more resumed, two input lines that are not puzzles,
+    interrupted."""
+    return summarize(
+        [crosscheck_entry(0, "agree", ("a", "solved", 0.5))],
+        backends=["a"],
+        mode=Mode.COUNT,
+        resumed=1,
+        bad_input=2,
+        interrupted=True,
+    )

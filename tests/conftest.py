@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from sudoku_cp.formats import InputPuzzle, read_puzzles
 from sudoku_cp.grid import Grid
 
 # The published contract suite's generators, shared with the tests (same seeds, same puzzles).
@@ -18,12 +19,14 @@ from sudoku_cp.testing import (  # noqa: F401
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
 SHARED_DATA = ROOT.parent / "shared" / "data"
+EXAMPLES = DATA / "examples"
 
 BAEKJOON_2239 = "103000509002109400000704000300502006060000050700803004000401000009205800804000107"
 BAEKJOON_2239_ANSWER = (
     "143628579572139468986754231391542786468917352725863914237481695619275843854396127"
 )
 EMPTY_9_LEXMIN = "123456789456789123789123456214365897365897214897214365531642978642978531978531642"
+EMPTY_4 = "0" * 16
 EMPTY_4_LEXMIN = "1234341221434321"
 # Built to defeat naive row-major backtracking (69 M nodes); unique; starts 987654321.
 ANTI_BACKTRACK = "000000000000003085001020000000507000004000100090000000500000073002010000000040009"
@@ -79,3 +82,15 @@ def naive_lexmin(grid: Grid, *, count_limit: int = 0) -> Grid | None:
     if grid.conflicts():
         return None
     return Grid(tuple(values), grid.box) if search(0) else None
+
+
+def multi(seed: int) -> str:
+    """A 9x9 puzzle (30 givens of a random grid: usually many completions), first cell blank."""
+    values = list(random_multi_solution(9, 30, seed).values)
+    values[0] = 0
+    return "".join(map(str, values))
+
+
+def records(*lines: str) -> list[InputPuzzle]:
+    """The input puzzles of these lines, as read from p.txt."""
+    return read_puzzles("\n".join(lines) + "\n", source="p.txt")[1]

@@ -177,7 +177,10 @@ LONGEST_DOCSTRING = 30
 # A line that reads like a measurement or history: figures and dates belong to the docs (the
 # decisions register and the studies), never to the code.
 MEASUREMENT = re.compile(
-    r"\b\d+(\.\d+)?\s?(ms|µs|s)\b.*\b(measured|median|was|before|after|run)\b|\bissue \d+\b",
+    r"\b\d+(\.\d+)?\s?(ms|µs|s)\b.*\b(measured|median|was|before|after|run)\b|\bissue \d+\b"
+    r"|\b\d+(\.\d+)?\s?(ms|µs|s|MB|GB)\b.*\b(vs|against|took|needs?|needed|passed|hit|ties?|wins?"
+    r"|faster|slower)\b"
+    r"|\b(measured|took|needed) (on|in|at) \d|\bfastest measured\b|(?-i:\bMeasured on\b)",
     re.IGNORECASE,
 )
 
@@ -206,4 +209,8 @@ def test_every_module_keeps_its_shape(module: str) -> None:
 def test_the_shape_check_sees_a_measurement() -> None:
     assert MEASUREMENT.search("# measured: 2.3 ms before the change")
     assert MEASUREMENT.search("as issue 28 found")
+    assert MEASUREMENT.search("# sat wins from 12x12 on (0.22 s vs 0.42 s)")
+    assert MEASUREMENT.search("# 16x16 1.9 s against 93 s")
+    assert MEASUREMENT.search("# Measured on minimal-puzzle runs")
+    assert not MEASUREMENT.search('"""What set-up is measured on."""')
     assert not MEASUREMENT.search("# the search must not see a rewritten model")

@@ -1,4 +1,5 @@
-"""engine: the plan, the executors (inline and a process pool) and the judge.
+"""engine: the plan, the executors (inline and a process pool), the answers judged as they come
+(the judging itself is tested in test_judging.py).
 
 Results come in input order; a backend that raises is an error for that puzzle and backend only,
 and is rebuilt; a worker that dies is replaced and its puzzles retried, and one that keeps dying
@@ -24,29 +25,17 @@ from sudoku_cp.executors import make_executor
 from sudoku_cp.executors.base import IN_FLIGHT_PER_WORKER, WORKER_RETRIES
 from sudoku_cp.executors.inline import InlineExecutor
 from sudoku_cp.executors.local import LocalExecutor
-from sudoku_cp.formats import InputPuzzle, read_puzzles
-from sudoku_cp.grid import Grid
-from sudoku_cp.judging import PuzzleRuns, SkippedLine, SolveSettings, judge, set_of
+from sudoku_cp.formats import InputPuzzle
+from sudoku_cp.judging import SkippedLine, SolveSettings
 from sudoku_cp.result import Mode, Status
 
-from .conftest import BAEKJOON_2239, EMPTY_4_LEXMIN, random_multi_solution
+from .conftest import BAEKJOON_2239, multi, records
 from .wrong_backends import KillOnceBackend, ProcessKillerBackend, wrong_backends  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.usefixtures("wrong_backends")
 
 DIES = "9" + "0" * 80  # the killer backend ends its worker on a first value of 9
 RAISES = "8" + "0" * 80  # ... and raises on a first value of 8
-
-
-def multi(seed: int) -> str:
-    """A 9x9 puzzle (30 givens of a random grid: usually many completions), first cell blank."""
-    values = list(random_multi_solution(9, 30, seed).values)
-    values[0] = 0
-    return "".join(map(str, values))
-
-
-def records(*lines: str) -> list[InputPuzzle]:
-    return read_puzzles("\n".join(lines) + "\n", source="p.txt")[1]
 
 
 def executor(jobs: int, chunk_size: int = 2) -> InlineExecutor | LocalExecutor:
@@ -270,87 +259,6 @@ def test_warmup_and_repeats_are_each_judged_and_numbered() -> None:
             ("dfs", 2, "solved"),
         ]
         assert all(run.cpu_seconds is not None for run in outcome.answers)
-
-
-def test_judge_turns_wrong_answers_into_wrong_runs() -> None:
-    specs = [Configuration("dfs"), Configuration("givenchanger"), Configuration("notlexmin")]
-    outcome = next(execute(records(multi(0)), specs, SolveSettings()))
-    assert outcome.verdict == "wrong"
-    assert [(run.label, run.status) for run in outcome.answers] == [
-        ("dfs", "solved"),
-        ("givenchanger", "wrong"),
-        ("notlexmin", "wrong"),
-    ]
-    assert [finding.split(":")[0] for finding in outcome.findings] == ["givenchanger", "notlexmin"]
-
-
-def test_to_entry_holds_what_a_results_log_needs() -> None:
-    settings = SolveSettings(Mode.COUNT, limit=2)
-    six = "0" * 36
-    outcome = next(
-        execute(
-            read_puzzles(six + "\n", source="data/six.txt", box=(3, 2))[1],
-            [Configuration("dfs"), Configuration("crasher")],
-            settings,
-        )
-    )
-    record = json.loads(json.dumps(outcome.to_entry().to_json()))
-    runs = record.pop("runs")
-    assert record == {
-        "kind": "puzzle",
-        "index": 0,
-        "set": "six",
-        "number": 0,
-        "source": "data/six.txt",
-        "line": 1,
-        "puzzle": six,
-        "box": "3x2",
-        "size": 6,
-        "givens": 0,
-        "mode": "count",
-        "verdict": "error",
-        "findings": ["crasher: error: RuntimeError: boom"],
-    }
-    assert [
-        (run["backend"], run["status"], run["count"], run["limit_reached"]) for run in runs[:1]
-    ] == [("dfs", "solved", 2, True)]
-    assert Grid.parse(runs[0]["solution"], box=(3, 2)).is_solution_of(Grid.empty(6, box=(3, 2)))
-    failed = {
-        "backend": "crasher",
-        "repeat": 0,
-        "status": "error",
-        "seconds": None,
-        "cpu_seconds": None,
-        "max_rss_mb": None,
-        "build_seconds": None,
-        "solve_seconds": None,
-        "solution": None,
-        "reason": "RuntimeError: boom",
-        "stats": {},
-    }
-    assert {key: runs[1].get(key) for key in failed} == failed
-    plain = next(execute(records(EMPTY_4_LEXMIN), [Configuration("dfs")], SolveSettings()))
-    assert "box" not in plain.to_entry().to_json()
-
-
-def test_input_that_is_not_a_puzzle_is_never_judged() -> None:
-    bad = records("x" * 81)[0]
-    with pytest.raises(AssertionError, match="only puzzles are judged"):
-        judge(PuzzleRuns(bad), [Configuration("dfs")], Mode.LEXMIN)
-
-
-@pytest.mark.parametrize(
-    "source, name",
-    [
-        ("../shared/data/top95.txt", "top95"),
-        ("<stdin>", "stdin"),
-        ("dir/puzzles", "puzzles"),
-        (".hidden", ".hidden"),
-        ("a.b.txt", "a.b"),
-    ],
-)
-def test_set_of_a_source(source: str, name: str) -> None:
-    assert set_of(source) == name
 
 
 def test_make_executor_by_name() -> None:

@@ -1,20 +1,32 @@
 """sessions: one crosscheck and one bench session under both faces. A log written by the command
 line resumes through the Python API and the reverse; a resumed log is checked again, record by
-record, header by header."""
+record, header by header. A bench session's timed runs go through the engine: every one verified,
+a wrong one counted and never timed, set-up kept out of the times."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
 import sudoku_cp
+from sudoku_cp.bench_statistics import has_failures, summarize
 from sudoku_cp.cli import main
 from sudoku_cp.errors import ResultsFileError
 
-from .conftest import BAEKJOON_2239, random_multi_solution
+from .bench_helpers import register_wrong, rows_of
+from .conftest import (
+    BAEKJOON_2239,
+    BAEKJOON_2239_ANSWER,
+    EMPTY_4,
+    EMPTY_4_LEXMIN,
+    random_multi_solution,
+)
+
+Record = dict[str, Any]
 
 
 def puzzles(tmp_path: Path, count: int = 6) -> Path:
@@ -190,3 +202,131 @@ def test_a_header_from_other_settings_in_the_middle_is_refused(tmp_path: Path) -
         r" \(time_limit 5.0 in the file, no limit now\)",
     ):
         sudoku_cp.crosscheck(str(source), backends=["dfs", "sat"], results=log, resume=True)
+
+
+def timed(
+    lines: list[str],
+    backends: list[str],
+    *,
+    mode: str = "lexmin",
+    repeat: int = 1,
+    time_limit: float | None = None,
+) -> list[Record]:
+    """Every run of `sudoku_cp.bench` on these puzzles, flat (what the statistics read)."""
+    return list(
+        sudoku_cp.bench(
+            "\n".join(lines) + "\n",
+            backends=backends,
+            mode=mode,
+            repeat=repeat,
+            time_limit=time_limit,
+            executor="inline",
+            setup=False,
+        ).runs()
+    )
+
+
+def of(runs: list[Record], backend: str) -> list[Record]:
+    return [run for run in runs if run["backend"] == backend]
+
+
+def test_run_records_keep_repeats_puzzle_facts_and_the_build_solve_split() -> None:
+    runs = timed([BAEKJOON_2239, EMPTY_4], ["dfs", "sat"], repeat=2)
+    assert [(run["index"], run["backend"], run["repeat"]) for run in runs] == [
+        (0, "dfs", 0),
+        (0, "dfs", 1),
+        (0, "sat", 0),
+        (0, "sat", 1),
+        (1, "dfs", 0),
+        (1, "dfs", 1),
+        (1, "sat", 0),
+        (1, "sat", 1),
+    ]
+    first = runs[0]
+    assert (first["line"], first["puzzle"], first["size"], first["givens"]) == (
+        1,
+        BAEKJOON_2239,
+        9,
+        30,
+    )
+    assert {run["status"] for run in runs} == {"solved"}
+    assert runs[4]["size"] == 4 and runs[4]["givens"] == 0
+    assert runs[0]["solution"] == BAEKJOON_2239_ANSWER and runs[4]["solution"] == EMPTY_4_LEXMIN
+    sat = of(runs, "sat")[0]
+    # The backend's build/solve split is lifted out of its stats into fields of the run.
+    assert sat["build_seconds"] is not None and sat["solve_seconds"] is not None
+    assert "build_seconds" not in sat["stats"] and "sat_calls" in sat["stats"]
+    assert first["build_seconds"] is None and "nodes" in first["stats"]
+    assert all(run["seconds"] > 0 and run["cpu_seconds"] is not None for run in runs)
+    json.dumps(runs)  # JSON-ready
+
+
+def test_priming_keeps_one_off_set_up_out_of_the_first_timed_run() -> None:
+    runs = timed([EMPTY_4, BAEKJOON_2239], ["sat"])
+    # The sat backend builds its solver once per grid shape: the untimed priming run did it.
+    assert [run["stats"]["reused"] for run in runs] == [True, True]
+    assert [run["build_seconds"] for run in runs] == [0.0, 0.0]
+
+
+def test_a_broken_completion_is_counted_and_not_timed(
+    monkeypatch: pytest.MonkeyPatch, register: Any
+) -> None:
+    register_wrong(register, "rulebreaker")
+    runs = timed([BAEKJOON_2239, EMPTY_4], ["dfs", "rulebreaker"], time_limit=1.0)
+    broken = of(runs, "rulebreaker")
+    # rulebreaker breaks only puzzles with givens: the empty 4x4 is solved right.
+    assert [run["status"] for run in broken] == ["wrong", "solved"]
+    assert broken[0]["reason"].startswith("column ")
+    assert broken[0]["answer"] is not None and broken[0]["solution"] is None  # kept to audit
+    assert broken[0]["seconds"] is not None  # recorded, yet no statistic uses it
+    dfs_row, broken_row = summarize(rows_of(runs), time_limit=1.0, baseline="dfs")
+    assert (broken_row.solved, broken_row.wrong, broken_row.ratio_puzzles) == (1, 1, 1)
+    assert broken_row.mean == broken_row.max == pytest.approx(broken[1]["seconds"])
+    assert broken_row.par2 == pytest.approx((2.0 + broken[1]["seconds"]) / 2)
+    assert dfs_row.solved == 2 and has_failures(rows_of(runs))
+
+
+def test_an_unsatisfiable_claim_is_wrong_when_another_backend_found_a_completion(
+    monkeypatch: pytest.MonkeyPatch, register: Any
+) -> None:
+    register_wrong(register, "nosolution")
+    runs = timed([BAEKJOON_2239], ["nosolution", "dfs"])
+    assert of(runs, "nosolution")[0]["status"] == "wrong"
+    assert of(runs, "nosolution")[0]["reason"] == (
+        "says unsatisfiable, but dfs's completion is valid"
+    )
+    (row, _) = summarize(rows_of(runs), time_limit=None, baseline=None)
+    assert (row.solved, row.wrong, row.mean) == (0, 1, None)
+    alone = timed([BAEKJOON_2239], ["nosolution"])
+    assert alone[0]["status"] == "unsatisfiable"  # nothing contradicts it: an answer
+    assert summarize(rows_of(alone), time_limit=None, baseline=None)[0].solved == 1
+
+
+def test_a_larger_completion_is_not_the_lexmin(
+    monkeypatch: pytest.MonkeyPatch, register: Any
+) -> None:
+    register_wrong(register, "notlexmin")
+    runs = timed([EMPTY_4], ["notlexmin", "dfs"])
+    assert of(runs, "notlexmin")[0]["status"] == "wrong"
+    assert of(runs, "notlexmin")[0]["reason"].startswith(
+        "not the lex-min: dfs's completion is smaller (first difference at row "
+    )
+    any_mode = timed([EMPTY_4], ["notlexmin", "dfs"], mode="any")
+    assert of(any_mode, "notlexmin")[0]["status"] == "solved"
+
+
+def test_a_timeout_is_recorded_as_such(monkeypatch: pytest.MonkeyPatch, register: Any) -> None:
+    register_wrong(register, "sleepy")  # times out on puzzles whose first cell is blank
+    runs = timed([BAEKJOON_2239, EMPTY_4], ["sleepy"], time_limit=2.0)
+    assert [run["status"] for run in runs] == ["solved", "timeout"]
+    (row,) = summarize(rows_of(runs), time_limit=2.0, baseline=None)
+    assert (row.solved, row.timeouts, row.wrong) == (1, 1, 0)
+    assert row.par2 == pytest.approx((runs[0]["seconds"] + 4.0) / 2)
+    assert not has_failures(rows_of(runs))
+
+
+def test_count_mode_records_the_count_up_to_the_limit() -> None:
+    runs = timed([EMPTY_4, BAEKJOON_2239], ["dfs"], mode="count")
+    assert [(run["count"], run["limit_reached"]) for run in runs] == [(2, True), (1, False)]
+    entries = sudoku_cp.bench(EMPTY_4 + "\n", backends=["dfs"], mode="count", limit=5).entries
+    assert entries[0].runs[0].count == 5

@@ -12,7 +12,7 @@ from ._version import __version__
 if TYPE_CHECKING:  # what type checkers and editors see; at run time, __getattr__ below
     from .api import CrosscheckReport, bench, crosscheck, solve, solve_many
     from .configurations import Configuration
-    from .errors import SudokuError
+    from .errors import ArgumentError, SudokuError
     from .grid import Grid, geometry
     from .judging import Answer
     from .result import Mode, RunStatus, SolveResult, Status, Verdict
@@ -27,6 +27,7 @@ _EXPORTS = {
     "solve": "api",
     "solve_many": "api",
     "Configuration": "configurations",
+    "ArgumentError": "errors",
     "SudokuError": "errors",
     "Grid": "grid",
     "geometry": "grid",
@@ -37,7 +38,7 @@ _EXPORTS = {
     "Verdict": "result",
     "Results": "results_log.reader",
     "load_results": "results_log.reader",
-    "Answer": "runs",
+    "Answer": "judging",
 }
 
 

@@ -26,7 +26,7 @@ from typing import Any
 from .agreement import Summary
 from .configurations import Configuration, parse_configurations
 from .engine import execute
-from .errors import GridParseError, InputError
+from .errors import ArgumentError, GridParseError, InputError
 from .executors import Executor, make_executor
 from .grid import Grid, Shape
 from .inputs import Sources, puzzles_of
@@ -117,7 +117,7 @@ def solve_many(
             that cannot be read.
     """
     if invalid not in ("raise", "skip"):
-        raise ValueError(f"invalid must be 'raise' or 'skip', got {invalid!r}")
+        raise ArgumentError(f"invalid must be 'raise' or 'skip', got {invalid!r}")
     configurations = configurations_of(backend, options)
     runner = make_executor("dask" if client is not None else executor, jobs=jobs, client=client)
     settings = SolveSettings.of(mode, limit, time_limit, certify=certify, keep_proofs=keep_proofs)

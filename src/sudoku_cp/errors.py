@@ -69,6 +69,10 @@ class ExecutorError(SudokuError, ValueError):
     """An executor that cannot run: an unknown name, a missing extra, a scheduler gone."""
 
 
+class ArgumentError(SudokuError, ValueError):
+    """An argument out of its range: a mode, a count limit, a time limit, a number of jobs."""
+
+
 class InputError(SudokuError, ValueError):
     """Input that holds no puzzle to run: every source unreadable, or a bad line where a
     benchmark needs clean data."""

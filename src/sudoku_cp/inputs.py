@@ -177,7 +177,7 @@ def box_shape(box: Shape | str | None) -> Shape | None:
 
 
 def puzzles_of(
-    source: Sources | Grid,
+    source: Sources | Grid | bytes,
     *,
     layout: Layout | str | None = None,
     box: Shape | str | None = None,
@@ -185,12 +185,20 @@ def puzzles_of(
     download: bool = True,
 ) -> Iterable[InputPuzzle]:
     """The puzzles of what a Python caller hands over: a `Grid`, a text holding puzzles in any
-    layout, or a file, a set name or a list of them (a bad line comes as a record with its
-    error; a source that cannot be read raises at the end).
+    layout (`str`, or `bytes` in UTF-8), or a file, a set name or a list of them (a bad line comes
+    as a record with its error; a source that cannot be read raises at the end).
 
     Raises:
-        GridParseError: for a source that cannot be read (after its readable puzzles).
+        GridParseError: for a source that cannot be read (after its readable puzzles), or bytes
+            that are not UTF-8.
     """
+    if isinstance(source, bytes):
+        try:
+            source = source.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise GridParseError(f"puzzle bytes are not UTF-8 text ({error.reason})") from None
+        if "\n" not in source:
+            source += "\n"  # text, never a file name
     if isinstance(source, Grid):
         return [InputPuzzle(0, "<grid>", 1, source.to_line(), source)]
     if isinstance(source, str) and ("\n" in source or not _looks_like_path(source)):

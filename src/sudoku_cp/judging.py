@@ -11,12 +11,15 @@ results, so that a stored answer can be checked again (resume).
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .backends.base import normalize_time_limit
 from .configurations import Configuration
+from .errors import ArgumentError
 from .formats import InputPuzzle
 from .grid import Grid, Shape, default_box
 from .result import Mode, RunStatus, SolveResult, Status, Verdict
@@ -25,6 +28,40 @@ from .verify import compare
 
 if TYPE_CHECKING:  # the proofs are loaded only by a run that certifies
     from .certify import Certification, Certifier
+
+
+def checked_arguments(
+    mode: Mode | str, limit: int, time_limit: float | None, **more: Any
+) -> tuple[Mode, float | None]:
+    """The mode and time limit a caller asked for, checked (see `SolveSettings.of`).
+
+    Raises:
+        ArgumentError: for an argument out of its range, naming it.
+    """
+    try:
+        mode = Mode(mode)
+    except ValueError:
+        choices = ", ".join(str(each) for each in Mode)
+        raise ArgumentError(f"mode must be one of {choices}, got {mode!r}") from None
+    for name, value, least in (("limit", limit, 1), *_counts(more)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < least:
+            raise ArgumentError(f"{name} must be an integer >= {least}, got {value!r}")
+    if time_limit is None:
+        return mode, None
+    if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)):
+        raise ArgumentError(f"time_limit must be a number of seconds, got {time_limit!r}")
+    if math.isnan(time_limit) or time_limit <= 0:
+        raise ArgumentError(
+            f"time_limit must be a positive number of seconds (None or inf for no limit), "
+            f"got {time_limit!r}"
+        )
+    return mode, normalize_time_limit(time_limit)
+
+
+def _counts(more: dict[str, Any]) -> list[tuple[str, Any, int]]:
+    """The counting settings among `more`, with the least value each may take."""
+    least = {"repeat": 1, "warmup": 0}
+    return [(name, more[name], least[name]) for name in least if name in more]
 
 
 @dataclass(frozen=True)
@@ -53,9 +90,14 @@ class SolveSettings:
         """The settings both faces ask for: `certify` (implied by `keep_proofs`, a folder for
         every CNF and proof) certifies each answer with the default proof solver and checker.
 
+        The arguments are checked as the command line checks its options: a mode by name, a
+        count limit of at least 1, a time limit of positive seconds (None or inf for none).
+
         Raises:
+            ArgumentError: for an argument out of its range, naming it.
             CheckerUnavailableError: when certifying without the checker installed.
         """
+        mode, time_limit = checked_arguments(mode, limit, time_limit, **more)
         certifier = None
         if certify or keep_proofs is not None:
             from .certify import Certifier
@@ -63,7 +105,7 @@ class SolveSettings:
             certifier = Certifier(
                 keep_proofs=None if keep_proofs is None else os.fspath(keep_proofs)
             )
-        return cls(Mode(mode), limit, time_limit, certifier=certifier, **more)
+        return cls(mode, limit, time_limit, certifier=certifier, **more)
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from ..errors import ArgumentError
 from ..grid import Grid
 from ..result import Mode, SolveResult, Status
 
@@ -28,15 +29,15 @@ def normalize_time_limit(time_limit: float | None) -> float | None:
     """The limit a backend should honour: None for no limit (None, inf, or above 1e9 s).
 
     Raises:
-        ValueError: for NaN or a negative limit.
+        ArgumentError: for NaN or a negative limit.
     """
     if time_limit is None:
         return None
     time_limit = float(time_limit)
     if math.isnan(time_limit):
-        raise ValueError("time limit must be a number of seconds, got nan")
+        raise ArgumentError("time limit must be a number of seconds, got nan")
     if time_limit < 0:
-        raise ValueError(f"time limit must be >= 0, got {time_limit}")
+        raise ArgumentError(f"time limit must be >= 0, got {time_limit}")
     return None if time_limit > UNLIMITED_SECONDS else time_limit
 
 
@@ -344,12 +345,12 @@ class Backend(ABC):
         included; when it runs out the status is TIMEOUT.
 
         Raises:
-            ValueError: for a limit below 1 or a negative time limit.
+            ArgumentError: for a limit below 1 or a negative time limit.
             BackendFailure: when the native solver misbehaves (never for an ordinary puzzle).
         """
         mode = Mode(mode)
         if limit < 1:
-            raise ValueError(f"limit must be >= 1, got {limit}")
+            raise ArgumentError(f"limit must be >= 1, got {limit}")
         time_limit = normalize_time_limit(time_limit)
         # One-off set-up (a solver import, a base model for this shape) before the clock starts:
         # it is not this puzzle's cost, and must not eat its time limit.

@@ -41,7 +41,7 @@ ENV_MIRROR = "SUDOKU_CP_DATA_URL"  # a base URL serving the upstream files at Gi
 ENV_NO_DOWNLOAD = "SUDOKU_CP_NO_DOWNLOAD"  # 1/true/yes/on: never download
 DOWNLOAD_RETRIES = 2  # pooch retries a failed or corrupted download, waiting 1 s, then 2 s
 DOWNLOAD_TIMEOUT = 30.0  # seconds without an answer from the server before a try fails
-CHUNK_BYTES = 64 * 1024  # pooch's default 1 KiB chunks mean 4000 writes for a 4 MB set
+CHUNK_BYTES = 64 * 1024  # pooch's default 1 KiB chunks mean thousands of writes for a set
 
 
 def sha256_of(path: Path) -> str:

@@ -19,7 +19,7 @@ import logging
 import os
 from typing import Any
 
-from ..errors import ExecutorError
+from ..errors import ArgumentError, ExecutorError
 from .base import Executor, Job, JobWorker
 
 LOGGER = logging.getLogger(__name__)
@@ -71,9 +71,12 @@ def make_executor(
     inline) or, for a new local Dask cluster, its workers. `scheduler` and `client` are Dask's.
 
     Raises:
+        ArgumentError: for `jobs` below 1.
         ExecutorError: for an unknown name, a scheduler without dask, or dask without its
             extra installed.
     """
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ArgumentError(f"jobs must be an integer >= 1, got {jobs!r}")
     if isinstance(kind, Executor):
         return kind
     kind = kind or "local"

@@ -18,10 +18,8 @@ from ..text import plural
 
 log = logging.getLogger(__name__)
 
-# Counting up to 2 completions is the inner loop of the unique kind. Measured on minimal-puzzle
-# runs of this generator (2-core VM, glucose4): dfs and sat tie on 8x8 and 9x9 (0.03 s, 0.10 s a
-# puzzle), sat wins from 12x12 on (0.22 s vs 0.42 s; 16x16 1.9 s vs 93 s; on 25x25 below 300
-# givens dfs needs up to 140 s for a single count where sat needs at most 7 s).
+# Counting up to 2 completions is the inner loop of the unique kind: dfs and sat tie on small
+# grids, and sat wins from this size on (docs/decisions.md, "Generator: counting").
 SAT_COUNTS_FROM_SIZE = 12
 
 

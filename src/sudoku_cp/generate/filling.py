@@ -14,18 +14,17 @@ from ..result import Mode, Status
 
 log = logging.getLogger(__name__)
 
-# A completed grid is filled by the dfs backend from a random first row and column; it has never
-# needed more than a second (25x25), so this limit only guards against a runaway search. Running
-# out raises instead of falling back, so that the output never depends on the machine's speed.
+# A completed grid is filled by the dfs backend from a random first row and column, fast up to
+# 25x25, so this limit only guards against a runaway search. Running out raises instead of
+# falling back, so that the output never depends on the machine's speed.
 FILL_TIME_LIMIT = 120.0
 FILL_ATTEMPTS = 10  # first rows and columns drawn before giving up on a completed grid
-# Above 25x25 the dfs fill is not dependable: from a random first row and column a 64x64 grid hit
-# the 120 s limit (`generate --size 64 --kind multi --seed 1`), and from a random first row alone
-# 2 of 5 seeds passed 20 s (sat: 4 of 5 past 20-60 s). So bigger grids start from the pattern
-# grid and are mixed by a walk of random swap cycles (each step trades two values on one swap
-# cycle, which keeps the grid valid), then shuffled like the others. No solver call at all.
+# Above this size the dfs fill is not dependable (docs/decisions.md, "Generator: the fill and
+# the givens"). So bigger grids start from the pattern grid and are mixed by a walk of random swap
+# cycles (each step trades two values on one swap cycle, which keeps the grid valid), then
+# shuffled like the others. No solver call at all.
 PATTERN_FILL_ABOVE_SIZE = 25
-SWAP_WALK_STEPS_PER_VALUE = 8  # walk length: this many steps per value (64x64: 512 steps, ~3 s)
+SWAP_WALK_STEPS_PER_VALUE = 8  # walk length: this many steps per value
 
 
 def random_completed_grid(

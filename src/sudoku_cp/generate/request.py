@@ -12,12 +12,9 @@ from ..errors import GenerateError
 from ..grid import Grid, Shape, geometry
 
 SOLUTION_LIMIT = 1000  # multi: completions are counted up to this many (up to 25x25)
-# Above this size multi puzzles are counted up to 2 only, which the swap cycle already proves.
-# Why: a count is an exact solver question with no time limit, and from 36x36 on it can take
-# minutes: a 36x36 multi puzzle with half of the cells given (near the hardness peak of random
-# givens) had no completion found in 60 s by sat, cpsat or dfs (cpsat then counted 2 in 57 s;
-# `generate --size 36 --kind multi --seed 1` had not finished in 5 minutes); at 25 % given a
-# count to 100 took 5-6 s on 36x36 and 49x49 (sat). The count is only a fact printed beside the
+# Above this size multi puzzles are counted up to 2 only, which the swap cycle already proves: a
+# count is an exact solver question with no time limit, and on bigger grids it can take minutes
+# (docs/decisions.md, "Generator: counting"). The count is only a fact printed beside the
 # puzzle, never an input to it, so the puzzles are the same with either limit.
 FULL_COUNT_UP_TO_SIZE = 25
 NAIVE_NODE_LIMIT = 2_000_000  # adversarial: naive nodes are counted up to this many

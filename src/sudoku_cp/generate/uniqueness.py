@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 
 Witness = frozenset[int]  # the cells where another completion differs from the known one
 
-# The python-sat solver of the uniqueness questions, the fastest measured on a 25x25 removal
+# The python-sat solver of the uniqueness questions, the fastest on a 25x25 removal
 # (docs/commands/generate.md has the figures).
 UNIQUENESS_SOLVER = "cadical195"
 

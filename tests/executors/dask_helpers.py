@@ -7,7 +7,7 @@ import time
 from sudoku_cp.formats import read_puzzles
 from sudoku_cp.judging import SkippedLine
 
-from .conftest import random_multi_solution
+from ..conftest import random_multi_solution
 
 
 def puzzle_lines(count: int, *, seed: int = 0) -> list[str]:

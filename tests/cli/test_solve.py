@@ -1,23 +1,13 @@
+"""`sudoku-cp solve`: exact output in every layout, from files and stdin, counts, timeouts, box
+shapes, a backend's failure, and bad input as one line and exit 2."""
+
+from __future__ import annotations
+
 import json
-import subprocess
-import sys
 
 import pytest
-from click.testing import CliRunner
 
-from sudoku_cp.cli import main
-
-from .conftest import BAEKJOON_2239, BAEKJOON_2239_ANSWER, DATA, EMPTY_9_LEXMIN
-
-EXAMPLES = DATA / "examples"
-
-
-@pytest.fixture
-def run():
-    def invoke(*args: str, stdin: str | bytes | None = None):
-        return CliRunner().invoke(main, list(args), input=stdin)
-
-    return invoke
+from ..conftest import BAEKJOON_2239, BAEKJOON_2239_ANSWER, EMPTY_9_LEXMIN, EXAMPLES
 
 
 def rows(line: str, size: int = 9) -> str:
@@ -162,20 +152,6 @@ def test_generated_files_read_back_with_their_box_shape(run, tmp_path):
     assert len(wrong.stderr.strip().splitlines()) == 1
 
 
-@pytest.mark.parametrize("command", ["solve", "crosscheck", "bench"])
-def test_a_box_that_fits_no_puzzle_is_one_error(run, command):
-    """Issue 24.12: a wrong --box gave one 'invalid' line and one error line per puzzle."""
-    lines = (BAEKJOON_2239.replace("\n", "") + "\n") * 50
-    extra = ["--no-setup"] if command == "bench" else []
-    result = run(command, "--box", "2x3", "-b", "dfs", *extra, stdin=lines)
-    assert result.exit_code == 2
-    assert "invalid" not in result.stdout
-    assert result.stderr.strip().splitlines() == [
-        "Error: <stdin>:1: a 2x3 box does not fit a 9x9 grid (81 symbols), as --box asks; "
-        "nothing more is read from this source"
-    ]
-
-
 @pytest.mark.parametrize(
     "args, stdin, message",
     [
@@ -223,56 +199,6 @@ def test_ten_megabyte_line(run):
     assert len(result.stderr) < 300
 
 
-def test_backends_lists_every_backend(run):
-    result = run("backends")
-    names = [line.split()[0] for line in result.stdout.splitlines() if not line.startswith(" ")]
-    from sudoku_cp.backends import BUILTIN_BACKENDS
-
-    assert result.exit_code == 0 and names[: len(BUILTIN_BACKENDS)] == list(BUILTIN_BACKENDS)
-    assert BUILTIN_BACKENDS == ("dfs", "cpsat", "sat", "dlx", "z3", "exact")
-    assert "options: solver, encoding, amo, lexmin" in run("backends", "sat").stdout
-
-
-def test_every_command_has_help(run):
-    for command in main.commands:
-        result = run(command, "--help")
-        assert result.exit_code == 0 and "Usage:" in result.stdout
-
-
-def test_console_script_and_module_entry_point():
-    answer = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "sudoku_cp",
-            "solve",
-            "--format",
-            "line",
-            str(EXAMPLES / "baekjoon2239.txt"),
-        ],
-        capture_output=True,
-        text=True,
-    )
-    assert (answer.returncode, answer.stdout) == (0, BAEKJOON_2239_ANSWER + "\n")
-
-
-def test_solve_with_dfs_never_imports_a_solver():
-    # Nor the plugin scan (importlib.metadata reads every installed package) nor the API's
-    # results log: start-up is part of every short run.
-    code = (
-        "import sys, runpy; sys.argv = ['sudoku-cp', 'solve', '--format', 'line', "
-        f"{str(EXAMPLES / 'baekjoon2239.txt')!r}]\n"
-        "try:\n    runpy.run_module('sudoku_cp', run_name='__main__')\n"
-        "except SystemExit:\n    pass\n"
-        "print(sorted(({m.split('.')[0] for m in sys.modules}\n"
-        "              & {'ortools', 'pysat', 'z3', 'exact', 'pychoco'})\n"
-        "             | ({'importlib.metadata', 'sudoku_cp.api', 'sudoku_cp.results'}\n"
-        "                & set(sys.modules))))"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert out.stdout.splitlines() == [BAEKJOON_2239_ANSWER, "[]"]
-
-
 def test_a_backend_failure_is_reported_and_the_batch_goes_on(run, monkeypatch):
     from sudoku_cp.backends import registered
 
@@ -292,29 +218,6 @@ def test_a_backend_failure_is_reported_and_the_batch_goes_on(run, monkeypatch):
     )
 
 
-def test_encode_writes_dimacs_that_any_solver_can_use(run, tmp_path):
-    from pysat.formula import CNF
-    from pysat.solvers import Solver
-
-    from sudoku_cp.backends.sat import decode_model
-
-    out = tmp_path / "puzzle.cnf"
-    result = run("encode", str(EXAMPLES / "baekjoon2239.txt"), "-o", str(out))
-    assert result.exit_code == 0, result.stderr
-    text = out.read_text()
-    assert text.startswith("c ") and "\np cnf " in text
-    with Solver(name="glucose3", bootstrap_with=CNF(from_string=text).clauses) as solver:
-        assert solver.solve()
-        values = decode_model(solver.get_model(), 9)
-    assert "".join(map(str, values)) == BAEKJOON_2239_ANSWER
-
-
-def test_encode_refuses_an_unknown_amo_encoding(run):
-    result = run("encode", "--amo", "magic", str(EXAMPLES / "baekjoon2239.txt"))
-    assert result.exit_code == 2
-    assert result.stderr.startswith("Error: ") and len(result.stderr.splitlines()) == 1
-
-
 def test_solve_with_each_backend_through_the_cli(run):
     for backend in ("dfs", "cpsat", "sat"):
         result = run("solve", "--backend", backend, str(EXAMPLES / "baekjoon2239.txt"))
@@ -325,13 +228,3 @@ def test_sat_solver_option_is_validated(run):
     result = run("solve", "--backend", "sat", "--sat-solver", "kissat404", stdin="0" * 16)
     assert result.exit_code == 2 and "kissat404" in result.stderr
     assert len(result.stderr.splitlines()) == 1
-
-
-@pytest.mark.parametrize("command", ["solve", "crosscheck", "bench", "encode"])
-def test_unreadable_input_stops_every_command_with_one_line(run, command):
-    result = run(command, stdin=b"\x00binary")
-    assert result.exit_code == 2
-    assert result.stdout == ""
-    assert result.stderr == (
-        "Error: <stdin>:1: binary data, not a puzzle (a NUL byte at offset 0)\n"
-    )

@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from sudoku_cp.backends import registered
 from sudoku_cp.cli import main
 
-from .conftest import BAEKJOON_2239, BAEKJOON_2239_ANSWER, DATA
+from ..conftest import BAEKJOON_2239, BAEKJOON_2239_ANSWER, DATA
 
 EXAMPLES = DATA / "examples"
 UNIQUE_9 = [

@@ -35,9 +35,9 @@ from sudoku_cp.cli import main
 from sudoku_cp.errors import BackendUnavailableError
 from sudoku_cp.testing import BAEKJOON_2239, BAEKJOON_2239_ANSWER, check_backend, contract_tests
 
-from .conftest import DATA, ROOT
+from ..conftest import DATA, ROOT
 
-EXAMPLE = Path(__file__).resolve().parent / "plugin_example"
+EXAMPLE = Path(__file__).resolve().parent.parent / "plugin_example"
 PUZZLE_FILE = DATA / "examples" / "baekjoon2239.txt"
 BROKEN_REASON = (
     "plugin 'naivebroken' (sudoku_cp_example.missing:Nope, from sudoku-cp-example "
@@ -226,7 +226,7 @@ def test_check_backend_passes_the_plugin_and_refuses_the_broken_one():
 
 
 def test_check_backend_catches_a_wrong_backend():
-    from .wrong_backends import NotLexminBackend, OverCountBackend
+    from ..wrong_backends import NotLexminBackend, OverCountBackend
 
     failures = check_backend(NotLexminBackend, sizes=(4, 6))
     assert failures and all(

@@ -1,5 +1,6 @@
-"""crosscheck: the deliberately wrong backends caught (wrong, disagree, error, timeout), the
-findings side by side, the tallies and summary, the results log and --resume, the CLI."""
+"""`sudoku-cp crosscheck`: the deliberately wrong backends caught (wrong, disagree, error,
+timeout), agreement on real data, the results log and --resume, usage, output formats and exit
+codes. The tally is tested in test_agreement.py, the text it prints in render/test_crosscheck.py."""
 
 from __future__ import annotations
 
@@ -10,30 +11,23 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from sudoku_cp.agreement import CrosscheckTally, summarize
 from sudoku_cp.backends import backend_names
 from sudoku_cp.cli import main
-from sudoku_cp.render.crosscheck import (
-    render_crosscheck,
-    render_crosscheck_summary,
-    render_findings,
-)
-from sudoku_cp.result import Mode
-from sudoku_cp.results_log.records import PuzzleEntry
 
-from .conftest import (
+from ..bench_helpers import puzzles_of
+from ..conftest import (
     BAEKJOON_2239,
     BAEKJOON_2239_ANSWER,
-    DATA,
+    EXAMPLES,
     UNSOLVABLE_4,
     random_multi_solution,
     shared,
 )
-from .wrong_backends import InterruptingBackend, wrong_backends  # noqa: F401 (a fixture)
+from ..wrong_backends import InterruptingBackend, wrong_backends  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.usefixtures("wrong_backends")
 
-EXAMPLES = DATA / "examples"
+
 HEADER = [
     "backend",
     "solved",
@@ -82,11 +76,6 @@ def jsonl(text: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in text.splitlines()]
 
 
-def puzzles_of(path: Path) -> list[dict[str, Any]]:
-    """The puzzle records of a results log (its header lines left out)."""
-    return [record for record in jsonl(path.read_text()) if record["kind"] == "puzzle"]
-
-
 def measured(key: str) -> bool:
     """Fields that differ from one run to the next: times and memory."""
     return key.endswith(("seconds", "_mb"))
@@ -107,9 +96,6 @@ def without_timing(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def blocks_of(stdout: str) -> list[str]:
     """The findings blocks of the text output (after the summary and the legend)."""
     return [block for block in stdout.split("\n\n")[1:] if not block.startswith("'*' marks")]
-
-
-# -- the wrong backends are caught -----------------------------------------------------------------
 
 
 def test_another_valid_completion_is_wrong_not_the_lexmin(serg: Path) -> None:
@@ -160,38 +146,6 @@ def test_wrong_answers_are_drawn_side_by_side_with_the_bad_cells_marked(small: P
         f"WRONG  {small}:2 (puzzle 2)",
         "  notlexmin: wrong: not the lex-min: dfs's completion is smaller (first difference at "
         "row 3, column 2)",
-    ]
-
-
-def test_a_side_by_side_block_in_full(small: Path) -> None:
-    """The empty 4x4, drawn from its record with every time set to 1 ms (the column widths
-    follow the status texts): only notlexmin is wrong, and the cells where it differs from the
-    lex-min are the ones marked."""
-    result = invoke(
-        "--backends",
-        "notlexmin,dfs,rulebreaker,givenchanger",
-        "--jobs",
-        "1",
-        "--format",
-        "jsonl",
-        stdin="0" * 16 + "\n",
-    )
-    record = jsonl(result.stdout)[0]
-    for run in record["runs"]:
-        run["seconds"] = 0.001
-    legend, block = render_findings([PuzzleEntry.from_json(record)]).split("\n\n")
-    assert legend.startswith("'*' marks a cell")
-    assert block.splitlines() == [
-        "WRONG  <stdin>:1 (puzzle 1)",
-        "  notlexmin: wrong: not the lex-min: dfs's completion is smaller (first difference at "
-        "row 3, column 2)",
-        "  puzzle       notlexmin      dfs             rulebreaker     givenchanger",
-        "  0 givens     WRONG 1.0 ms   solved 1.0 ms   solved 1.0 ms   solved 1.0 ms",
-        "  . . | . .    1 2 | 3 4      1 2 | 3 4       1 2 | 3 4       1 2 | 3 4",
-        "  . . | . .    3 4 | 1 2      3 4 | 1 2       3 4 | 1 2       3 4 | 1 2",
-        "  ----+-----   ----+-----     ----+-----      ----+-----      ----+-----",
-        "  . . | . .    2 3*| 4 1*     2 1 | 4 3       2 1 | 4 3       2 1 | 4 3",
-        "  . . | . .    4 1*| 2 3*     4 3 | 2 1       4 3 | 2 1       4 3 | 2 1",
     ]
 
 
@@ -315,9 +269,6 @@ def test_a_worker_that_dies_is_an_error_for_that_backend_and_the_run_goes_on() -
     assert dfs["status"] == "solved"
 
 
-# -- agreement on real data ------------------------------------------------------------------------
-
-
 def test_dfs_cpsat_sat_agree_on_serg_lexmin(serg: Path, tmp_path: Path) -> None:
     result = invoke(
         serg, "--backends", "dfs,cpsat,sat", "--jobs", "2", "--results", tmp_path / "r.jsonl"
@@ -366,8 +317,6 @@ def test_jobs_2_gives_the_records_of_jobs_1(small: Path, tmp_path: Path) -> None
     assert outputs[0] == outputs[1]
     assert [record["index"] for record in outputs[1]] == list(range(15))
 
-
-# -- the results log and --resume ------------------------------------------------------------------
 
 RESUMABLE = ("--backends", "dfs,interrupting", "--jobs", "1")
 
@@ -525,9 +474,6 @@ def test_the_results_log_starts_with_the_settings(small: Path, tmp_path: Path) -
     }
 
 
-# -- CLI usage, output formats and exit codes ------------------------------------------------------
-
-
 def test_jsonl_prints_one_record_per_puzzle_and_the_summary_on_stderr(small: Path) -> None:
     result = invoke(small, "--backends", "dfs,sat", "--jobs", "1", "--format", "jsonl")
     assert result.exit_code == 0
@@ -569,143 +515,6 @@ def test_bad_input_lines_are_reported_and_the_run_goes_on() -> None:
         (0, "agree"),
         (2, "agree"),
     ]
-
-
-# -- tallies and rendering -------------------------------------------------------------------------
-
-
-def record(number: int, verdict: str, *runs: tuple[str, str, float | None]) -> PuzzleEntry:
-    return PuzzleEntry.from_json(
-        {
-            "source": "s.txt",
-            "mode": "lexmin",
-            "line": number + 1,
-            "number": number,
-            "verdict": verdict,
-            "puzzle": "0" * 16,
-            "findings": [f"finding {number}"],
-            "runs": [
-                {
-                    "backend": label,
-                    "repeat": 0,
-                    "status": status,
-                    "seconds": seconds,
-                    "solution": None,
-                }
-                for label, status, seconds in runs
-            ],
-        }
-    )
-
-
-def test_tally_counts_per_backend_and_verdict_and_keeps_only_what_is_shown() -> None:
-    tally = CrosscheckTally(["a", "b"], Mode.LEXMIN, timeouts_shown=2)
-    tally.add(record(0, "agree", ("a", "solved", 0.002), ("b", "solved", 0.004)))
-    for number in range(1, 6):
-        tally.add(record(number, "timeout", ("a", "solved", 0.001), ("b", "timeout", 1.0)))
-    tally.add(record(6, "error", ("a", "unsatisfiable", 0.003), ("b", "error", None)), resumed=True)
-    summary = tally.summary(wall_seconds=2.0)
-    assert summary.verdicts == {"wrong": 0, "disagree": 0, "error": 1, "timeout": 5, "agree": 1}
-    assert (summary.puzzles, summary.resumed, summary.session_puzzles) == (7, 1, 6)
-    assert (summary.problems, summary.agreements, summary.puzzles_per_second) == (1, 1, 3.0)
-    a, b = summary.backends
-    assert (a.solved, a.unsatisfiable, a.timeouts, a.errors) == (6, 1, 0, 0)
-    assert (b.solved, b.timeouts, b.errors) == (1, 5, 1)
-    assert a.median_seconds == 0.001 and b.total_seconds == pytest.approx(5.004)
-    assert summary.share("b") == pytest.approx(5.004 / (5.004 + 0.010))
-    assert [kept.number for kept in tally.shown] == [1, 2, 6]
-    assert tally.hidden_timeouts == 3
-    assert tally.note() == "0 wrong, 1 error, 5 timeout"
-    findings = render_findings(tally.shown, hidden_timeouts=tally.hidden_timeouts)
-    assert findings.split("\n\n") == [
-        "ERROR  s.txt:7 (puzzle 7)\n  finding 6",
-        "TIMEOUT  s.txt:2 (puzzle 2)\n  finding 1",
-        "TIMEOUT  s.txt:3 (puzzle 3)\n  finding 2",
-        "... and 3 more timeouts (every verdict is in --results FILE or --format jsonl)",
-    ]
-    text = render_crosscheck(tally, summary)
-    assert text.startswith(render_crosscheck_summary(summary) + "\n\nERROR  s.txt:7")
-
-
-def test_the_median_is_over_the_answered_runs_and_says_so() -> None:
-    """A configuration's timeouts count in its total time, never in its median (as in bench
-    and report): 0.002 s and 0.004 s solved, two timeouts of 1 s, median 3 ms."""
-    entries = [
-        record(0, "agree", ("a", "solved", 0.002)),
-        record(1, "agree", ("a", "solved", 0.004)),
-        record(2, "timeout", ("a", "timeout", 1.0)),
-        record(3, "timeout", ("a", "timeout", 1.0)),
-    ]
-    summary = summarize(entries, backends=["a"], mode=Mode.LEXMIN)
-    (a,) = summary.backends
-    assert a.median_seconds == pytest.approx(0.003) and a.total_seconds == pytest.approx(2.006)
-    text = render_crosscheck_summary(summary)
-    assert text.splitlines()[2].split()[-2:] == ["2.006", "3.00"]
-    assert "median ms: over the answered runs, never a timeout" in text
-
-
-def test_the_summary_fits_80_columns_with_short_labels_and_their_legend() -> None:
-    labels = [f"sat[encoding=extended,amo=pairwise,solver={solver}]" for solver in ("a", "b")]
-    summary = summarize(
-        [record(0, "agree", *((label, "solved", 0.5) for label in labels))],
-        backends=labels,
-        mode=Mode.LEXMIN,
-    )
-    shorts = {labels[0]: "sat a", labels[1]: "sat b"}
-    lines = render_crosscheck_summary(summary, shorts).splitlines()
-    assert max(map(len, lines)) <= 80
-    assert lines[0] == "crosscheck --mode lexmin: sat a, sat b"
-    assert [line.split()[:2] for line in lines[2:4]] == [["sat", "a"], ["sat", "b"]]
-    assert f"sat a: {labels[0]}" in lines and f"sat b: {labels[1]}" in lines
-
-
-def test_summary_lines_and_dict() -> None:
-    summary = summarize(
-        [record(0, "agree", ("a", "solved", 0.5))],
-        backends=["a"],
-        mode=Mode.COUNT,
-        resumed=1,
-        bad_input=2,
-        interrupted=True,
-    )
-    lines = render_crosscheck_summary(summary).splitlines()
-    assert lines[0] == "crosscheck --mode count: a (interrupted)"
-    assert lines[2].split() == ["a", "1", "0", "0", "0", "0", "0", "0.500", "500.00"]
-    assert lines[4:] == [
-        "1 puzzle: 0 wrong, 0 disagree, 0 error, 0 timeout, 1 agree",
-        "2 input lines are not a puzzle (not run)",
-        "resumed: 1 puzzle from the results log",
-    ]
-    data = summary.to_dict()
-    assert (data["mode"], data["puzzles"], data["resumed"], data["agreements"]) == (
-        "count",
-        1,
-        1,
-        1,
-    )
-    assert data["backends"][0]["share"] == 1.0 and data["puzzles_per_second"] is None
-    assert json.loads(json.dumps(data)) == data
-
-
-def test_a_rectangular_box_shape_is_recorded_and_drawn(tmp_path: Path) -> None:
-    path = tmp_path / "six.txt"
-    path.write_text("0" * 36 + "\n")
-    result = invoke(
-        path, "--backends", "dfs,notlexmin", "--jobs", "1", "--box", "3x2", "--format", "jsonl"
-    )
-    record = jsonl(result.stdout)[0]
-    assert (record["box"], record["size"], record["verdict"]) == ("3x2", 6, "wrong")
-    for run in record["runs"]:
-        run["seconds"] = 0.001  # the column widths follow the status texts
-    text = render_findings([PuzzleEntry.from_json(record)])
-    lines = text.split("\n\n")[1].splitlines()
-    assert lines[4:8] == [
-        "  . . | . . | . .    1 2 | 3 4 | 5 6    1 2 | 3 4 | 5 6",
-        "  . . | . . | . .    3 4 | 5 6 | 1 2    3 4 | 5 6 | 1 2",
-        "  . . | . . | . .    5 6 | 1 2 | 3 4    5 6 | 1 2 | 3 4",
-        "  ----+-----+-----   ----+-----+-----   ----+-----+-----",
-    ]
-    assert len(lines) == 11
 
 
 def test_out_names_the_results_log_as_in_bench(tmp_path) -> None:

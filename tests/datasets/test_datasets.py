@@ -1,205 +1,31 @@
-"""The public puzzle sets: the registry, normalisation, and fetching over real HTTP.
-
-Downloads go to a local server (tests/http_mirror.py) through pooch; `TINY` is a test set pinned
-like the real ones, so the HTTP, hash, cache and offline cases need nothing outside this folder.
-The real registry entries are checked against ../shared/data when it is there.
-"""
+"""datasets: the public puzzle sets by name: fetched over real HTTP (through pooch, from a local
+server), verified, cached, read offline or from a local folder; set names resolved where a
+command reads puzzles; the environment's settings checked."""
 
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import io
-import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from sudoku_cp import datasets
-from sudoku_cp.cli.data import data
-from sudoku_cp.datasets import DataConfig, DataSet, DataSetError, Normalisation
+from sudoku_cp.datasets import DataConfig, DataSetError
 
-from .conftest import ANTI_BACKTRACK, BAEKJOON_2239, BAEKJOON_2239_ANSWER, G17
-from .http_mirror import SHARED_DATA, Mirror, rebuilt_upstream
-
-
-def _data_folder() -> Path | None:
-    """The normalised public sets: ../shared/data, else the developer's SUDOKU_CP_DATA (read
-    here, before the tests clear the variable)."""
-    local = os.environ.get(datasets.ENV_LOCAL)
-    candidates = [SHARED_DATA, *([Path(local).expanduser()] if local else [])]
-    return next((folder for folder in candidates if folder.is_dir()), None)
-
-
-DATA_FOLDER = _data_folder()
-needs_shared = pytest.mark.skipif(
-    DATA_FOLDER is None, reason="needs the public sets: ../shared/data or SUDOKU_CP_DATA=FOLDER"
+from ..conftest import BAEKJOON_2239
+from ..http_mirror import Mirror, rebuilt_upstream
+from .conftest import (
+    DATA_FOLDER,
+    TINY,
+    TINY_NORMALISED,
+    TINY_UPSTREAM,
+    files_under,
+    needs_shared,
 )
-
-PUZZLES = [BAEKJOON_2239, G17, ANTI_BACKTRACK]
-# Shaped like balmerdx's files: '#' header lines, '.' blanks, '\r\n' ends, a trailing blank line.
-TINY_UPSTREAM = (
-    "# three puzzles\r\n# '.' is blank\r\n"
-    + "".join(puzzle.replace("0", ".") + "\r\n" for puzzle in PUZZLES)
-    + "\r\n"
-).encode("ascii")
-TINY_NORMALISED = "".join(puzzle + "\n" for puzzle in PUZZLES).encode("ascii")
-
-
-def sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
-TINY = DataSet(
-    name="tiny",
-    file="tiny.txt",
-    puzzles=3,
-    size=9,
-    bytes=len(TINY_NORMALISED),
-    sha256=sha256(TINY_NORMALISED),
-    known_for="a test set",
-    licence="MIT",
-    repo="example/puzzles",
-    commit="0123456789abcdef0123456789abcdef01234567",
-    path="data/tiny+3.txt",
-    upstream_bytes=len(TINY_UPSTREAM),
-    upstream_sha256=sha256(TINY_UPSTREAM),
-    normalisation=Normalisation(comments=True),
-)
-
-
-@pytest.fixture(autouse=True)
-def isolated(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """No SUDOKU_CP_* variable of the developer's, no real cache, no waiting between retries."""
-    for name in (datasets.ENV_LOCAL, datasets.ENV_MIRROR, datasets.ENV_NO_DOWNLOAD):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv(datasets.ENV_CACHE, str(tmp_path / "user-cache"))
-    monkeypatch.setattr(datasets, "DOWNLOAD_RETRIES", 0)
-
-
-@pytest.fixture
-def mirror() -> Iterator[Mirror]:
-    with Mirror() as server:
-        server.serve(TINY, TINY_UPSTREAM)
-        yield server
-
-
-@pytest.fixture
-def config(tmp_path: Path, mirror: Mirror) -> DataConfig:
-    return DataConfig(cache=tmp_path / "cache", mirror=mirror.url)
-
-
-def files_under(folder: Path) -> list[Path]:
-    return sorted(path for path in folder.rglob("*") if path.is_file())
-
-
-# -- the registry --------------------------------------------------------------------------------
-
-
-def test_the_registry_holds_the_eleven_sets() -> None:
-    assert datasets.names()[:3] == ["easy50", "kaggle_1000", "top95"]
-    assert len(datasets.names()) == 11
-    assert len({dataset.file for dataset in datasets.REGISTRY.values()}) == 11
-    assert datasets.get("16x16_3000").size == 16
-    assert datasets.get("forum_hardest_1905_11plus").url.endswith("_1905_11%2B")
-
-
-@needs_shared
-def test_the_registry_copies_upstream_json() -> None:
-    assert DATA_FOLDER is not None
-    if not (DATA_FOLDER / "upstream.json").is_file():
-        pytest.skip(f"needs upstream.json in {DATA_FOLDER} (../shared/data has it)")
-    pinned = json.loads((DATA_FOLDER / "upstream.json").read_text())
-    assert [entry["name"] for entry in pinned] == datasets.names()
-    for entry in pinned:
-        dataset = datasets.get(entry["name"])
-        upstream = entry["upstream"]
-        assert (dataset.file, dataset.puzzles, dataset.sha256) == (
-            entry["file"],
-            entry["puzzles"],
-            entry["sha256"],
-        ), dataset.name
-        assert (dataset.url, dataset.upstream_sha256, dataset.upstream_bytes) == (
-            upstream["url"],
-            upstream["sha256"],
-            upstream["bytes"],
-        ), dataset.name
-
-
-@needs_shared
-def test_the_registry_pins_the_shared_files() -> None:
-    assert DATA_FOLDER is not None
-    for dataset in datasets.REGISTRY.values():
-        if not (DATA_FOLDER / dataset.file).is_file():
-            continue  # a SUDOKU_CP_DATA folder may hold some of the sets
-        content = (DATA_FOLDER / dataset.file).read_bytes()
-        assert (sha256(content), len(content), content.count(b"\n")) == (
-            dataset.sha256,
-            dataset.bytes,
-            dataset.puzzles,
-        ), dataset.name
-
-
-def test_an_unknown_name_lists_the_known_ones() -> None:
-    with pytest.raises(DataSetError, match=r"^nope: not a known puzzle set \(known: easy50, "):
-        datasets.get("nope")
-
-
-def test_a_mirror_keeps_githubs_paths() -> None:
-    easy50 = datasets.get("easy50")
-    assert easy50.mirror_url("http://127.0.0.1:8000/mirror/") == (
-        "http://127.0.0.1:8000/mirror/norvig/pytudes/"
-        "414fe258a4181c2a819959d9a29bfcbe4c4b19c7/py/sudoku-easy50.txt"
-    )
-
-
-# -- normalisation -------------------------------------------------------------------------------
-
-
-def test_comments_crlf_dots_and_blank_lines_are_normalised() -> None:
-    assert datasets.normalise(TINY, TINY_UPSTREAM) == TINY_NORMALISED
-
-
-def test_a_csv_keeps_its_puzzle_column_after_the_header() -> None:
-    sixteen_like = dataclasses.replace(
-        TINY, size=4, normalisation=Normalisation(header="Sudoku,solution", csv_column=0)
-    )
-    raw = b"Sudoku,solution\r\n1200000000000000,1234341221434321\r\n0000000000000043,x"
-    assert datasets.normalise(sixteen_like, raw) == b"1200000000000000\n0000000000000043\n"
-
-
-def test_a_headerless_csv_keeps_the_quiz_column() -> None:
-    kaggle_like = dataclasses.replace(TINY, normalisation=Normalisation(csv_column=0))
-    raw = "".join(f"{puzzle},{puzzle}\n" for puzzle in PUZZLES).encode()
-    assert datasets.normalise(kaggle_like, raw) == TINY_NORMALISED
-
-
-@pytest.mark.parametrize(
-    ("raw", "message"),
-    [
-        (b"# ok\n" + BAEKJOON_2239.encode() + b"\n123\n", r"^tiny: upstream line 3 is not one 9x9"),
-        (BAEKJOON_2239.replace("0", "x", 1).encode(), r"^tiny: upstream line 1 is not one 9x9"),
-        (b"# only comments\n\n", r"^tiny: the upstream file holds no puzzle$"),
-        (b"\xff", r"^tiny: the upstream file is not ASCII"),
-    ],
-)
-def test_a_line_that_is_not_a_puzzle_is_refused(raw: bytes, message: str) -> None:
-    with pytest.raises(DataSetError, match=message):
-        datasets.normalise(TINY, raw)
-
-
-def test_a_wrong_header_is_refused() -> None:
-    with_header = dataclasses.replace(TINY, normalisation=Normalisation(header="Sudoku,solution"))
-    with pytest.raises(DataSetError, match=r"line 1: expected the header 'Sudoku,solution'"):
-        datasets.normalise(with_header, b"quizzes,solutions\n" + BAEKJOON_2239.encode())
-
-
-# -- fetching over HTTP --------------------------------------------------------------------------
 
 
 def test_fetch_downloads_normalises_and_caches(config: DataConfig, mirror: Mirror) -> None:
@@ -389,16 +215,6 @@ def test_the_progress_bar_counts_bytes_on_a_terminal() -> None:
     assert not quiet.enabled
 
 
-# -- names on the command line -------------------------------------------------------------------
-
-
-@pytest.fixture
-def tiny_registered(monkeypatch: pytest.MonkeyPatch, mirror: Mirror) -> Mirror:
-    monkeypatch.setitem(datasets.REGISTRY, "tiny", TINY)
-    monkeypatch.setenv(datasets.ENV_MIRROR, mirror.url)
-    return mirror
-
-
 def test_a_file_or_dash_is_taken_as_is(tmp_path: Path) -> None:
     puzzle = tmp_path / "easy50"  # a file wins over the set of the same name
     puzzle.write_text(BAEKJOON_2239)
@@ -435,85 +251,6 @@ def test_reading_files_loads_neither_pooch_nor_platformdirs(tmp_path: Path) -> N
         [sys.executable, "-c", script], capture_output=True, text=True, check=True
     ).stdout
     assert output == "[]\n"
-
-
-# -- sudoku-cp data ------------------------------------------------------------------------------
-
-
-def test_data_list_shows_every_set() -> None:
-    result = CliRunner().invoke(data, ["list"])
-    assert result.exit_code == 0, result.output
-    lines = result.output.splitlines()
-    rows = [line.split()[0] for line in lines[1:] if line and not line.startswith(" ")]
-    assert rows == [*datasets.names(), "HERE:"]
-    assert result.output.splitlines()[1].split() == ["easy50", "50", "9x9", "4", "kB", "-"]
-    assert "norvig/pytudes py/sudoku-easy50.txt @414fe25, licence: MIT" in result.output
-
-
-def test_data_list_says_which_sets_are_here(tiny_registered: Mirror) -> None:
-    datasets.fetch("tiny")
-    result = CliRunner().invoke(data, ["list"])
-    assert [line.split() for line in result.output.splitlines() if line.startswith("tiny")] == [
-        ["tiny", "3", "9x9", "1", "kB", "cached"]
-    ]
-
-
-def test_data_path_prints_the_verified_file(tiny_registered: Mirror) -> None:
-    result = CliRunner().invoke(data, ["path", "tiny"])
-    assert (result.exit_code, result.output) == (
-        0,
-        os.path.join(os.environ[datasets.ENV_CACHE], "tiny.txt") + "\n",
-    )
-    assert CliRunner().invoke(data, ["path"]).output == os.environ[datasets.ENV_CACHE] + "\n"
-
-
-def test_data_path_no_download_is_one_error_line(tiny_registered: Mirror) -> None:
-    result = CliRunner().invoke(data, ["path", "--no-download", "tiny"])
-    assert result.exit_code == 2
-    assert result.output.startswith("Error: tiny: not downloaded yet and downloads are off")
-    assert result.output.count("\n") == 1
-    assert tiny_registered.requests_for(TINY) == 0
-
-
-def test_data_fetch_tries_every_name_and_fails_with_2(tiny_registered: Mirror) -> None:
-    result = CliRunner().invoke(data, ["fetch", "nope", "tiny"])
-    assert result.exit_code == 2
-    assert result.stdout == f"tiny\t{os.path.join(os.environ[datasets.ENV_CACHE], 'tiny.txt')}\n"
-    assert result.stderr.startswith("Error: nope: not a known puzzle set (known: easy50, ")
-
-
-def test_data_fetch_wants_names_or_all() -> None:
-    for arguments in (["fetch"], ["fetch", "--all", "easy50"]):
-        result = CliRunner().invoke(data, arguments)
-        assert (result.exit_code, result.output) == (
-            2,
-            "Error: name the sets to fetch, or give --all (not both)\n",
-        )
-
-
-def test_sudoku_cp_has_the_data_commands() -> None:
-    from sudoku_cp.cli import main
-
-    result = CliRunner().invoke(main, ["data", "list"])
-    assert result.exit_code == 0, result.output
-    assert [
-        line.split()[0] for line in result.output.splitlines() if line and not line.startswith(" ")
-    ][1:12] == datasets.names()
-
-
-def test_a_command_reading_puzzles_takes_a_set_name(tiny_registered: Mirror) -> None:
-    from sudoku_cp.cli import main
-
-    refused = CliRunner().invoke(main, ["solve", "--no-download", "tiny"])
-    assert refused.exit_code == 2
-    assert refused.stderr.startswith("Error: tiny: not downloaded yet and downloads are off")
-    solved = CliRunner().invoke(main, ["solve", "tiny"])
-    assert solved.exit_code == 0, solved.output
-    assert solved.stdout.splitlines()[0] == BAEKJOON_2239_ANSWER
-    assert tiny_registered.requests_for(TINY) == 1
-
-
-# -- what is wrong with the environment's values ---------------------------------------------------
 
 
 def test_a_file_url_mirror_is_read_and_checked(tmp_path: Path) -> None:

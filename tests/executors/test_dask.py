@@ -35,7 +35,7 @@ from sudoku_cp.grid import Grid
 from sudoku_cp.judging import SolveSettings
 from sudoku_cp.result import Mode
 
-from .conftest import G17, UNSOLVABLE_4, random_multi_solution
+from ..conftest import G17, UNSOLVABLE_4, random_multi_solution
 from .dask_helpers import puzzle_lines, records_of, verdicts, wait_until
 
 SOLVE_PAUSE = 0.05  # seconds each `slowlog` solve sleeps: chunks last long enough to be hit

@@ -17,8 +17,8 @@ from sudoku_cp.certify import proofs
 from sudoku_cp.cli import main
 from sudoku_cp.grid import Grid
 
-from .conftest import DATA, UNSOLVABLE_4, shared
-from .wrong_backends import NotLexminBackend, wrong_backends  # noqa: F401 (a fixture)
+from ..conftest import DATA, UNSOLVABLE_4, shared
+from ..wrong_backends import NotLexminBackend, wrong_backends  # noqa: F401 (a fixture)
 
 pytest.importorskip("dratify")
 

@@ -22,7 +22,7 @@ from sudoku_cp.executors import dask_cluster
 from sudoku_cp.executors.dask import INSTALL_HINT, DaskExecutor
 from sudoku_cp.judging import SolveSettings
 
-from .conftest import G17
+from ..conftest import G17
 from .dask_helpers import puzzle_lines, records_of, verdicts, wait_until
 
 distributed = pytest.importorskip("distributed")  # the `test` extra installs it: CI runs these

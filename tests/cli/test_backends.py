@@ -1,0 +1,39 @@
+"""`sudoku-cp backends` (every backend listed, with its options) and `sudoku-cp encode` (DIMACS
+that any solver can use)."""
+
+from __future__ import annotations
+
+from ..conftest import BAEKJOON_2239_ANSWER, EXAMPLES
+
+
+def test_backends_lists_every_backend(run):
+    result = run("backends")
+    names = [line.split()[0] for line in result.stdout.splitlines() if not line.startswith(" ")]
+    from sudoku_cp.backends import BUILTIN_BACKENDS
+
+    assert result.exit_code == 0 and names[: len(BUILTIN_BACKENDS)] == list(BUILTIN_BACKENDS)
+    assert BUILTIN_BACKENDS == ("dfs", "cpsat", "sat", "dlx", "z3", "exact")
+    assert "options: solver, encoding, amo, lexmin" in run("backends", "sat").stdout
+
+
+def test_encode_writes_dimacs_that_any_solver_can_use(run, tmp_path):
+    from pysat.formula import CNF
+    from pysat.solvers import Solver
+
+    from sudoku_cp.backends.sat import decode_model
+
+    out = tmp_path / "puzzle.cnf"
+    result = run("encode", str(EXAMPLES / "baekjoon2239.txt"), "-o", str(out))
+    assert result.exit_code == 0, result.stderr
+    text = out.read_text()
+    assert text.startswith("c ") and "\np cnf " in text
+    with Solver(name="glucose3", bootstrap_with=CNF(from_string=text).clauses) as solver:
+        assert solver.solve()
+        values = decode_model(solver.get_model(), 9)
+    assert "".join(map(str, values)) == BAEKJOON_2239_ANSWER
+
+
+def test_encode_refuses_an_unknown_amo_encoding(run):
+    result = run("encode", "--amo", "magic", str(EXAMPLES / "baekjoon2239.txt"))
+    assert result.exit_code == 2
+    assert result.stderr.startswith("Error: ") and len(result.stderr.splitlines()) == 1

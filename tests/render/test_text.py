@@ -1,0 +1,28 @@
+"""render.text: aligned columns (text left, numbers right), prose wrapped to 80 columns, and the
+legend of short labels."""
+
+from __future__ import annotations
+
+from sudoku_cp.render.text import WIDTH, aligned, label_legend, wrapped
+
+
+def test_columns_are_as_wide_as_their_widest_cell_text_left_numbers_right() -> None:
+    rows = [["backend", "solved", "s"], ["dfs", "12", "0.5"], ["cpsat", "3", "10.25"]]
+    assert aligned(rows) == [
+        "backend  solved      s",
+        "dfs          12    0.5",
+        "cpsat         3  10.25",
+    ]
+    assert aligned([["a", "b"], ["ccc", "d"]], text_columns=2, gap=" | ") == ["a   | b", "ccc | d"]
+
+
+def test_prose_wraps_at_80_columns_without_cutting_a_word() -> None:
+    text = " ".join(["word"] * 40 + ["x" * 100])
+    lines = wrapped(text, indent="  ").splitlines()
+    assert all(line.startswith("  ") for line in lines)
+    assert all(len(line) <= WIDTH for line in lines[:-1]) and lines[-1] == "  " + "x" * 100
+
+
+def test_the_legend_names_only_the_labels_shown_short() -> None:
+    shorts = {"sat[solver=cadical195]": "sat c", "dfs": "dfs"}
+    assert label_legend(shorts) == ["sat c: sat[solver=cadical195]"]

@@ -1,0 +1,31 @@
+"""text: the words every message uses: plurals, quoted excerpts, clipped fields, one-line
+errors."""
+
+from __future__ import annotations
+
+from sudoku_cp.text import EXCERPT, clipped, excerpt, one_line, plural
+
+
+def test_plural_says_one_puzzle_and_two_puzzles() -> None:
+    assert [plural(count, "puzzle") for count in (0, 1, 2)] == [
+        "0 puzzles",
+        "1 puzzle",
+        "2 puzzles",
+    ]
+
+
+def test_an_excerpt_is_quoted_and_a_long_one_cut_with_its_length() -> None:
+    assert excerpt("12345") == "'12345'"
+    long = "1" * 90
+    assert excerpt(long) == f"{'1' * EXCERPT!r}... (90 characters)"
+    assert excerpt(long, 4) == "'1111'... (90 characters)"
+
+
+def test_a_clipped_field_is_cut_unquoted() -> None:
+    assert clipped("12345") == "12345"
+    assert clipped("1" * 90, 4) == "1111..."
+
+
+def test_one_line_is_the_first_line_with_words_squeezed_or_the_type() -> None:
+    assert one_line(ValueError("\n  bad   input \nsecond line")) == "bad input"
+    assert one_line(KeyboardInterrupt()) == "KeyboardInterrupt"
