@@ -5,11 +5,15 @@ the lex-min of the empty 9x9, 16x16 and 25x25 and the first puzzle of unique-25x
 limits far below what they take); set-up (`prepare`) is outside the clock, as in every run. The
 figure is `SolveResult.seconds` (the puzzle's own wall clock, after set-up) less the limit; the
 contract is an overshoot within max(1 s, 10 % of the limit), and a timeout, never a wrong answer.
-The cpu column is this process's CPU seconds and a helper process's, set-up included.
+The cpu column is this process's CPU seconds and a helper process's, set-up included. The wall
+column is the whole `solve` call, set-up included: only a shape's first puzzle may spend longer
+than the limit there (its one-off set-up), so every later one is held to the same bound on its
+wall time (`--repeat K` solves each puzzle K times, so that the later ones show it).
 
     python benchmarks/bench_time_limits.py                      # z3 and exact, the default grids
     python benchmarks/bench_time_limits.py -b 'z3[model=integer],sat' --limits 0.05 0.5 2
     python benchmarks/bench_time_limits.py -b dfs,cpsat,sat --empty 36 49 --limits 0.5 5
+    python benchmarks/bench_time_limits.py -b cpsat,sat,z3 --empty 49 --limits 0.5 --repeat 2
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
@@ -40,38 +45,56 @@ PUZZLES = {
 
 
 def measure(
-    configurations: str, limits: Sequence[float], mode: str, puzzles: dict[str, Grid]
+    configurations: str,
+    limits: Sequence[float],
+    mode: str,
+    puzzles: dict[str, Grid],
+    repeat: int = 1,
 ) -> int:
-    """Print a row per (configuration, puzzle, limit); the number of broken limits."""
+    """Print a row per (configuration, puzzle, limit, repeat); the number of broken limits."""
     broken = 0
     print(
         f"{'backend':<22} {'puzzle':<17} {'limit':>6} {'status':<9} {'seconds':>8} "
-        f"{'over':>7} {'cpu':>7}"
+        f"{'over':>7} {'wall':>8} {'cpu':>7}"
     )
     for configuration in parse_configurations([configurations]):
         backend = configuration.build()
+        shapes: set[tuple[int, tuple[int, int]]] = set()
         try:
             for label, grid in puzzles.items():
                 for limit in limits:
-                    cpu = time.process_time()
-                    result = backend.solve(grid, mode=mode, time_limit=limit)
-                    cpu = time.process_time() - cpu
-                    cpu += float(result.stats.get("helper_cpu_seconds", 0.0))
-                    over = result.seconds - limit
-                    allowed = max(1.0, 0.1 * limit)
-                    wrong = result.status is Status.SOLVED and not (
-                        result.solution is not None and result.solution.is_solution_of(grid)
-                    )
-                    flag = " BROKEN" if over > allowed or wrong else ""
-                    broken += bool(flag)
-                    print(
-                        f"{configuration.label:<22} {label:<17} {limit:>6g} "
-                        f"{result.status.value:<9} {result.seconds:>8.3f} {over:>+7.3f} "
-                        f"{cpu:>7.3f}{flag}",
-                        flush=True,
-                    )
+                    for _ in range(repeat):
+                        first = (grid.size, grid.box) not in shapes
+                        shapes.add((grid.size, grid.box))
+                        broken += solve_once(
+                            configuration.label, backend, label, grid, limit, mode, first
+                        )
         finally:
             backend.close()
+    return broken
+
+
+def solve_once(
+    name: str, backend: Any, label: str, grid: Grid, limit: float, mode: str, first: bool
+) -> bool:
+    """One solve and its row; whether it broke the limit (a shape's first puzzle may spend its
+    set-up on top)."""
+    cpu, wall = time.process_time(), time.perf_counter()
+    result = backend.solve(grid, mode=mode, time_limit=limit)
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    cpu += float(result.stats.get("helper_cpu_seconds", 0.0))
+    over = result.seconds - limit
+    allowed = max(1.0, 0.1 * limit)
+    wrong = result.status is Status.SOLVED and not (
+        result.solution is not None and result.solution.is_solution_of(grid)
+    )
+    broken = over > allowed or wrong or (not first and wall - limit > allowed)
+    flag = " BROKEN" if broken else ""
+    print(
+        f"{name:<22} {label:<17} {limit:>6g} {result.status.value:<9} {result.seconds:>8.3f} "
+        f"{over:>+7.3f} {wall:>8.3f} {cpu:>7.3f}{' (set-up)' if first else ''}{flag}",
+        flush=True,
+    )
     return broken
 
 
@@ -87,9 +110,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="N",
         help="the empty grids of these sizes instead of the default puzzles",
     )
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="solve each puzzle this many times (default 1)"
+    )
     args = parser.parse_args(argv)
     puzzles = {f"empty {n}x{n}": Grid.empty(n) for n in args.empty} if args.empty else PUZZLES
-    return 1 if measure(args.backends, args.limits, args.mode, puzzles) else 0
+    return 1 if measure(args.backends, args.limits, args.mode, puzzles, args.repeat) else 0
 
 
 if __name__ == "__main__":

@@ -1,9 +1,9 @@
 """The scaling study of issue 16: time against N = 4 ... 64 for every backend, mode and input kind.
 
     python benchmarks/scaling_study.py [--results R.jsonl] [--resume] [--time-limit 300] [-j 1]
-                                       [--sizes 4,6,...] [--kinds empty,multi50,multi25]
+                                       [--sizes 4,6,...|all] [--kinds empty,multi50,multi25]
                                        [--modes lexmin,any] [--backends dfs,cpsat,sat]
-                                       [--puzzles K]
+                                       [--puzzles K] [--keep-going]
     python benchmarks/scaling_study.py --report --results R.jsonl [--out FOLDER]
                                        [--metric solve|cpu|wall]
 
@@ -13,16 +13,21 @@ Where it writes: a study run appends to `--results`, by default a new log
 committed file (benchmarks/outputs.py): the committed study in docs/study/scaling/ is re-rendered
 with `--report --results docs/study/scaling/scaling.jsonl --out results/scaling-report`.
 
-A *series* is one (kind, mode, backend); it runs its sizes in ascending order, every puzzle in its
+A *shape* is N with its box: `--sizes` takes N (the squarest box, `sudoku-cp`'s default) or RxC
+(that box), and `all` for every N from 4 to 64 that has a box.
+
+A *series* is one (kind, mode, backend); it runs its shapes in ascending order, every puzzle in its
 own child process (a fresh interpreter: one backend's memory or a stuck solver cannot touch the
 next run), killed at time limit + 60 s if it has not returned. A series stops after the first N
 where a puzzle timed out (or was killed, or failed): the other puzzles of that N and the larger N
 are recorded as "not run: stopped at N", since a larger grid would only time out too, and each
-further timeout would cost the whole limit to say so again (the study fits in an hour this way).
+further timeout would cost the whole limit to say so again (the study fits in an hour this way);
+`--keep-going` runs every shape anyway (where each method stops is not monotone in N).
 
 Inputs: kind `empty` is the empty grid (made in code, one puzzle per N); `multi50` and `multi25`
 are the files data/generated/scaling/multi50-NxN.txt and multi25-NxN.txt (three puzzles each,
-half and a quarter of the cells given; data/generated/scaling/README.md).
+half and a quarter of the cells given; data/generated/scaling/README.md), multi50-NxN-RxC.txt for
+a box that is not the default.
 
 Every answer is checked with `sudoku_cp.verify.check_completion` here, in the parent, on top of
 the check the engine already made in the child; lexmin answers of different backends on the same
@@ -31,7 +36,8 @@ Results: JSON Lines, one header line per session and one record per run, appende
 each run ends; `--resume` skips the runs already recorded (with the same time limit).
 
 With `-j 2` two series run at once, so the wall times of that run are taken two at a time (the
-header records `jobs`); CPU seconds of the child are recorded beside them.
+header records `jobs`); CPU seconds and the peak resident memory of the child are recorded beside
+them.
 """
 
 from __future__ import annotations
@@ -87,26 +93,50 @@ class Series:
         return f"{self.backend} {self.mode} {self.kind}"
 
 
-def run_key(record: dict[str, Any]) -> tuple[str, str, str, int, int]:
+def run_key(record: dict[str, Any]) -> tuple[str, str, str, int, str, int]:
     return (
         record["kind"],
         record["mode"],
         record["backend"],
         record["size"],
+        record.get("box") or box_text(record["size"]),
         record["puzzle_index"],
     )
+
+
+Shape = tuple[int, str]  # N, and its box as RxC
+
+
+def shape_of(text: str) -> Shape:
+    """'36' is N = 36 with the default box; '4x9' is N = 36 with 4x9 boxes."""
+    if "x" in text:
+        rows, columns = (int(part) for part in text.split("x"))
+        return rows * columns, f"{rows}x{columns}"
+    return int(text), box_text(int(text))
+
+
+def every_shape() -> list[Shape]:
+    """Every N from 4 to 64 that has a box, with the squarest box."""
+    from sudoku_cp.errors import GridShapeError
+
+    shapes = []
+    for size in range(4, 65):
+        with contextlib.suppress(GridShapeError):
+            shapes.append((size, box_text(size)))
+    return shapes
 
 
 # -- inputs ---------------------------------------------------------------------------------------
 
 
-def puzzles_of(kind: str, size: int, inputs: Path = INPUTS) -> list[Puzzle]:
-    """The puzzles of one kind and size (the empty grid, or the lines of a generated file)."""
+def puzzles_of(kind: str, size: int, inputs: Path = INPUTS, box: str | None = None) -> list[Puzzle]:
+    """The puzzles of one kind and shape (the empty grid, or the lines of a generated file)."""
     from sudoku_cp.grid import Grid
 
     if kind == "empty":
         return [Puzzle(kind, size, 0, Grid.empty(size).to_line())]
-    path = inputs / f"{kind}-{size}x{size}.txt"
+    other = "" if box in (None, box_text(size)) else f"-{box}"
+    path = inputs / f"{kind}-{size}x{size}{other}.txt"
     lines = [
         line.strip()
         for line in path.read_text().splitlines()
@@ -121,6 +151,8 @@ def puzzles_of(kind: str, size: int, inputs: Path = INPUTS) -> list[Puzzle]:
 def child_main() -> None:
     """Solve the puzzle described on stdin with the library; print one JSON object."""
     spec = json.loads(sys.stdin.read())
+    import resource
+
     import sudoku_cp
 
     cpu = time.process_time()
@@ -130,6 +162,7 @@ def child_main() -> None:
         mode=spec["mode"],
         time_limit=spec["time_limit"],
         layout="line",
+        box=spec.get("box"),
     )
     cpu = time.process_time() - cpu
     stats = dict(answer.result.stats) if answer.result is not None else {}
@@ -143,6 +176,11 @@ def child_main() -> None:
                 "reason": answer.reason,
                 "answer": answer.solution.to_line() if answer.solution is not None else None,
                 "child_cpu_seconds": time.process_time(),  # the whole child: imports, set-up, solve
+                # the child's peak resident memory (Linux: kB), and its own children's (a helper)
+                "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+                "helper_peak_rss_mb": round(
+                    resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1
+                ),
                 "stats": {
                     key: value
                     for key, value in stats.items()
@@ -195,7 +233,7 @@ def _kill_group(pid: int) -> None:
 
 def check_answer(puzzle: Puzzle, record: dict[str, Any]) -> None:
     """Verify a solved run's answer with sudoku_cp.verify; a failed check makes it 'wrong'."""
-    from sudoku_cp.grid import Grid
+    from sudoku_cp.grid import Grid, parse_box
     from sudoku_cp.verify import check_completion
 
     if record.get("status") != "solved":
@@ -204,7 +242,13 @@ def check_answer(puzzle: Puzzle, record: dict[str, Any]) -> None:
     if not record.get("answer"):
         record.update(status="wrong", verified=False, reason="solved without an answer")
         return
-    check = check_completion(Grid.parse(puzzle.line), Grid.parse(record["answer"]))
+    # the line layout gives the default box; another one is the record's
+    box = (
+        None if record.get("box") in (None, box_text(record["size"])) else parse_box(record["box"])
+    )
+    check = check_completion(
+        Grid.parse(puzzle.line, box=box), Grid.parse(record["answer"], box=box)
+    )
     record["verified"] = check.ok
     if not check.ok:
         record.update(status="wrong", reason=check.describe())
@@ -263,16 +307,18 @@ Runner = Callable[[dict[str, Any], float], dict[str, Any]]
 
 def run_series(
     series: Series,
-    sizes: Sequence[int],
+    sizes: Sequence[int | Shape],
     log: Log,
     *,
     time_limit: float,
     runner: Runner,
     progress: Callable[[str], None],
-    puzzles: Callable[[str, int], list[Puzzle]] = puzzles_of,
+    puzzles: Callable[..., list[Puzzle]] = puzzles_of,
     first: int | None = None,
+    keep_going: bool = False,
 ) -> None:
-    """One series, ascending N; stops at the first timeout (or kill, or failure)."""
+    """One series, ascending N; stops at the first timeout (or kill, or failure) unless
+    `keep_going`."""
     done = log.done()
     previous = [
         r
@@ -281,9 +327,18 @@ def run_series(
         and (r["kind"], r["mode"], r["backend"]) == (series.kind, series.mode, series.backend)
     ]
     stopped_at = min((r["size"] for r in previous if r["status"] in STOPPING), default=None)
-    for size in sorted(sizes):
-        for puzzle in puzzles(series.kind, size)[:first]:
-            key = (series.kind, series.mode, series.backend, size, puzzle.index)
+    if keep_going:
+        stopped_at = None
+    shapes = sorted(shape if isinstance(shape, tuple) else (shape, "") for shape in sizes)
+    for size, box in shapes:
+        box = box or box_text(size)
+        found = (
+            puzzles(series.kind, size)
+            if box == box_text(size)
+            else puzzles_of(series.kind, size, box=box)
+        )
+        for puzzle in found[:first]:
+            key = (series.kind, series.mode, series.backend, size, box, puzzle.index)
             if key in done:
                 continue
             base = {
@@ -293,7 +348,7 @@ def run_series(
                 "mode": series.mode,
                 "backend": series.backend,
                 "size": size,
-                "box": box_text(size),
+                "box": box,
                 "puzzle_index": puzzle.index,
                 "givens": givens_of(puzzle),
                 "time_limit": time_limit,
@@ -309,16 +364,17 @@ def run_series(
                 "backend": series.backend,
                 "mode": series.mode,
                 "time_limit": time_limit,
+                "box": box,
             }
             record = {**base, **runner(spec, time_limit + KILL_GRACE)}
             check_answer(puzzle, record)
             log.append(record)
             progress(
-                f"{series.label} N={size} #{puzzle.index + 1}: {record['status']} "
+                f"{series.label} N={size} ({box}) #{puzzle.index + 1}: {record['status']} "
                 f"{_seconds_text(record.get('solve_seconds'))} "
                 f"(wall {record.get('wall_seconds', 0):.1f} s)"
             )
-            if record["status"] in STOPPING and stopped_at is None:
+            if record["status"] in STOPPING and stopped_at is None and not keep_going:
                 stopped_at = size
                 progress(f"{series.label}: stops at N={size} ({record['status']})")
 
@@ -349,11 +405,10 @@ def disagreements(records: Iterable[dict[str, Any]]) -> list[str]:
             and record["mode"] == "lexmin"
             and record["status"] == "solved"
         ):
-            answers.setdefault((record["kind"], record["size"], record["puzzle_index"]), {})[
-                record["backend"]
-            ] = record["answer"]
+            key = (record["kind"], record["size"], record.get("box", ""), record["puzzle_index"])
+            answers.setdefault(key, {})[record["backend"]] = record["answer"]
     lines = []
-    for (kind, size, index), by_backend in sorted(answers.items()):
+    for (kind, size, _, index), by_backend in sorted(answers.items()):
         if len(set(by_backend.values())) > 1:
             smallest = min(by_backend.values(), key=_line_values)
             wrong = sorted(b for b, a in by_backend.items() if a != smallest)
@@ -415,6 +470,7 @@ def study(
                 runner=run,
                 progress=say,
                 first=args.puzzles,
+                keep_going=args.keep_going,
             )
             for series in all_series
         ]
@@ -448,22 +504,25 @@ METRICS = {
     "cpu": "call_cpu_seconds",
     "wall": "wall_seconds",
     "setup": "setup_seconds",
+    "rss": "peak_rss_mb",
 }
 
 
 def cells(
     records: Iterable[dict[str, Any]], metric: str = "solve"
-) -> dict[tuple[str, str, str, int], tuple[str, float | None]]:
-    """(kind, mode, backend, N) -> (text, median seconds or None): the median over the puzzles
-    of that N, a timeout counting as infinite; 'timeout' when the median is one, 'not run'."""
+) -> dict[tuple[str, str, str, int, str], tuple[str, float | None]]:
+    """(kind, mode, backend, N, box) -> (text, median or None): the median over the puzzles
+    of that shape, a timeout counting as infinite; 'timeout' when the median is one, 'not run'.
+    The rss metric is the largest peak over the puzzles, in MB."""
     field = METRICS[metric]
-    groups: dict[tuple[str, str, str, int], list[dict[str, Any]]] = {}
+    groups: dict[tuple[str, str, str, int, str], list[dict[str, Any]]] = {}
     for record in records:
         if record.get("type") == "run":
+            box = record.get("box") or box_text(record["size"])
             groups.setdefault(
-                (record["kind"], record["mode"], record["backend"], record["size"]), []
+                (record["kind"], record["mode"], record["backend"], record["size"], box), []
             ).append(record)
-    table: dict[tuple[str, str, str, int], tuple[str, float | None]] = {}
+    table: dict[tuple[str, str, str, int, str], tuple[str, float | None]] = {}
     for key, runs in groups.items():
         if all(r["status"] == "not run" for r in runs):
             table[key] = ("not run", None)
@@ -474,6 +533,10 @@ def cells(
             for r in ran
         ]
         median = statistics.median(times)
+        if metric == "rss":
+            peaks = [r[field] for r in ran if r.get(field) is not None]
+            table[key] = (f"{max(peaks):.0f} MB", max(peaks)) if peaks else ("", None)
+            continue
         failed = sum(1 for r in ran if r["status"] != "solved")
         statuses = sorted({r["status"] for r in ran if r["status"] != "solved"})
         if math.isinf(median):
@@ -498,11 +561,11 @@ def markdown(records: list[dict[str, Any]], metric: str = "solve") -> str:
     modes = [m for m in MODES if any(key[1] == m for key in table)]
     backends = sorted({key[2] for key in table}, key=_backend_order)
     lines = [
-        f"Median {metric} seconds over the puzzles of each N ({METRICS[metric]}); "
+        f"Median {metric} over the puzzles of each N ({METRICS[metric]}; rss: the largest); "
         "a timeout counts as infinite; `not run`: the series stopped at a smaller N."
     ]
     for kind in kinds:
-        sizes = sorted({key[3] for key in table if key[0] == kind})
+        sizes = sorted({(key[3], key[4]) for key in table if key[0] == kind})
         columns = [(backend, mode) for backend in backends for mode in modes]
         lines += [
             "",
@@ -511,11 +574,12 @@ def markdown(records: list[dict[str, Any]], metric: str = "solve") -> str:
             "| N | " + " | ".join(f"{b} {m}" for b, m in columns) + " |",
             "|---:|" + "---:|" * len(columns),
         ]
-        for size in sizes:
+        for size, box in sizes:
             row = [
-                table.get((kind, mode, backend, size), ("", None))[0] for backend, mode in columns
+                table.get((kind, mode, backend, size, box), ("", None))[0]
+                for backend, mode in columns
             ]
-            lines.append(f"| {size} | " + " | ".join(row) + " |")
+            lines.append(f"| {size} ({box}) | " + " | ".join(row) + " |")
     found = disagreements(records)
     if found:
         lines += ["", "**DISAGREEMENTS between lexmin answers:**", ""]
@@ -648,7 +712,17 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--resume", action="store_true")
     parser.add_argument("--time-limit", type=float, default=300.0)
     parser.add_argument("-j", "--jobs", type=int, default=1)
-    parser.add_argument("--sizes", type=lambda t: [int(s) for s in _list(t)], default=list(SIZES))
+    parser.add_argument(
+        "--sizes",
+        type=lambda t: every_shape() if t == "all" else [shape_of(s) for s in _list(t)],
+        default=list(SIZES),
+        help="N (the default box), RxC (that box), or all: every N from 4 to 64 with a box",
+    )
+    parser.add_argument(
+        "--keep-going",
+        action="store_true",
+        help="run every shape of a series, past its first timeout",
+    )
     parser.add_argument("--kinds", type=_list, default=list(KINDS))
     parser.add_argument("--modes", type=_list, default=list(MODES))
     parser.add_argument(

@@ -33,11 +33,6 @@ def _propagating_solvers() -> list[str]:
     return accepted
 
 
-# CaDiCaL reads python-sat's interrupt() late: a 0.3 s limit on the empty 25x25 lex-min runs for
-# seconds, past the contract's generous bound unless the machine is quiet. Reported; the backend
-# is not changed here.
-CADICAL_OVERRUNS = "CaDiCaL overruns a 0.3 s time limit on the empty 25x25 by seconds"
-
 test_dfs_contract = contract_tests("dfs", **FULL)
 test_cpsat_contract = contract_tests(
     "cpsat",
@@ -57,10 +52,6 @@ test_sat_contract = contract_tests(
         "encoding=minimal,amo=seqcounter|ladder|bitwise|totalizer|mtotalizer|kmtotalizer|"
         "sortnetwrk|cardnetwrk",
     ],
-    xfail={
-        f"sat[solver={solver}]-time-limit-empty25": CADICAL_OVERRUNS
-        for solver in ("cadical153", "cadical195", "cadical300")
-    },
     **FULL,
 )
 test_dlx_contract = contract_tests("dlx", **FULL)

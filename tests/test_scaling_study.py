@@ -145,9 +145,9 @@ def test_report_renders_table_and_plot(study, tmp_path):
     run(study, log, FakeRunner(timeout_from=9), [4, 6, 9, 12])
     run(study, log, FakeRunner(), [4, 6, 9, 12], study.Series("empty", "lexmin", "sat"))
     text = study.markdown(log.records)
-    assert "| 4 | 40 ms | 40 ms |" in text
-    assert "| 9 | timeout | 90 ms |" in text
-    assert "| 12 | not run | 120 ms |" in text
+    assert "| 4 (2x2) | 40 ms | 40 ms |" in text
+    assert "| 9 (3x3) | timeout | 90 ms |" in text
+    assert "| 12 (3x4) | not run | 120 ms |" in text
     out = tmp_path / "out"
     args = study.parse_args(["--report", "--results", str(path), "--out", str(out)])
     assert study.report(args) == 0
@@ -164,3 +164,43 @@ def test_child_runs_the_library_and_a_stuck_child_is_killed(study):
         spec, kill_after=0.5, command=[sys.executable, "-c", "import time; time.sleep(30)"]
     )
     assert stuck["status"] == "killed" and stuck["wall_seconds"] < 10
+
+
+def test_keep_going_runs_every_shape_past_a_timeout(study, tmp_path):
+    log = new_log(study, tmp_path / "r.jsonl")
+    runner = FakeRunner(timeout_from=9)
+    for size in [4, 9, 12]:
+        runner.current = size
+        study.run_series(
+            study.Series("empty", "lexmin", "dfs"),
+            [size],
+            log,
+            time_limit=5,
+            runner=runner,
+            progress=lambda message: None,
+            puzzles=fake_puzzles(study),
+            keep_going=True,
+        )
+    assert runner.calls == [4, 4, 9, 9, 12, 12]
+    assert "not run" not in {r["status"] for r in log.records if r["type"] == "run"}
+
+
+def test_shapes_are_a_parameter_every_n_with_its_box_or_a_box_named(study):
+    shapes = study.parse_args(["--sizes", "all"]).sizes
+    assert len(shapes) == 45 and shapes[0] == (4, "2x2") and shapes[-1] == (64, "8x8")
+    assert (26, "2x13") in shapes and (42, "6x7") in shapes and (7, "1x7") not in shapes
+    assert study.parse_args(["--sizes", "9,4x9"]).sizes == [(9, "3x3"), (36, "4x9")]
+    # a box other than the default is solved and checked in that box
+    spec = {
+        "puzzle": Grid.empty(8).to_line(),
+        "box": "4x2",
+        "backend": "dfs",
+        "mode": "lexmin",
+        "time_limit": 10,
+    }
+    result = study.run_child(spec, kill_after=60)
+    assert result["status"] == "solved"
+    record = {"box": "4x2", "size": 8, **result}
+    study.check_answer(study.Puzzle("empty", 8, 0, spec["puzzle"]), record)
+    assert record["verified"] and result["peak_rss_mb"] > 10
+    assert Grid.parse(result["answer"]).conflicts()  # the 4x2 lex-min breaks the 2x4 boxes

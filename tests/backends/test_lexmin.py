@@ -216,14 +216,19 @@ def test_a_timeout_is_no_answer_and_the_shape_stays_usable(backend, mode):
 
 
 @pytest.mark.parametrize("configuration", INLINE)
-def test_an_inline_solver_that_timed_out_is_rebuilt_outside_the_next_clock(configuration):
+def test_an_inline_solver_that_timed_out_is_rebuilt_on_the_next_clock(configuration):
     name, options = configuration
     with get_backend(name, **options) as backend:
         backend.prepare(Grid.empty(16))
         model = backend._models[16, (4, 4)]
         model.retired = True  # what a check cut short by the time limit does
         again = backend.solve(Grid.empty(16), mode=Mode.ANY, time_limit=60)
-        assert "setup_seconds" in again.stats and backend._models[16, (4, 4)] is not model
+        assert "setup_seconds" not in again.stats and backend._models[16, (4, 4)] is not model
+        # a rebuild that would not fit in the time left is not started
+        backend._models[16, (4, 4)].retired = True
+        backend._build_seconds[16, (4, 4)] = 30.0
+        late = backend.solve(Grid.empty(16), mode=Mode.ANY, time_limit=1)
+        assert late.status is Status.TIMEOUT and "a new solver would take" in late.reason
 
 
 def test_a_zero_time_limit_is_a_timeout(backend):

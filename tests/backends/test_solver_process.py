@@ -31,10 +31,26 @@ def test_a_solver_process_that_overruns_is_killed_and_the_next_puzzle_gets_a_new
         assert result.status is Status.TIMEOUT and result.stats["helper"] == "killed"
         assert child.poll() is not None  # the child is gone
         monkeypatch.setattr(solver_process, "KILL_GRACE_SECONDS", 0.25)
+        # restarted and rebuilt on the next puzzle's clock (each puzzle's wall time is bounded)
         again = backend.solve(Grid.empty(9), time_limit=60)
-        assert "setup_seconds" in again.stats and backend.solver_process.process is not child
+        assert "setup_seconds" not in again.stats and backend.solver_process.process is not child
         assert again.solution.to_line() == EMPTY_9_LEXMIN
         assert again.stats["helper_cpu_seconds"] > 0
+
+
+@pytest.mark.parametrize("configuration", HELPED)
+def test_a_rebuild_that_overruns_the_next_puzzles_limit_is_killed_too(configuration, monkeypatch):
+    name, options = configuration
+    with get_backend(name, **options) as backend:
+        backend.prepare(Grid.empty(9))
+        monkeypatch.setattr(solver_process, "KILL_GRACE_SECONDS", -5.0)
+        assert backend.solve(Grid.empty(9), time_limit=1).status is Status.TIMEOUT
+        # the restarted child cannot build the model before this puzzle's deadline
+        late = backend.solve(Grid.empty(9), time_limit=0.01)
+        assert late.status is Status.TIMEOUT and "rebuilding the helper" in late.reason
+        assert not backend.solver_process.alive()
+        monkeypatch.setattr(solver_process, "KILL_GRACE_SECONDS", 0.25)
+        assert backend.solve(Grid.empty(9), time_limit=60).status is Status.SOLVED
 
 
 @pytest.mark.parametrize("configuration", HELPED)

@@ -9,7 +9,7 @@ import pytest
 from sudoku_cp.certify import encoding
 from sudoku_cp.grid import Grid
 
-from ..conftest import UNSOLVABLE_4
+from ..conftest import G17, UNSOLVABLE_4
 from .conftest import SMALL_PUZZLES, completions
 
 pytest.importorskip("dratify")
@@ -65,6 +65,37 @@ def test_blocking_leaves_exactly_the_other_completions(puzzle: Grid) -> None:
 def test_conflicting_givens_and_a_blocked_cell_are_refuted_by_the_clauses() -> None:
     assert not satisfiable(encoding.completion_formula(Grid.parse("1100" + "0" * 12)))
     assert not satisfiable(encoding.completion_formula(Grid.parse(UNSOLVABLE_4)))
+
+
+@pytest.mark.parametrize("puzzle", SMALL_PUZZLES, ids=lambda grid: grid.to_line())
+def test_the_extended_clauses_hold_under_every_completion_too(
+    puzzle: Grid, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Below EXTENDED_FROM_SIZE the formula holds the minimal clauses; the extended ones, which
+    # bigger grids get, are held to the same property here on the small puzzles.
+    minimal = len(encoding.completion_formula(puzzle).clauses)
+    monkeypatch.setattr(encoding, "EXTENDED_FROM_SIZE", puzzle.size)
+    formula = encoding.completion_formula(puzzle)
+    assert len(formula.clauses) > minimal
+    for completion in completions(puzzle):
+        assert all(holds(clause, one_hot(completion)) for clause in formula.clauses)
+    first = completions(puzzle)[0]
+    assert not satisfiable(encoding.lexmin_formula(puzzle, first))
+
+
+def test_nine_by_nine_formulas_are_minimal_and_sixteen_extended() -> None:
+    def cell_pairs(puzzle: Grid) -> int:  # two values of one cell excluded by a clause
+        size = puzzle.size
+        formula = encoding.completion_formula(puzzle)
+        return sum(
+            len(clause) == 2 and (-clause[0] - 1) // size == (-clause[1] - 1) // size
+            for clause in formula.clauses
+            if clause[0] < 0 and clause[1] < 0
+        )
+
+    assert encoding.EXTENDED_FROM_SIZE == 16
+    assert cell_pairs(Grid.parse(G17)) == 0
+    assert cell_pairs(Grid.empty(16)) == 256 * 120
 
 
 def test_candidates_leave_out_the_values_of_given_peers() -> None:

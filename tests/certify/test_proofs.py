@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from sudoku_cp.backends import get_backend
 from sudoku_cp.certify import encoding, proofs
 from sudoku_cp.grid import Grid
 
@@ -25,6 +26,25 @@ def refuted() -> tuple[encoding.Formula, str]:
         proof = solver.proof()
     assert proof.count("\n") > 10
     return formula, proof
+
+
+@pytest.mark.parametrize("size", [9, 16])
+def test_the_checked_clauses_are_what_dratify_reads_from_the_published_text(size: int) -> None:
+    # The checker is handed the formula's clauses, not the text; what anyone re-checks is the
+    # text, so the two must be one formula: dratify's own parser reads the text back to them.
+    dratify = proofs.load_dratify()
+    puzzle = Grid.parse(G17) if size == 9 else Grid.empty(16)
+    solution = get_backend("sat").solve(puzzle).solution
+    assert solution is not None
+    formulas = [
+        encoding.completion_formula(puzzle),
+        encoding.lexmin_formula(puzzle, solution),
+        encoding.count_formula(puzzle, [solution]),
+    ]
+    for formula in formulas:
+        parsed = dratify.parse_dimacs(formula.dimacs, strict=True)
+        checked = proofs.checker_formula(dratify, formula)
+        assert (checked.nvars, checked.clauses) == (parsed.nvars, parsed.clauses)
 
 
 def _corruptions(proof: str) -> dict[str, str]:
@@ -50,9 +70,9 @@ def test_the_checker_accepts_the_proof_and_rejects_every_corruption(
     refuted: tuple[encoding.Formula, str], engine: str
 ) -> None:
     formula, proof = refuted
-    assert proofs.check_refutation(formula.dimacs, proof, engine).ok
+    assert proofs.check_refutation(formula, proof, engine).ok
     for name, corrupted in _corruptions(proof).items():
-        check = proofs.check_refutation(formula.dimacs, corrupted, engine)
+        check = proofs.check_refutation(formula, corrupted, engine)
         assert not check.ok, name
         assert check.reason
 
@@ -78,4 +98,4 @@ def test_a_proof_of_a_satisfiable_formula_is_rejected() -> None:
     formula = encoding.completion_formula(Grid.parse(G17))
     with pytest.raises(AssertionError), proofs.ProofSolver(formula) as solver:
         assert solver.solve() is None
-    assert not proofs.check_refutation(formula.dimacs, "0\n").ok
+    assert not proofs.check_refutation(formula, "0\n").ok

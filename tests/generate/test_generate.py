@@ -176,6 +176,20 @@ def test_scaling_inputs_exist_and_readme_lists_their_commands():
             assert f"{recorded.command} -o data/generated/scaling/{path.name}" in readme
 
 
+def test_scaling_inputs_cover_every_shape_up_to_64():
+    # Every N from 4 to 64 that has a box (issue 40: the study covers every shape).
+    readme = (SCALING / "README.md").read_text()
+    sizes = [n for n in range(4, 65) if any(n % r == 0 and r * r <= n for r in range(2, 9))]
+    assert len(sizes) == 45 and 26 in sizes and 62 in sizes and 7 not in sizes
+    for size in sizes:
+        for density in ("multi50", "multi25"):
+            path = SCALING / f"{density}-{size}x{size}.txt"
+            recorded = read_generated(path)
+            assert len(recorded.puzzles) == 3
+            assert f"{recorded.command} -o data/generated/scaling/{path.name}" in readme
+            assert f"`{path.name}`" in readme
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("stem", SCALING_SAMPLE)
 def test_scaling_input_matches_its_command(stem):

@@ -15,6 +15,7 @@ or in a solver process (`solver_process.py`).
 from __future__ import annotations
 
 import functools
+import time
 from abc import abstractmethod
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
@@ -195,9 +196,10 @@ class PuzzleOracle(TighteningOracle, BlockingOracle, Protocol):
 
 class OracleBackend(Backend):
     """A backend over an incremental solver kept per shape (`z3`, `exact`): the shape's model is
-    built in `prepare()`, outside the clock, and rebuilt there after a puzzle retired it; lex-min
-    by `lexmin_by_tightening`, count by `count_by_blocking`, any by one question. A subclass
-    says how to build the model (`build`) and how to ask it about one puzzle (`oracle`).
+    built in `prepare()`, outside the clock, and rebuilt on the next puzzle's clock after a
+    puzzle retired it; lex-min by `lexmin_by_tightening`, count by `count_by_blocking`, any by
+    one question. A subclass says how to build the model (`build`) and how to ask it about one
+    puzzle (`oracle`).
 
     With the option `process=helper` (a subclass declares it with
     `solver_process.process_option`) all of that happens in a child process instead
@@ -209,6 +211,7 @@ class OracleBackend(Backend):
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         self._models: dict[tuple[int, Shape], ShapeSolver] = {}
+        self._build_seconds: dict[tuple[int, Shape], float] = {}  # each shape's last build
         self.solver_process: SolverProcess | None = None
         if self.option_values.get("process") == "helper":
             # the child runs it inline
@@ -223,24 +226,45 @@ class OracleBackend(Backend):
         """The puzzle's questions to `model` (one that `build` made)."""
 
     def prepare(self, grid: Grid) -> bool:
-        """Build (or rebuild, after a timeout) the shape's solver, outside the clock: here, or
-        in the solver process (started, or restarted after it was killed at a deadline)."""
+        """Build the shape's solver the first time it is needed, outside the clock: here, or in
+        the solver process. A rebuild (the solver retired by a failure, the solver process
+        killed at a deadline) is the next puzzle's: `_solve` makes it, on that puzzle's clock."""
+        key = (grid.size, grid.box)
         child = self.solver_process
         if child is not None:
-            fresh = not child.alive() or (grid.size, grid.box) not in child.shapes
+            if key in child.built:
+                return False
             child.build(grid.size, grid.box)
-            return fresh
-        key = (grid.size, grid.box)
-        kept = self._models.get(key)
-        if kept is not None and not kept.retired:
+            return True
+        if key in self._models:
             return False
-        self._models[key] = self.build(grid.size, grid.box)
+        self._build(key)
         return True
 
     def close(self) -> None:
         if self.solver_process is not None:
             self.solver_process.stop()
+            self.solver_process.built.clear()
         self._models.clear()
+
+    def _rebuild(self, grid: Grid, deadline: Deadline) -> ShapeSolver:
+        """A new solver for the shape, on the puzzle's clock. A build cannot be interrupted, so
+        it is not started when the last one took longer than the time left.
+
+        Raises:
+            TimeUp: when the time left is shorter than the last build took.
+        """
+        key = (grid.size, grid.box)
+        remaining = deadline.remaining()
+        if remaining is not None and remaining < self._build_seconds.get(key, 0.0):
+            raise TimeUp("a new solver would take longer than the time left")
+        return self._build(key)
+
+    def _build(self, key: tuple[int, Shape]) -> ShapeSolver:
+        started = time.perf_counter()
+        model = self._models[key] = self.build(*key)
+        self._build_seconds[key] = time.perf_counter() - started
+        return model
 
     def _solve(self, grid: Grid, *, mode: Mode, limit: int, deadline: Deadline) -> Outcome:
         if self.solver_process is not None:
@@ -249,6 +273,8 @@ class OracleBackend(Backend):
             return outcome
         self.prepare(grid)  # a no-op after Backend.solve's own call
         model = self._models[grid.size, grid.box]
+        if model.retired:  # rebuilt on this puzzle's clock (a failure retired the last one)
+            model = self._rebuild(grid, deadline)
         before = model.statistics()
         puzzle = self.oracle(model, grid, deadline)
         questions, counted = Questions(), Count()

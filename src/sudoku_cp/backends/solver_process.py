@@ -6,8 +6,9 @@ not answered `KILL_GRACE_SECONDS` after the puzzle's deadline is killed (TIMEOUT
 that chooses it is `process=helper` (`process_option`); `process=inline` solves in this process.
 
 The child is `python -m sudoku_cp.backends.solver_process`, started in `prepare()` (outside the
-clock) in a session of its own, so a terminal's Ctrl-C reaches only the parent. It reads pickled
-requests on stdin and writes pickled answers on stdout:
+clock; after a kill, by the next puzzle on its own clock) in a session of its own, so a
+terminal's Ctrl-C reaches only the parent. It reads pickled requests on stdin and writes pickled
+answers on stdout:
 
     ("build", backend name, options, size, box)       -> ("ok", setup seconds)
     ("solve", name, options, values, box, mode, limit, time limit) -> ("ok", result fields)
@@ -59,6 +60,7 @@ class SolverProcess:
         self.options = {**options, "process": "inline"}
         self.process: subprocess.Popen[bytes] | None = None
         self.shapes: set[tuple[int, Shape]] = set()  # shapes whose model the child has built
+        self.built: set[tuple[int, Shape]] = set()  # shapes some child has built, ever
 
     def alive(self) -> bool:
         return self.process is not None and self.process.poll() is None
@@ -85,18 +87,36 @@ class SolverProcess:
                 process.kill()
             process.wait()
 
-    def build(self, size: int, box: Shape) -> None:
-        """Have the child build the shape's model now (set-up, outside any clock)."""
+    def build(self, size: int, box: Shape, deadline: Deadline | None = None) -> None:
+        """Have the child build the shape's model now (started first if it is not running):
+        set-up, outside any clock, without a `deadline`; within it, with one.
+
+        Raises:
+            TimeUp: when the build has not ended `KILL_GRACE_SECONDS` after the deadline (the
+                child is killed).
+        """
         if not self.alive():
             self.start()
         if (size, box) not in self.shapes:
-            self._ask(("build", self.name, self.options, size, box), None)
+            try:
+                self._ask(("build", self.name, self.options, size, box), deadline)
+            except TimeUp:
+                self.stop()
+                raise
             self.shapes.add((size, box))
+            self.built.add((size, box))
 
     def solve(self, grid: Grid, mode: Mode, limit: int, deadline: Deadline) -> Outcome:
         """The child's answer for one puzzle; TIMEOUT (and the child killed) when it has not
-        answered `KILL_GRACE_SECONDS` after the deadline."""
-        self.build(grid.size, grid.box)
+        answered `KILL_GRACE_SECONDS` after the deadline. A child killed at an earlier
+        puzzle's deadline is restarted, and the shape's model rebuilt, on this puzzle's clock:
+        a time limit bounds each puzzle's wall time."""
+        try:
+            self.build(grid.size, grid.box, deadline)
+        except TimeUp:
+            return Outcome.timeout(
+                deadline, when="rebuilding the helper", stats={"helper": "killed"}
+            )
         request = (
             "solve",
             self.name,
@@ -110,7 +130,7 @@ class SolverProcess:
         try:
             status, values, count, stats, reason = self._ask(request, deadline)
         except TimeUp:
-            self.stop()  # the next puzzle's prepare() starts a new one
+            self.stop()  # the next puzzle starts a new one, on its own clock
             return Outcome.timeout(deadline, when="helper killed", stats={"helper": "killed"})
         if status == Status.TIMEOUT.value:
             # worded by the puzzle's limit, not by the time left that the child was given

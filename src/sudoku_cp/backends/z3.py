@@ -20,7 +20,7 @@ Lex-min: `lexmin_by_tightening` (backends/lexmin.py): "x(i) < s" is the assumpti
 not-b(i, v) for v >= s (boolean) or le(i, s-1) (integer). Count: `count_by_blocking`. Any: one
 check. Time limits: Z3's `timeout` parameter, set before each check to the time left; a check
 that returns unknown is a TIMEOUT, never a "no", and the solver is retired (the next puzzle of
-the shape rebuilds it). Stats: Z3's counters for the puzzle, and the oracle calls.
+the shape rebuilds it, on its own clock). Stats: Z3's counters for the puzzle, and the oracle calls.
 
 By default (`process=helper`) all of this runs in a child process, killed when it overruns the
 deadline (docs/backends.md says why).

@@ -316,7 +316,7 @@ class Certifier:
         self, claim: Claim, formula: Formula, proof: str, clock: _Clock, shown: str
     ) -> Certification:
         with clock("check"):
-            check = check_refutation(formula.dimacs, proof, self.engine)
+            check = check_refutation(formula, proof, self.engine)
         version, engine = checker_versions(check.engine)
         lines, size, digest = proof_digest(proof)
         proof_format = PROOF_SOLVERS[self.solver]

@@ -98,29 +98,40 @@ def _at_most_one(literals: Sequence[int]) -> Iterator[Clause]:
     return ([-first, -second] for first, second in itertools.combinations(literals, 2))
 
 
+# From this size on the certificate formula holds the extended clauses (a cell holds at most one
+# value, a unit holds every value); below it only the minimal ones, which are fewer to write,
+# load and check where the solver needs no help to refute.
+EXTENDED_FROM_SIZE = 16
+
+
 def completion_clauses(puzzle: Grid, cands: Sequence[Sequence[int]]) -> list[Clause]:
     """Clauses true under every completion C of `puzzle`:
 
-    - each cell holds one of its candidates (C_c is one: see the module docstring) and not two
-      values (C_c is one value);
-    - each value is in each unit once: in a completion the N cells of a unit hold N different
-      values of 1..N, so each value exactly once, and only in a cell that has it as candidate.
+    - each cell holds one of its candidates (C_c is one: see the module docstring);
+    - no unit holds a value twice: in a completion the N cells of a unit hold N different
+      values, and a value only in a cell that has it as candidate;
+    - from `EXTENDED_FROM_SIZE` on also: no cell holds two values (C_c is one value), and each
+      value is in each unit (N different values of 1..N in N cells are all of them).
 
-    A given conflict (two equal givens in a unit) makes two one-literal cell clauses that an
+    Fewer clauses only say less, so the minimal set is as sound as the extended one. A given
+    conflict (two equal givens in a unit) makes two one-literal cell clauses that an
     at-most-one clause of the unit contradicts. An empty clause (a cell without candidates, a
     value with no place in a unit) is true in every completion because there is none.
     """
     size = puzzle.size
+    extended = size >= EXTENDED_FROM_SIZE
     clauses: list[Clause] = []
     for cell, values in enumerate(cands):
         literals = [cell * size + value for value in values]
         clauses.append(literals)
-        clauses.extend(_at_most_one(literals))
+        if extended:
+            clauses.extend(_at_most_one(literals))
     allowed = [set(values) for values in cands]
     for unit in puzzle.geometry.units:
         for value in range(1, size + 1):
             literals = [cell * size + value for cell in unit if value in allowed[cell]]
-            clauses.append(literals)
+            if extended:
+                clauses.append(literals)
             clauses.extend(_at_most_one(literals))
     return clauses
 
@@ -205,6 +216,7 @@ def count_formula(puzzle: Grid, found: Sequence[Grid]) -> Formula:
 
 
 __all__ = [
+    "EXTENDED_FROM_SIZE",
     "Formula",
     "candidates",
     "completion_clauses",

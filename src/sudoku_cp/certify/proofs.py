@@ -14,6 +14,7 @@ this module registers with dratify when it is installed); `auto` takes native wh
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.metadata
 from collections.abc import Sequence
@@ -103,15 +104,20 @@ def proof_digest(proof: str) -> tuple[int, int, str]:
     return proof.count("\n"), len(data), hashlib.sha256(data).hexdigest()
 
 
-def check_refutation(dimacs: str, proof: str, engine: str = "auto") -> ProofCheck:
-    """Check with dratify that `proof` refutes the CNF in `dimacs` (its own parser reads it).
+def check_refutation(formula: Formula, proof: str, engine: str = "auto") -> ProofCheck:
+    """Check with dratify that `proof` refutes `formula`.
+
+    The checker gets the formula's clauses as they are, not read back from its DIMACS text:
+    `Formula.dimacs` writes exactly these clauses (a test reads the text back with dratify's
+    parser and compares), and parsing the text again cost more than the rest of a 9x9
+    certificate. The proof, which is not trusted at all, is read by dratify's parser.
 
     Raises:
         CheckerUnavailableError: when dratify is missing, or `engine` is native (or both)
             without the native checker.
     """
     dratify = require_engine(engine)
-    native = dratify.native_available()
+    native = _native_available(dratify)
     engines: Sequence[str] = (
         ("native", "python")
         if engine == "both"
@@ -120,18 +126,41 @@ def check_refutation(dimacs: str, proof: str, engine: str = "auto") -> ProofChec
         else (engine,)
     )
     try:
-        formula = dratify.parse_dimacs(dimacs, strict=True)
         steps = dratify.parse_proof(proof)
     except ValueError as error:  # dratify's one-line account of malformed input
         return ProofCheck(False, f"the checker cannot read it: {error}", "+".join(engines))
+    checked = checker_formula(dratify, formula)
     for name in engines:
         try:
-            result = dratify.check_proof(formula, steps, engine=name)
+            result = dratify.check_proof(checked, steps, engine=name)
         except ValueError as error:
             return ProofCheck(False, f"{name} checker: {error}", "+".join(engines))
         if not (result.ok and result.reached_empty):
             return ProofCheck(False, f"{name} checker: {result.reason}", "+".join(engines))
     return ProofCheck(True, str(result.reason), "+".join(engines))
+
+
+@functools.cache
+def _native_available(dratify: Any) -> bool:
+    """Whether dratify has a native engine: asked once per process (dratify looks for one by
+    trying imports, each a search of the module path)."""
+    return bool(dratify.native_available())
+
+
+def checker_formula(dratify: Any, formula: Formula) -> Any:
+    """The formula as dratify's `CNF`, in dratify's literal numbering (2(v - 1) for v,
+    2(v - 1) + 1 for -v): the clauses its DIMACS parser makes of `formula.dimacs`.
+
+    The clauses are set as they are, not through `CNF.add`, whose normalisation (repeated
+    literals merged, tautologies dropped) has nothing to do here: the encoding never repeats a
+    variable within a clause (a test holds this against dratify's parser of the text).
+    """
+    checked = dratify.CNF(formula.variables)
+    checked.clauses = [
+        tuple([2 * literal - 2 if literal > 0 else -2 * literal - 1 for literal in clause])
+        for clause in formula.clauses
+    ]
+    return checked
 
 
 def require_engine(engine: str) -> Any:
@@ -146,7 +175,7 @@ def require_engine(engine: str) -> Any:
             f"unknown checker engine {engine!r}: choose one of {', '.join(ENGINES)}"
         )
     dratify = load_dratify()
-    if engine in ("native", "both") and not dratify.native_available():
+    if engine in ("native", "both") and not _native_available(dratify):
         raise CheckerUnavailableError(
             "the native proof checker is not installed: pip install cdclkit-native "
             "(or choose the python engine)"
@@ -154,8 +183,10 @@ def require_engine(engine: str) -> Any:
     return dratify
 
 
+@functools.cache
 def load_dratify() -> Any:
-    """dratify, with the native checker registered when cdclkit-native is installed.
+    """dratify, with the native checker registered when cdclkit-native is installed (once per
+    process).
 
     Raises:
         CheckerUnavailableError: when dratify is not installed.
@@ -196,8 +227,10 @@ def solver_version(name: str) -> str:
     return f"{name} (python-sat {package_version('python-sat')})"
 
 
+@functools.cache
 def package_version(package: str) -> str:
-    """An installed distribution's version ('unknown' when it is not installed)."""
+    """An installed distribution's version ('unknown' when it is not installed); looked up
+    once per process (a look-up reads the installed metadata from disk)."""
     try:
         return importlib.metadata.version(package)
     except importlib.metadata.PackageNotFoundError:
@@ -211,6 +244,7 @@ __all__ = [
     "ProofCheck",
     "ProofSolver",
     "check_refutation",
+    "checker_formula",
     "checker_versions",
     "load_dratify",
     "package_version",

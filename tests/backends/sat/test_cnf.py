@@ -116,3 +116,44 @@ def test_variable_numbering_is_the_documented_formula():
 def test_write_dimacs_refuses_unknown_encodings():
     with pytest.raises(BackendOptionError):
         write_dimacs(Grid.empty(4), io.StringIO(), amo="magic")
+
+
+def test_native_at_most_ones_are_the_solvers_own_and_no_clauses():
+    pairwise = base_cnf(9, (3, 3), "extended", "pairwise")
+    native = base_cnf(9, (3, 3), "extended", "native")
+    # only the at-least-ones are clauses: one per cell and one per unit and value
+    assert len(native.clauses) == 81 + 3 * 9 * 9 and native.variables == 729
+    assert len(native.cardinalities) == 81 + 3 * 9 * 9
+    assert all(bound == 1 and len(literals) == 9 for literals, bound in native.cardinalities)
+    assert len(pairwise.clauses) > 10 * len(native.clauses) and not pairwise.cardinalities
+    with pytest.raises(BackendOptionError, match="not clauses"):
+        write_dimacs(Grid.empty(9), io.StringIO(), amo="native")
+
+
+def test_amo_auto_is_native_from_25_on_a_cardinality_solver_else_pairwise():
+    from sudoku_cp.backends.sat.backend import amo_for
+
+    assert amo_for("auto", 25, "minicard") == "native"
+    assert amo_for("auto", 24, "gluecard3") == "pairwise"
+    assert amo_for("auto", 49, "minisatgh") == "pairwise"
+    assert amo_for("ladder", 49, "minicard") == "ladder"
+    with SatBackend() as backend:
+        assert backend.solve(Grid.empty(25), mode=Mode.ANY).stats["amo"] == "native"
+        assert backend.solve(Grid.empty(16), mode=Mode.ANY).stats["amo"] == "pairwise"
+    with pytest.raises(BackendOptionError, match="cardinality"):
+        SatBackend(amo="native", solver="glucose4")
+    with SatBackend(amo="native") as backend:  # auto picks a solver that has them
+        result = backend.solve(Grid.parse(BAEKJOON_2239))
+        assert result.stats["solver"] == "gluecard3" and result.stats["amo"] == "native"
+        assert result.solution.to_line() == BAEKJOON_2239_ANSWER
+
+
+def test_native_row_counts_are_two_cardinalities_per_cut():
+    from sudoku_cp.backends.sat import row_count_cnf
+
+    clauses = row_count_cnf(25, (5, 5), 25**3 + 1)
+    native = row_count_cnf(25, (5, 5), 25**3 + 1, native=True)
+    cuts = 25 * 4  # a cut after each box of a row but the last
+    assert len(native.cardinalities) == 2 * cuts and native.variables == 25**3 + cuts * 25
+    assert {bound for _, bound in native.cardinalities} == {5, 10, 15, 20}
+    assert len(native.clauses) < len(clauses.clauses)

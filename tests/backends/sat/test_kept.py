@@ -10,6 +10,7 @@ pytest.importorskip("pysat")
 from sudoku_cp.backends import get_backend  # noqa: E402
 from sudoku_cp.backends.sat import (  # noqa: E402
     SatBackend,
+    base_cnf,
 )
 from sudoku_cp.backends.sat.kept import Watchdog  # noqa: E402
 from sudoku_cp.grid import Grid  # noqa: E402
@@ -138,7 +139,9 @@ def test_timeout_interrupts_a_long_search_and_drops_the_solver():
         assert result.status is Status.TIMEOUT and result.solution is None
         assert result.seconds < 3 and "0.3" in result.reason
         assert backend.solve(Grid.empty(4)).solution.to_line() == EMPTY_4_LEXMIN
-        assert backend.solve(puzzle, mode=Mode.ANY, time_limit=0.3).stats["reused"] is False
+        # the interrupted solver is rebuilt, on the next puzzle's clock
+        again = backend.solve(puzzle, mode=Mode.ANY, time_limit=60)
+        assert again.stats["reused"] is False and again.stats["rebuilt"] == "interrupted"
 
 
 @pytest.mark.parametrize("mode", [Mode.ANY, Mode.LEXMIN])
@@ -146,13 +149,13 @@ def test_a_long_call_on_a_big_grid_stops_at_the_time_limit(mode):
     # Half of a 36x36 given, near the hardness peak: one SAT call for a completion runs on for
     # minutes (no python-sat solver found one in 90 s). Lex-min goes to tightening (over a
     # third given), so in both modes the first call is the long one. The default solver there,
-    # minisatgh, reads the interrupt before every decision; Glucose would run to its next
-    # restart. The bound is loose on purpose: it tests the interrupt, not the machine.
+    # minicard (MiniSat), reads the interrupt before every decision; Glucose would run to its
+    # next restart. The bound is loose on purpose: it tests the interrupt, not the machine.
     puzzle = first_puzzle(SCALING / "multi50-36x36.txt")
     with SatBackend() as backend:
         result = backend.solve(puzzle, mode=mode, time_limit=0.5)
     assert result.status is Status.TIMEOUT and result.stats["sat_calls"] == 1
-    assert result.stats["solver"] == "minisatgh" and result.seconds < 5
+    assert result.stats["solver"] == "minicard" and result.seconds < 5
 
 
 @pytest.mark.parametrize("solver", ["cadical153", "cadical195"])
@@ -163,6 +166,52 @@ def test_cadical_keeps_the_time_limit_by_conflict_budgets(solver):
         result = backend.solve(Grid.empty(16), time_limit=0.3)
         assert result.status is Status.TIMEOUT and result.seconds < 3
         assert backend.solve(Grid.empty(4), time_limit=5).solution.to_line() == EMPTY_4_LEXMIN
+
+
+class CountedDeadline:
+    """A deadline that expires once `left` checks have been made (the clock is not read)."""
+
+    def __init__(self, left):
+        self.left = left
+        self.at = 1.0  # timed
+
+    def expired(self):
+        self.left -= 1
+        return self.left < 0
+
+
+@pytest.mark.parametrize("solver", ["cadical153", "cadical300"])
+def test_cadical_reads_the_deadline_before_every_call(solver):
+    # Most calls of a lex-min end within one conflict slice, so a deadline read only between
+    # slices let call after call run past it (the empty 25x25: 0.3 s became 30 s).
+    from sudoku_cp.backends.base import TimeUp
+    from sudoku_cp.backends.sat.kept import KeptSolver, PuzzleCalls
+
+    kept = KeptSolver(base_cnf(9, (3, 3), "extended", "pairwise"), solver)
+    calls = PuzzleCalls(kept, CountedDeadline(1), Watchdog())  # __enter__ reads it once
+    with calls, pytest.raises(TimeUp):
+        calls.satisfiable([1])
+    assert not calls.suspect  # stopped between calls: the solver is as good as before
+    kept.delete()
+
+
+def test_cadical_preprocesses_while_it_is_built(monkeypatch):
+    # CaDiCaL's first call preprocesses before any conflict (seconds on a 25x25, which no
+    # conflict budget bounds): KeptSolver makes that call itself, in the set-up.
+    from pysat.solvers import Solver
+
+    from sudoku_cp.backends.sat.kept import KeptSolver
+
+    calls = []
+    real = Solver.solve_limited
+    monkeypatch.setattr(
+        Solver, "solve_limited", lambda self, *a, **k: calls.append(a) or real(self, *a, **k)
+    )
+    cnf = base_cnf(4, (2, 2), "extended", "pairwise")
+    KeptSolver(cnf, "cadical195").delete()
+    assert len(calls) == 1
+    KeptSolver(cnf, "glucose3").delete()
+    assert len(calls) == 1
 
 
 @pytest.mark.parametrize("solver", ["cadical153", "cadical195"])

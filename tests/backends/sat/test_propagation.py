@@ -104,11 +104,12 @@ def test_lexmin_by_propagation_finds_no_completion(propagating, line):
     assert result.status is Status.UNSATISFIABLE and result.solution is None
 
 
-def test_the_propagation_solver_is_consumed_and_rebuilt_outside_the_clock(propagating):
+def test_the_propagation_solver_is_consumed_and_rebuilt_on_the_next_puzzles_clock(propagating):
     first = propagating.solve(Grid.empty(9))
     again = propagating.solve(Grid.empty(9))
     assert first.solution == again.solution and first.solution.to_line() == EMPTY_9_LEXMIN
-    assert again.stats["rebuilt"] == "consumed" and again.stats["setup_seconds"] > 0
+    assert "setup_seconds" not in again.stats  # (the fixture may have built it before)
+    assert again.stats["rebuilt"] == "consumed" and again.stats["build_seconds"] > 0
     # any and count run on the kept solver without the row counts, which stays.
     assert propagating.solve(Grid.empty(9), mode=Mode.ANY).status is Status.SOLVED
     assert propagating.solve(Grid.empty(9), mode=Mode.ANY).stats["reused"] is True

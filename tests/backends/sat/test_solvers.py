@@ -19,7 +19,8 @@ from ...conftest import (  # noqa: E402
 
 
 def test_auto_solver_is_glucose_below_25_and_minisat_from_there():
-    assert solver_for("auto", 24) == "glucose3" and solver_for("auto", 25) == "minisatgh"
+    assert solver_for("auto", 24) == "glucose3" and solver_for("auto", 25) == "minicard"
+    assert solver_for("auto", 24, cardinality=True) == "gluecard3"
     assert solver_for("glucose4", 49) == "glucose4"
     with SatBackend() as backend:
         assert backend.solve(Grid.empty(9)).stats["solver"] == "glucose3"

@@ -21,6 +21,7 @@ from ...grid import Grid, Shape
 from ...result import Mode
 from ..base import Backend, BackendOption, Deadline, Outcome, TimeUp
 from .call import (
+    ABANDONED,
     PuzzleCalls,
     configure_enumeration,
     configure_free_search,
@@ -154,9 +155,10 @@ class CpSatBackend(Backend):
 
     def prepare(self, grid: Grid) -> bool:
         """Import OR-Tools, warm CP-SAT up and make this shape's models, once per shape (the
-        models of every mode: `prepare` does not know the mode, and it runs outside the clock);
-        first wait for any CP-SAT call that outlived its budget and clean its model."""
-        made = self._settle() if self._busy else False
+        models of every mode: `prepare` does not know the mode, and it runs outside the clock).
+        A CP-SAT call that outlived an earlier puzzle's budget is waited for by the next puzzle,
+        on its own clock (`_settle`): that wait is a puzzle's cost, not set-up."""
+        made = False
         size, box = grid.size, grid.box
         if (size, box) in self._ready:
             return made
@@ -180,12 +182,17 @@ class CpSatBackend(Backend):
             made = True
         return made
 
-    def _settle(self) -> bool:
-        """Wait for the calls that outlived their budgets; True if there were any."""
-        settled = False
+    def _settle(self, deadline: Deadline | None = None) -> None:
+        """Wait for the calls that outlived their budgets (within the puzzle's time left).
+
+        Raises:
+            TimeUp: when one is still running at the deadline.
+        """
         while self._busy:
-            settled = self._busy.pop().settle() or settled
-        return settled
+            remaining = None if deadline is None else deadline.remaining()
+            if not self._busy[-1].settle(remaining):
+                raise TimeUp(f"waiting for an earlier puzzle's call: {ABANDONED}")
+            self._busy.pop()
 
     def close(self) -> None:
         """Wait for any call still running, then drop the kept models."""
@@ -219,6 +226,7 @@ class CpSatBackend(Backend):
 
     def _solve(self, grid: Grid, *, mode: Mode, limit: int, deadline: Deadline) -> Outcome:
         self.prepare(grid)  # a no-op after Backend.solve; here for direct callers
+        self._settle(deadline)
         model = self._model_for(grid, mode)
         lexmin = mode is Mode.LEXMIN
         method = self.lexmin_method(grid.size)
@@ -248,7 +256,7 @@ class CpSatBackend(Backend):
             outcome = Outcome.timeout(deadline, when=stop.when, count=stop.count)
         finally:
             if model.busy is not None:
-                self._busy.append(model)  # cleaned by the next prepare, outside the clock
+                self._busy.append(model)  # waited for by the next puzzle, on its clock
         outcome.stats = {
             **stats,
             "solve_seconds": calls.solve_seconds,

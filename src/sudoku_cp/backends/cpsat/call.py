@@ -150,8 +150,9 @@ class PuzzleCalls:
     runs on a helper thread while the backend waits for what is left of the budget and
     `STOP_GRACE_SECONDS`; past them, the backend asks CP-SAT to stop, reports TIMEOUT and leaves
     the call to end on its own. The kept model it reads is left as it is until then: the next
-    `prepare` (set-up, outside the next puzzle's clock) or `close` waits for the call and cleans
-    the model. Without a limit the call runs on the calling thread.
+    puzzle waits for the call on its own clock (a TIMEOUT when the call outlasts that puzzle's
+    limit too), or `close` waits for it, and then cleans the model. Without a limit the call
+    runs on the calling thread.
     """
 
     parameters: Any

@@ -93,13 +93,15 @@ class CpSatModel(ABC):
             if self.busy is None:
                 self._clear()
 
-    def settle(self) -> bool:
-        """Wait for an abandoned call on this model to end, then clean the model; True if there
-        was one."""
+    def settle(self, timeout: float | None = None) -> bool:
+        """Wait for an abandoned call on this model to end (at most `timeout` seconds), then
+        clean the model; True if the model is free now."""
         call = self.busy
         if call is None:
+            return True
+        call.join(timeout)
+        if call.is_alive():
             return False
-        call.join()
         self.busy = None
         self._clear()
         return True

@@ -4,10 +4,11 @@ grids, by a row-major search over the solver's unit propagation.
 One solver per (size, box, encoding, at-most-one, solver name) is kept and reused across puzzles
 (`kept.KeptSolver`); the search by propagation runs on another, with the implied row counts,
 which it consumes. Set-up is not solving: the pysat import, the base CNF and loading it into a
-solver happen in `prepare_for()`, before the puzzle's clock starts (`Backend.solve`), so a time
-limit below the build time still solves an easy puzzle of a new shape. A solver that was
-interrupted or raised is never asked again: the next puzzle of its shape gets a new one, built
-in `prepare_for()`, and says so in stats["rebuilt"].
+solver happen in `prepare_for()` the first time a shape needs them, before the puzzle's clock
+starts (`Backend.solve`), so a time limit below the build time still solves an easy puzzle of a
+new shape. A solver that was consumed, interrupted or raised is never asked again: the next
+puzzle of its shape builds a new one on its own clock (a cost paid per puzzle, which the time
+limit bounds), and says so in stats["rebuilt"].
 
 A kept solver is not a fresh one: its variable order, saved phases and learnt clauses come from
 earlier puzzles, and a fresh solver's order (row-major, values ascending) happens to suit
@@ -36,6 +37,7 @@ from .cnf import (
     DEFAULT_AMO,
     DEFAULT_ENCODING,
     ENCODINGS,
+    NATIVE_AMO,
     base_cnf,
     row_count_cnf,
 )
@@ -53,6 +55,7 @@ from .solvers import (
     AUTO_SOLVER,
     BIG_GRID_SIZE,
     BIG_GRID_SOLVER,
+    CARDINALITY_SOLVERS,
     DEFAULT_SOLVER,
     PROPAGATING_SOLVERS,
     check_solver,
@@ -61,6 +64,25 @@ from .solvers import (
 )
 
 LEXMIN_METHODS = ("auto", "tightening", "propagation")
+# The reason of a puzzle that timed out because a new solver would not fit in its time left.
+REBUILD_TOO_LONG = "a new solver would take longer than the time left"
+
+AUTO_AMO = "auto"
+# `amo=auto` takes the solver's own cardinality constraints from this size on (when the solver
+# has them, as the `auto` solver there does), pairwise clauses below: pairwise needs ~N^4
+# clauses, gigabytes of them at 64x64.
+NATIVE_AMO_FROM_SIZE = 25
+
+
+def amo_for(amo: str, size: int, solver: str) -> str:
+    """The at-most-one encoding a grid of this size gets on this solver: the named one, or the
+    `auto` choice."""
+    if amo != AUTO_AMO:
+        return amo
+    if size >= NATIVE_AMO_FROM_SIZE and solver in CARDINALITY_SOLVERS:
+        return NATIVE_AMO
+    return DEFAULT_AMO
+
 
 # size, box, encoding, at-most-one, solver name, with the row counts (the propagation solver)
 _SolverKey = tuple[int, Shape, str, str, str, bool]
@@ -108,9 +130,11 @@ class SatBackend(Backend):
         ),
         BackendOption(
             "amo",
-            "at-most-one encoding (pysat.card)",
-            DEFAULT_AMO,
-            choices=AMO_ENCODINGS,
+            "at-most-one encoding: clauses (pysat.card), or native: the solver's own "
+            f"cardinality constraints; auto: native from {NATIVE_AMO_FROM_SIZE}x"
+            f"{NATIVE_AMO_FROM_SIZE} on a solver that has them, else pairwise",
+            AUTO_AMO,
+            choices=(AUTO_AMO, *AMO_ENCODINGS),
             flag="--amo",
         ),
         BackendOption(
@@ -137,6 +161,11 @@ class SatBackend(Backend):
                 f"lexmin=propagation needs a solver whose propagate() can be trusted "
                 f"(choose from {', '.join(sorted(PROPAGATING_SOLVERS))})"
             )
+        if self.amo == NATIVE_AMO and self.sat_solver not in {AUTO_SOLVER, *CARDINALITY_SOLVERS}:
+            raise BackendOptionError(
+                f"amo=native needs a solver with cardinality constraints "
+                f"(choose from {', '.join(sorted(CARDINALITY_SOLVERS))})"
+            )
         # Conflicts a puzzle may run on a used kept solver before a fresh one takes it over
         # (None: no bound, the kept solver finishes whatever it costs).
         self.kept_allowance: int | None = KEPT_CONFLICT_ALLOWANCE
@@ -157,15 +186,16 @@ class SatBackend(Backend):
         if self.lexmin == "auto":
             return (
                 grid.size >= PROPAGATION_FROM_SIZE
-                and solver_for(self.sat_solver, grid.size) in PROPAGATING_SOLVERS
+                and self._key(grid)[4] in PROPAGATING_SOLVERS
                 and len(grid.givens()) * PROPAGATION_MAX_GIVENS[1]
                 <= grid.size**2 * PROPAGATION_MAX_GIVENS[0]
             )
         return self.lexmin == "propagation"
 
     def _key(self, grid: Grid, *, counts: bool = False) -> _SolverKey:
-        solver = solver_for(self.sat_solver, grid.size)
-        return (grid.size, grid.box, self.encoding, self.amo, solver, counts)
+        solver = solver_for(self.sat_solver, grid.size, cardinality=self.amo == NATIVE_AMO)
+        amo = amo_for(self.amo, grid.size, solver)
+        return (grid.size, grid.box, self.encoding, amo, solver, counts)
 
     def prepare(self, grid: Grid) -> bool:
         """`prepare_for` a lex-min puzzle of this grid's shape."""
@@ -173,14 +203,15 @@ class SatBackend(Backend):
 
     def prepare_for(self, grid: Grid, mode: Mode | str) -> bool:
         """Build the solver a puzzle of this mode will use (the one with the row counts, or the
-        kept one), or rebuild a retired one, before the puzzle's clock starts (the pysat
-        import, the CNF and loading it are set-up, not solving); `Backend.solve` calls it with
-        the puzzle's mode."""
+        kept one) before the puzzle's clock starts, the first time this backend needs it (the
+        pysat import, the CNF and loading it are set-up, not solving); `Backend.solve` calls
+        it with the puzzle's mode. A solver that an earlier puzzle retired (consumed by the
+        search by propagation, interrupted, abandoned) is rebuilt by the next puzzle on its own
+        clock: that build is paid per puzzle, and a time limit bounds each puzzle's wall time."""
         lexmin = Mode(mode) is Mode.LEXMIN
         key = self._key(grid, counts=lexmin and self.by_propagation(grid))
-        kept = self._solvers.get(key)
         self._setup = None
-        if kept is not None and kept.retired is None:
+        if key in self._solvers or key in self._build_seconds:
             return False
         self._setup = self._build(key)
         return True
@@ -195,7 +226,8 @@ class SatBackend(Backend):
             retired.delete()
         size, box, encoding, amo, solver_name, counts = key
         cnf = base_cnf(size, box, encoding, amo)
-        extra = row_count_cnf(size, box, cnf.variables + 1) if counts else None
+        native = amo == NATIVE_AMO
+        extra = row_count_cnf(size, box, cnf.variables + 1, native=native) if counts else None
         self._solvers[key] = KeptSolver(cnf, solver_name, extra)
         seconds = time.perf_counter() - start
         self._build_seconds[key] = seconds
@@ -216,7 +248,7 @@ class SatBackend(Backend):
                 default=0.0,
             )
             if remaining < expected:
-                raise TimeUp
+                raise TimeUp(REBUILD_TOO_LONG)
         return self._build(key)
 
     # -- one puzzle ------------------------------------------------------------------------------
@@ -235,8 +267,8 @@ class SatBackend(Backend):
             # Only when prepare() was skipped (a subclass, a direct call) or for a fallback.
             try:
                 setup = self._build_on_the_clock(key, deadline)
-            except TimeUp:
-                return Outcome.timeout(deadline)
+            except TimeUp as stop:
+                return Outcome.timeout(deadline, when=stop.when)
             kept = self._solvers[key]
         allowance = self.kept_allowance if kept.used and not kept.budgeted else None
         run = MODES[mode]
@@ -251,8 +283,8 @@ class SatBackend(Backend):
             # (built on the clock, unavoidably) and stays as the kept solver.
             try:
                 fresh = self._build_on_the_clock(key, deadline)
-            except TimeUp:
-                return Outcome.timeout(deadline)
+            except TimeUp as stop:
+                return Outcome.timeout(deadline, when=stop.when)
             outcome = self._solve_on(self._solvers[key], grid, attempt, deadline, fresh, None)
             outcome.stats.update(
                 abandoned_conflicts=abandoned.conflicts,
@@ -395,7 +427,7 @@ class SatBackend(Backend):
             "solve_seconds": solve_seconds,
             "solver": kept.name,
             "encoding": self.encoding,
-            "amo": self.amo,
+            "amo": kept.cnf.amo,
             "reused": setup is None,
         }
         if setup is not None and setup.rebuilt is not None:

@@ -7,7 +7,9 @@ N^3 + 1. Two encodings (Lynce & Ouaknine, "Sudoku as a SAT problem"):
     minimal   every cell holds at least one value; no unit holds a value twice.
     extended  minimal, plus: every cell holds at most one value; every unit holds every value.
 
-The at-most-one constraints use `pysat.card` (pairwise, sequential counter, ladder, ...). The
+The at-most-one constraints are clauses from `pysat.card` (pairwise, sequential counter, ladder,
+...), or `native`: cardinality constraints of the solver itself (minicard, gluecard), no clauses
+at all, which is what keeps a 64x64 grid's solver small (pairwise takes ~N^4 clauses). The
 givens are not part of a shape's CNF (`base_cnf`): the backend passes them as assumptions and
 `write_dimacs` as unit clauses. `row_count_cnf` adds implied row counts for the search by
 propagation. Both are built once per process and shape.
@@ -29,9 +31,8 @@ from ...grid import BLANK, Geometry, Grid, Shape, geometry
 
 ENCODINGS = ("extended", "minimal")
 
-# The at-most-one encodings of pysat.card that suit a plain clause list ("native" needs a
-# cardinality solver, so it is left out).
-AMO_ENCODINGS = (
+# The at-most-one encodings that are clauses (what DIMACS holds): pairwise and those of pysat.card.
+CLAUSE_AMO_ENCODINGS = (
     "pairwise",
     "seqcounter",
     "ladder",
@@ -42,9 +43,12 @@ AMO_ENCODINGS = (
     "sortnetwrk",
     "cardnetwrk",
 )
+# "native": the solver's own cardinality constraints (CARDINALITY_SOLVERS), no clauses at all.
+NATIVE_AMO = "native"
+AMO_ENCODINGS = (*CLAUSE_AMO_ENCODINGS, NATIVE_AMO)
 
 DEFAULT_ENCODING = "extended"
-DEFAULT_AMO = "pairwise"
+DEFAULT_AMO = "pairwise"  # what `sudoku-cp encode` writes; the backend's `auto` picks per size
 
 
 def variable(cell: int, value: int, size: int) -> int:
@@ -72,6 +76,8 @@ class BaseCnf:
     amo: str
     clauses: tuple[tuple[int, ...], ...]
     variables: int  # the highest variable: N^3, or above with auxiliary variables
+    # amo=native: (literals, k), "at most k of them true", for the solver's own constraints
+    cardinalities: tuple[tuple[tuple[int, ...], int], ...] = ()
 
     @property
     def first_auxiliary(self) -> int | None:
@@ -106,7 +112,9 @@ def base_cnf(size: int, box: Shape, encoding: str, amo: str) -> BaseCnf:
     builder = _CnfBuilder(geometry(size, box), amo)
     builder.add_cell_constraints(extended=encoding == "extended")
     builder.add_unit_constraints(extended=encoding == "extended")
-    return BaseCnf(size, box, encoding, amo, tuple(builder.clauses), builder.top)
+    return BaseCnf(
+        size, box, encoding, amo, tuple(builder.clauses), builder.top, tuple(builder.cardinalities)
+    )
 
 
 class _CnfBuilder:
@@ -116,6 +124,7 @@ class _CnfBuilder:
         self.geo = geo
         self.amo = amo
         self.clauses: list[tuple[int, ...]] = []
+        self.cardinalities: list[tuple[tuple[int, ...], int]] = []
         self.top = geo.size**3
 
     def cell_literals(self, cell: int) -> list[int]:
@@ -157,6 +166,9 @@ class _CnfBuilder:
             )
 
     def add_at_most_one(self, literals: list[int]) -> None:
+        if self.amo == NATIVE_AMO:
+            self.cardinalities.append((tuple(literals), 1))
+            return
         if self.amo == "pairwise":
             self.clauses.extend((-a, -b) for a, b in itertools.combinations(literals, 2))
             return
@@ -175,10 +187,11 @@ class CountCnf:
 
     clauses: tuple[tuple[int, ...], ...]
     variables: int  # the highest variable
+    cardinalities: tuple[tuple[tuple[int, ...], int], ...] = ()  # native: (literals, at most k)
 
 
 @functools.cache
-def row_count_cnf(size: int, box: Shape, first: int) -> CountCnf:
+def row_count_cnf(size: int, box: Shape, first: int, *, native: bool = False) -> CountCnf:
     """Implied row counts: per row r, cut b after each box but the last, and value v, a
     Boolean p "v is among the first b cells of row r", with exactly b of the N p true.
 
@@ -186,11 +199,13 @@ def row_count_cnf(size: int, box: Shape, first: int) -> CountCnf:
     distinct values), so adding them removes no completion. Their use: unit propagation over
     them sees the row pigeonholes that the cell and unit clauses cannot (12 values left for
     the 12 cells of two boxes fill those cells, so no other cell may take them). Auxiliary
-    variables start at `first`.
+    variables start at `first`. "Exactly b" is a totalizer in clauses, or with `native` two
+    cardinality constraints of the solver: at most b of the p, at most N - b of their negations.
     """
     from pysat.card import CardEnc, EncType
 
     clauses: list[tuple[int, ...]] = []
+    cardinalities: list[tuple[tuple[int, ...], int]] = []
     top = first - 1
     box_cols = box[1]
     for row in range(size):
@@ -206,10 +221,14 @@ def row_count_cnf(size: int, box: Shape, first: int) -> CountCnf:
                 clauses.append((-top, *left))
                 clauses.extend((-top, -x) for x in right)
                 clauses.append((top, *right))
+            if native:
+                cardinalities.append((tuple(flags), cut))
+                cardinalities.append((tuple(-flag for flag in flags), size - cut))
+                continue
             exactly = CardEnc.equals(flags, bound=cut, top_id=top, encoding=EncType.totalizer)
             clauses.extend(tuple(clause) for clause in exactly.clauses)
             top = max(top, exactly.nv)
-    return CountCnf(tuple(clauses), top)
+    return CountCnf(tuple(clauses), top, tuple(cardinalities))
 
 
 def write_dimacs(
@@ -218,9 +237,15 @@ def write_dimacs(
     """Write the puzzle's CNF (the base CNF plus one unit clause per given) in DIMACS.
 
     Raises:
-        BackendOptionError: for an unknown encoding or at-most-one name.
+        BackendOptionError: for an unknown encoding or at-most-one name, or `native`, which
+            is not clauses.
     """
     check_encoding(encoding, amo)
+    if amo not in CLAUSE_AMO_ENCODINGS:
+        raise BackendOptionError(
+            f"at-most-one {amo!r} is not clauses: DIMACS takes one of "
+            f"{', '.join(CLAUSE_AMO_ENCODINGS)}"
+        )
     cnf = base_cnf(grid.size, grid.box, encoding, amo)
     size = grid.size
     givens = grid.givens()

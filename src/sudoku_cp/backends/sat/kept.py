@@ -68,6 +68,14 @@ class KeptSolver:
         self.solver.append_formula(cnf.clauses)
         if counts is not None:
             self.solver.append_formula(counts.clauses)
+        for literals, bound in cnf.cardinalities + (() if counts is None else counts.cardinalities):
+            self.solver.add_atmost(list(literals), bound)
+        if self.budgeted:
+            # CaDiCaL's first call preprocesses the whole formula before its first conflict,
+            # which no conflict budget bounds (seconds on a 25x25): done here, in the set-up.
+            self.solver.conf_budget(1)
+            self.solver.solve_limited()
+            self.solver.conf_budget(-1)
         # activation literals are numbered above everything else
         self.top = cnf.variables if counts is None else counts.variables
         self.used = False  # a puzzle has run on it: it is no longer a fresh solver
@@ -75,8 +83,10 @@ class KeptSolver:
 
     @property
     def clause_count(self) -> int:
-        """The clauses loaded before any puzzle (base CNF, and the counts when there)."""
-        return len(self.cnf.clauses) + (0 if self.counts is None else len(self.counts.clauses))
+        """The clauses and cardinality constraints loaded before any puzzle (base CNF, and the
+        counts when there)."""
+        counts = () if self.counts is None else self.counts.clauses + self.counts.cardinalities
+        return len(self.cnf.clauses) + len(self.cnf.cardinalities) + len(counts)
 
     def fresh_activation(self) -> int:
         """A variable no clause has used yet, to guard one puzzle's clauses."""
@@ -243,9 +253,17 @@ class PuzzleCalls:
         return bool(answer)
 
     def _satisfiable_in_slices(self, assumptions: list[int]) -> bool:
-        """For solvers without interrupt(): conflict-budget slices, the clock read in between."""
+        """For solvers without interrupt(): conflict-budget slices, the clock read before the
+        call and between slices (most calls of a lex-min end within one slice, so reading it
+        only between slices let the calls run on past the deadline one after another).
+
+        Raises:
+            TimeUp: when the deadline has passed before the call or between two slices.
+        """
         if not self.timed:
             return bool(self.solver.solve(assumptions=assumptions))
+        if self.deadline.expired():
+            raise TimeUp
         while True:
             self.solver.conf_budget(CONFLICTS_PER_SLICE)
             answer = self.solver.solve_limited(assumptions=assumptions)

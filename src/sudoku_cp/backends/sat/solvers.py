@@ -23,8 +23,10 @@ AUTO_SOLVER = "auto"
 # interrupt (and a conflict budget) only when it restarts, which on big sparse grids can be
 # long in coming; MiniSat reads them before every decision.
 DEFAULT_SOLVER = "glucose3"
+CARDINALITY_DEFAULT_SOLVER = "gluecard3"  # glucose3 with cardinality constraints, for amo=native
 BIG_GRID_SIZE = 25
-BIG_GRID_SOLVER = "minisatgh"
+# MiniSat with cardinality constraints of its own (MiniCard), which amo=auto then uses
+BIG_GRID_SOLVER = "minicard"
 
 # Solvers python-sat ships that this backend refuses, and why. The time limit needs interrupt()
 # or conflict budgets, and the reused solver relies on assumptions and repeated solve() calls.
@@ -37,6 +39,10 @@ REFUSED_SOLVERS: Mapping[str, str] = {
 # Solvers with no interrupt() in python-sat but with conflict budgets: a timed call runs in
 # slices of conflicts, the clock read between slices.
 BUDGETED_SOLVERS = frozenset({"cadical103", "cadical153", "cadical195", "cadical300"})
+
+# The solvers with cardinality constraints of their own ("at most k of these literals"), which
+# amo=native needs.
+CARDINALITY_SOLVERS = frozenset({"minicard", "gluecard3", "gluecard4"})
 
 # The solvers whose propagate() the search by propagation trusts: a conflict it reports must be
 # a real one. Not CaDiCaL: its propagate() has reported conflicts after a solve() that were not
@@ -91,11 +97,14 @@ def solver_choices() -> list[str]:
     return [AUTO_SOLVER, *accepted_solvers()]
 
 
-def solver_for(name: str, size: int) -> str:
-    """The solver a grid of this size runs on: the named one, or the `auto` choice."""
+def solver_for(name: str, size: int, *, cardinality: bool = False) -> str:
+    """The solver a grid of this size runs on: the named one, or the `auto` choice (with
+    `cardinality`, one with cardinality constraints: Glucose's gluecard3 below BIG_GRID_SIZE)."""
     if name != AUTO_SOLVER:
         return name
-    return BIG_GRID_SOLVER if size >= BIG_GRID_SIZE else DEFAULT_SOLVER
+    if size >= BIG_GRID_SIZE:
+        return BIG_GRID_SOLVER
+    return CARDINALITY_DEFAULT_SOLVER if cardinality else DEFAULT_SOLVER
 
 
 @functools.cache
