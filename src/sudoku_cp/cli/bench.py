@@ -220,7 +220,7 @@ def _measure(session: Any, measure_setup: bool, results: str | None) -> None:
         )
     except BrokenPipeError:
         progress.close()
-        stdout_closed(resume_hint(results))
+        stdout_closed()
     progress.close()
 
 

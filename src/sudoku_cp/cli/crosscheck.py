@@ -143,7 +143,7 @@ def _run(session: CrosscheckSession, watch: _Watch, results: str | None) -> None
         stop_with(f"{signal_word()} after {_puzzles(session.kept())}: {resume_hint(results)}.")
     except BrokenPipeError:
         watch.close()
-        stdout_closed(f"stopped after {_puzzles(session.kept())}: {resume_hint(results)}")
+        stdout_closed()
     watch.close()
 
 

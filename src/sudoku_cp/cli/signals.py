@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_TERMINATED = 0, 1, 2, 130, 143
+EXIT_PIPE = 128 + signal.SIGPIPE  # a closed standard output: the status a shell gives SIGPIPE
 
 
 class Interrupted(KeyboardInterrupt):
@@ -164,6 +165,7 @@ def quiet_echo(message: str) -> None:
 __all__ = [
     "EXIT_INTERRUPTED",
     "EXIT_OK",
+    "EXIT_PIPE",
     "EXIT_TERMINATED",
     "EXIT_UNSOLVED",
     "EXIT_USAGE",

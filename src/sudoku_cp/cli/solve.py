@@ -120,7 +120,7 @@ def solve(
     except BrokenPipeError:
         outcomes.close()
         progress.close()
-        stdout_closed(f"stopped after {plural(printer.written, 'puzzle')}")
+        stdout_closed()
     finally:
         outcomes.close()
     progress.close()
