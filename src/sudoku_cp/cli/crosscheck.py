@@ -183,7 +183,7 @@ class _Watch:
         from ..formats import to_json_line
 
         for entry in self.session.replay():
-            self.progress.advance(note=self.session.tally.note())
+            self.progress.advance(note=self.session.tally.note(), earlier=True)
             if self.jsonl:
                 echo(to_json_line(entry.to_json()))
 
