@@ -4,10 +4,14 @@ shapes, a backend's failure, and bad input as one line and exit 2."""
 from __future__ import annotations
 
 import json
+import os
+import pty
+import subprocess
 
 import pytest
 
 from ..conftest import BAEKJOON_2239, BAEKJOON_2239_ANSWER, EMPTY_9_LEXMIN, EXAMPLES
+from .conftest import cli
 
 
 def rows(line: str, size: int = 9) -> str:
@@ -228,3 +232,25 @@ def test_sat_solver_option_is_validated(run):
     result = run("solve", "--backend", "sat", "--sat-solver", "kissat404", stdin="0" * 16)
     assert result.exit_code == 2 and "kissat404" in result.stderr
     assert len(result.stderr.splitlines()) == 1
+
+
+def test_on_a_terminal_solve_says_it_reads_standard_input():
+    # With no file, solve reads standard input: on a terminal it would seem to hang.
+    leader, follower = pty.openpty()
+    process = cli("solve", stdin=follower)
+    os.close(follower)
+    try:
+        os.write(leader, f"{BAEKJOON_2239}\n".encode())
+        os.write(leader, b"\x04")  # Ctrl-D at the start of a line: the end of the input
+        stdout, stderr = process.communicate(timeout=120)
+    finally:
+        process.kill()
+        os.close(leader)
+    assert stderr == "Reading puzzles from standard input (Ctrl-D to end).\n"
+    assert (process.returncode, stdout) == (0, BAEKJOON_2239_ANSWER + "\n")
+
+
+def test_from_a_pipe_solve_reads_without_a_word():
+    process = cli("solve", stdin=subprocess.PIPE)
+    stdout, stderr = process.communicate(f"{BAEKJOON_2239}\n", timeout=120)
+    assert (process.returncode, stdout, stderr) == (0, BAEKJOON_2239_ANSWER + "\n", "")
