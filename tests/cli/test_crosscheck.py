@@ -475,6 +475,17 @@ def test_resumed_puzzles_count_in_the_progress_but_not_in_its_rate(
     assert not any("/s" in draw or "ETA" in draw for draw in draws)
 
 
+def test_certify_says_how_many_answers_are_certified_and_what_failed(tmp_path: Path) -> None:
+    pytest.importorskip("dratify")
+    puzzles = tmp_path / "p.txt"
+    puzzles.write_text(f"{BAEKJOON_2239}\n{random_multi_solution(9, 30, 1).to_line()}\n")
+    result = invoke(puzzles, "-b", "dfs,notlexmin", "-j", "1", "--certify")
+    assert result.exit_code == 1
+    assert "\n3/4 answers certified; 1 not certified, counted as wrong\n" in result.stdout
+    quiet = invoke(puzzles, "-b", "dfs,sat", "-j", "1", "--certify", "--format", "jsonl")
+    assert "\n4/4 answers certified\n" in quiet.stderr
+
+
 def test_the_results_log_starts_with_the_settings(small: Path, tmp_path: Path) -> None:
     path = tmp_path / "r.jsonl"
     complete_run(small, path)

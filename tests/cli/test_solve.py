@@ -10,7 +10,14 @@ import subprocess
 
 import pytest
 
-from ..conftest import BAEKJOON_2239, BAEKJOON_2239_ANSWER, EMPTY_9_LEXMIN, EXAMPLES
+from ..conftest import (
+    BAEKJOON_2239,
+    BAEKJOON_2239_ANSWER,
+    EMPTY_9_LEXMIN,
+    EXAMPLES,
+    random_multi_solution,
+)
+from ..wrong_backends import wrong_backends  # noqa: F401 (a fixture)
 from .conftest import cli
 
 
@@ -254,3 +261,18 @@ def test_from_a_pipe_solve_reads_without_a_word():
     process = cli("solve", stdin=subprocess.PIPE)
     stdout, stderr = process.communicate(f"{BAEKJOON_2239}\n", timeout=120)
     assert (process.returncode, stdout, stderr) == (0, BAEKJOON_2239_ANSWER + "\n", "")
+
+
+@pytest.mark.usefixtures("wrong_backends")
+def test_certify_says_how_many_answers_are_certified_and_what_failed(run):
+    # --certify was invisible in the text output: the answers looked the same with or without.
+    pytest.importorskip("dratify")
+    stdin = f"{BAEKJOON_2239}\n{random_multi_solution(9, 30, 1).to_line()}\n"
+    certified = run("solve", "--certify", "--format", "line", stdin=stdin)
+    assert certified.exit_code == 0
+    assert certified.stderr == "2/2 answers certified\n"
+    refused = run("solve", "-b", "notlexmin", "--certify", "--format", "line", stdin=stdin)
+    assert refused.exit_code == 1
+    assert refused.stderr.splitlines()[-1] == (
+        "1/2 answers certified; 1 not certified, counted as wrong"
+    )

@@ -125,6 +125,10 @@ def solve(
         outcomes.close()
     progress.close()
     report_input_errors(stream, printer.shown)
+    if settings.certifier is not None:
+        from ..render.text import certified_line
+
+        quiet_echo(certified_line(printer.certified, printer.claims))
     if stream.errors:
         sys.exit(EXIT_USAGE)
     sys.exit(EXIT_USAGE if stream.bad and printer.code == EXIT_OK else printer.code)
@@ -141,6 +145,8 @@ class _Printer:
         self.stream = stream
         self.written = 0
         self.shown = 0
+        self.claims = 0  # --certify: answers that claim something
+        self.certified = 0  # of which certified
         self.code = EXIT_OK
         self.declared: Any = None  # the box shape the output last declared ('# box: RxC')
 
@@ -159,6 +165,9 @@ class _Printer:
             )
         else:
             self._report(item)
+            if item.certification is not None:
+                self.claims += 1
+                self.certified += item.certification.certified
             text = (
                 _json(answer_json(item, mode=self.mode))
                 if layout == "jsonl"
