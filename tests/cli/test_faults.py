@@ -456,15 +456,20 @@ def test_three_quick_ctrl_c_end_in_one_message_and_no_traceback(tmp_path, args):
 def test_a_sparse_generate_stops_on_a_signal_in_one_line(tmp_path, signum, code, word):
     # A 25x25 unique puzzle takes minutes, nearly all of them inside python-sat's solver calls,
     # where its C code catches Ctrl-C and raises an error of its own (it was a traceback, exit 1).
-    process = cli("generate", "--size", "25", "--givens", "200..260", "-o", str(tmp_path / "p"))
+    # Stopped before its first puzzle, it leaves no file: a header alone would claim a puzzle
+    # that the file lacks.
+    target = tmp_path / "p"
+    process = cli("generate", "--size", "25", "--givens", "200..260", "-o", str(target))
     try:
+        wait_for(target.exists)  # the command has started
         time.sleep(4)  # past the start-up, in the uniqueness questions
         process.send_signal(signum)
         _, stderr = process.communicate(timeout=60)
     finally:
         process.kill()
     assert process.returncode == code, stderr
-    assert stderr.strip() == f"{word}."
+    assert stderr.strip() == f"{word} before the first puzzle: {target} not written."
+    assert not target.exists()
 
 
 # -- a closed standard output (a reader such as `head` that ends the pipe) ---------------------
