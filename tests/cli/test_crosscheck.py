@@ -486,6 +486,22 @@ def test_certify_says_how_many_answers_are_certified_and_what_failed(tmp_path: P
     assert "\n4/4 answers certified\n" in quiet.stderr
 
 
+def test_the_certified_tally_counts_the_resumed_answers(tmp_path: Path) -> None:
+    pytest.importorskip("dratify")
+    puzzles = tmp_path / "p.txt"
+    puzzles.write_text(f"{BAEKJOON_2239}\n{random_multi_solution(9, 30, 1).to_line()}\n")
+    path = tmp_path / "r.jsonl"
+    first = invoke(
+        puzzles, "-b", "dfs,sat", "-j", "1", "--certify", "--results", path, "--first", 1
+    )
+    assert "\n2/2 answers certified\n" in first.stdout
+    resumed = invoke(
+        puzzles, "-b", "dfs,sat", "-j", "1", "--certify", "--results", path, "--resume"
+    )
+    assert resumed.exit_code == 0, resumed.output
+    assert "\n4/4 answers certified\n" in resumed.stdout  # the log's two answers, and two more
+
+
 def test_the_results_log_starts_with_the_settings(small: Path, tmp_path: Path) -> None:
     path = tmp_path / "r.jsonl"
     complete_run(small, path)

@@ -4,7 +4,7 @@ soon as it is ready, in input order."""
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
@@ -124,8 +124,13 @@ def solve(
     finally:
         outcomes.close()
     progress.close()
+    _finish(stream, printer, certified=settings.certifier is not None)
+
+
+def _finish(stream: Any, printer: _Printer, *, certified: bool) -> NoReturn:
+    """After the last answer: the input errors not yet shown, --certify's tally, the exit."""
     report_input_errors(stream, printer.shown)
-    if settings.certifier is not None:
+    if certified:
         from ..render.text import certified_line
 
         quiet_echo(certified_line(printer.certified, printer.claims))
