@@ -278,6 +278,15 @@ def test_unreadable_input_exits_2_with_its_place(tmp_path: Path, lexmin_log: Pat
     assert run("certify").exit_code == 2
 
 
+def test_a_log_holding_only_its_header_exits_2(lexmin_log: Path, tmp_path: Path) -> None:
+    # It exited 0 with "0 claims", while the docs promise 2 for input with nothing to certify.
+    header_only = tmp_path / "header.jsonl"
+    header_only.write_text(lexmin_log.read_text().splitlines()[0] + "\n")
+    result = run("certify", str(header_only))
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"Error: {header_only}: holds no puzzle to certify")
+
+
 def test_keep_proofs_and_report(lexmin_log: Path, tmp_path: Path) -> None:
     report = tmp_path / "report.jsonl"
     folder = tmp_path / "proofs"
