@@ -346,3 +346,41 @@ def resumed_count_summary() -> Summary:
         bad_input=2,
         interrupted=True,
     )
+
+
+# Ten puzzles of set 'top' per configuration, every outcome counted differently and none zero,
+# so that a table whose columns were swapped cannot show these counts.
+FAILURES = {
+    "a": {"solved": 1, "timeouts": 2, "wrong": 3, "errors": 4},
+    "b": {"solved": 2, "timeouts": 4, "wrong": 1, "errors": 3},
+}
+_STATUS = {"solved": "solved", "timeouts": "timeout", "wrong": "wrong", "errors": "error"}
+_RUN_FIELDS: dict[str, Record] = {
+    "solved": {"solution": "1" * 81},
+    "timeout": {"seconds": 10.0},
+    "wrong": {"answer": "1" * 81, "reason": "a given changed"},
+    "error": {"seconds": None, "reason": "the solver failed"},
+}
+
+
+def failures_records() -> list[Record]:
+    """The puzzle records of `FAILURES`: puzzle k's run of each configuration has the status of
+    its k-th outcome, in the order solved, timeouts, wrong, errors (1 ms a puzzle number)."""
+    statuses = {
+        label: [_STATUS[column] for column, count in counts.items() for _ in range(count)]
+        for label, counts in FAILURES.items()
+    }
+    runs = [
+        [
+            {"backend": label, "status": status, "seconds": 0.001 * (number + 1)}
+            | _RUN_FIELDS[status]
+            for label, status in ((label, statuses[label][number]) for label in FAILURES)
+        ]
+        for number in range(10)
+    ]
+    worst = ("wrong", "error", "timeout")
+    return [
+        puzzle_record("top", number, found, puzzle=f"{number:081d}")
+        | {"verdict": next((v for v in worst if v in {r["status"] for r in found}), "agree")}
+        for number, found in enumerate(runs)
+    ]

@@ -331,9 +331,9 @@ def test_solve_answers_a_pipe_puzzle_by_puzzle(layout: list[str]) -> None:
 
 
 def test_a_bad_line_is_kept_as_written_without_quotes() -> None:
-    """The record of a line that is not a puzzle holds the line itself (JSON writers quote it
-    once), cut after 40 characters; the error quotes it."""
+    """The record of a line that is not a puzzle holds the line itself, whole (JSON writers
+    quote it once); the error quotes it."""
     _, records = read_puzzles("12345\n" + "7" * 90 + "\n")
     assert records[0].text == "12345" and records[0].grid is None
     assert "'12345'" in str(records[0].error)
-    assert records[1].text == "7" * 40 + "..."
+    assert records[1].text == "7" * 90

@@ -185,3 +185,15 @@ def test_conflicts_match_a_plain_scan_of_every_unit(shape, data):
         if sum(values[cell] == value for cell in unit) > 1
     ]
     assert [(c.unit, c.value, c.cells) for c in grid.conflicts()] == expected
+
+
+def test_messages_say_an_8x8_and_an_11x11():
+    with pytest.raises(GridParseError, match=r"\(an 8x8 puzzle uses "):
+        Grid.parse("9" + "0" * 63)
+    with pytest.raises(GridShapeError, match=r"^an 8x3 box does not fit a 16x16 grid$"):
+        geometry(16, (8, 3))
+    with pytest.raises(GridShapeError, match=r"^a 3x3 box does not fit an 8x8 grid$"):
+        geometry(8, (3, 3))
+    assert Grid.empty(8).why_not_solution_of(Grid.empty(9)) == (
+        "an 8x8 grid cannot complete a 9x9 puzzle"
+    )

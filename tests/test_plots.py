@@ -3,6 +3,7 @@ configuration labels as backend names, saving."""
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import replace
 from typing import Any
@@ -18,6 +19,7 @@ from sudoku_cp.plots import (
     plot_figure,
     save_figure,
     scaling_figure,
+    scaling_shortfall,
     scatter_figure,
 )
 from sudoku_cp.results_log.reader import RunRow
@@ -200,11 +202,11 @@ def test_the_scatter_with_timeouts_keeps_its_labels_and_legend(matplotlib):
     figure = scatter_figure(with_timeouts(), time_limit=1.0)
     assert outside(figure) == []
     (axes,) = [axes for axes in figure.axes if axes.get_visible()]
-    assert axes.get_xlabel() == "dfs: time per puzzle (s)"
-    assert axes.get_ylabel() == "sat: time per puzzle (s)"
+    assert axes.get_xlabel() == "dfs: time per puzzle (ms)"
+    assert axes.get_ylabel() == "sat: time per puzzle (ms)"
     one_sided = [c for c in axes.collections if c.get_label().startswith("solved by one only")]
-    # Puzzle 1: sat in 0.618 s, dfs timed out, drawn at the penalty 2 x 1 s.
-    assert [list(point) for point in one_sided[0].get_offsets()] == [[2.0, 0.618]]
+    # Puzzle 1: sat in 618 ms, dfs timed out, drawn at the penalty 2 x 1 s.
+    assert [list(point) for point in one_sided[0].get_offsets()] == [[2000.0, 618.0]]
     legend = axes.get_legend() or figure.legends[0]
     assert [text.get_text() for text in legend.get_texts()] == [
         "unique-25x25",
@@ -234,8 +236,8 @@ def test_scaling_by_givens_draws_one_line_per_backend_and_size(matplotlib):
     assert by_size["dfs, 9x9"].get_color() == by_size["dfs, 16x16"].get_color()
     assert by_size["dfs, 9x9"].get_marker() != by_size["dfs, 16x16"].get_marker()
     # The medians stay with their size: 9x9 dfs at 30 givens took 2 x 9 ms, 16x16 2 x 16 ms.
-    assert list(by_size["dfs, 9x9"].get_ydata()) == pytest.approx([0.009, 0.018, 0.027])
-    assert list(by_size["dfs, 16x16"].get_ydata()) == pytest.approx([0.016, 0.032, 0.048])
+    assert list(by_size["dfs, 9x9"].get_ydata()) == pytest.approx([9, 18, 27])
+    assert list(by_size["dfs, 16x16"].get_ydata()) == pytest.approx([16, 32, 48])
 
 
 def test_scaling_by_givens_of_one_size_keeps_the_backend_labels(matplotlib):
@@ -261,8 +263,8 @@ def test_configuration_labels_name_the_series(matplotlib):
     cactus = cactus_figure(records, time_limit=1.0)
     assert [text.get_text() for text in cactus.legends[0].get_texts()] == [GLUCOSE, CADICAL]
     (axes,) = scatter_figure(records, x=CADICAL, y=GLUCOSE).axes
-    assert axes.get_xlabel() == f"{CADICAL}: time per puzzle (s)"
-    assert axes.get_ylabel() == f"{GLUCOSE}: time per puzzle (s)"
+    assert axes.get_xlabel() == f"{CADICAL}: time per puzzle (ms)"
+    assert axes.get_ylabel() == f"{GLUCOSE}: time per puzzle (ms)"
     (axes,) = scaling_figure(records).axes
     assert line_labels(axes) == [GLUCOSE, CADICAL]
     with pytest.raises(
@@ -320,3 +322,117 @@ def test_many_configurations_without_matplotlib_is_one_line(monkeypatch) -> None
         PlotUnavailableError, match=MATPLOTLIB_MISSING.replace("[", r"\[").replace("]", r"\]")
     ):
         backend_colour(3, 11)
+
+
+# -- log axes in plain numbers, times in ms (as the tables show them) -----------------------------
+
+
+def narrow_range() -> list[RunRow]:
+    """Three sets, two backends, every time between 0.3 and 1.8 ms: under a decade, where
+    matplotlib's own log axis labels its minor ticks as powers of ten, and on the scatter ran
+    '3x10^-4' into '4x10^-4'."""
+    return [
+        run_record(
+            name,
+            index,
+            backend,
+            "solved",
+            0.0003 * (1 + 5 * ((index * 7 + n * 3) % 10) / 9),
+            givens=25 + index % 4,
+        )
+        for name in ("a", "b", "c")
+        for index in range(10)
+        for n, backend in enumerate(("dfs", "sat"))
+    ]
+
+
+def tick_labels(figure: Any) -> list[list[tuple[str, Any]]]:
+    """Per log axis of the drawn figure, the tick labels shown inside its view, with their
+    extents."""
+    drawn_extents(figure)  # draws the figure, as save_figure does
+    renderer = figure.canvas.get_renderer()
+    found = []
+    for axes in figure.axes:
+        if not axes.get_visible():
+            continue
+        for axis, scale in ((axes.xaxis, axes.get_xscale()), (axes.yaxis, axes.get_yscale())):
+            if scale != "log":
+                continue
+            low, high = sorted(axis.get_view_interval())
+            position = 0 if axis is axes.xaxis else 1
+            found.append(
+                [
+                    (tick.label1.get_text(), tick.label1.get_window_extent(renderer))
+                    for tick in axis.get_major_ticks() + axis.get_minor_ticks()
+                    if tick.label1.get_visible()
+                    and tick.label1.get_text()
+                    and low <= tick.label1.get_position()[position] <= high
+                ]
+            )
+    return found
+
+
+@pytest.mark.parametrize("kind", PLOT_KINDS)
+@pytest.mark.parametrize("records", [narrow_range, with_timeouts, six_configurations])
+def test_log_axes_are_labelled_in_plain_numbers_that_never_collide(matplotlib, kind, records):
+    axes = tick_labels(plot_figure(records(), kind, time_limit=1.0))
+    assert axes  # every kind has a log axis of times
+    for labels in axes:
+        texts = [text for text, _ in labels]
+        assert 2 <= len(texts) <= 6, texts
+        assert all(text.replace(",", "").replace(".", "").isdigit() for text in texts), texts
+        overlapping = [
+            (first, second)
+            for number, (first, box) in enumerate(labels)
+            for second, other in labels[number + 1 :]
+            if box.overlaps(other)
+        ]
+        assert overlapping == []
+
+
+def test_times_are_drawn_in_milliseconds_as_the_tables_show_them(matplotlib):
+    """with_timeouts(): sat solved puzzles 2, 3 and 1 in 9.0, 39.0 and 618 ms."""
+    cactus = cactus_figure(with_timeouts(), time_limit=1.0)
+    (axes,) = [axes for axes in cactus.axes if axes.get_visible()]
+    assert axes.get_xlabel() == "time per puzzle (ms)"
+    (sat,) = [line for line in axes.get_lines() if line.get_label() == "sat"]
+    assert list(sat.get_xdata())[1:4] == pytest.approx([9.0, 39.0, 618.0])
+    (limit,) = [line for line in axes.get_lines() if line.get_label() == "_time limit"]
+    assert list(limit.get_xdata()) == [1000.0, 1000.0]
+    (axes,) = scaling_figure(with_timeouts(), by="givens").axes
+    assert axes.get_ylabel() == "time per puzzle (ms): median, p10-p90"
+    (sat,) = [line for line in axes.get_lines() if line.get_label() == "sat"]
+    assert list(sat.get_ydata()) == pytest.approx([618.0, 9.0, 39.0])
+
+
+# -- a scaling plot only when it shows a trend ----------------------------------------------------
+
+
+def test_a_scaling_plot_of_one_givens_count_is_refused_saying_why(matplotlib):
+    """Every 17clue puzzle has 17 givens: the plot was two dots."""
+    same = [replace(row, entry=replace(row.entry, givens=17)) for row in with_timeouts()]
+    reason = "the solved puzzles have 1 givens count (17), and the plot needs 3 or more"
+    assert scaling_shortfall(same) == reason
+    with pytest.raises(PlotError, match=rf"^no scaling plot by givens: {re.escape(reason)}$"):
+        scaling_figure(same)
+    two = [replace(row, entry=replace(row.entry, givens=17 + row.number % 2)) for row in same]
+    assert scaling_shortfall(two) == (
+        "the solved puzzles have 2 givens counts (17, 18), and the plot needs 3 or more"
+    )
+    assert scaling_shortfall(with_timeouts()) is None  # 301, 302, 303 givens
+    assert scaling_shortfall(two_sizes_by_givens()) is None  # two sizes: by size, a line
+
+
+# -- short labels in legends ----------------------------------------------------------------------
+
+
+def test_legends_and_axes_name_configurations_by_their_short_labels(matplotlib):
+    names = {GLUCOSE: "sat glucose3", CADICAL: "sat cadical195"}
+    records = configurations()
+    cactus = cactus_figure(records, time_limit=1.0, names=names)
+    assert [text.get_text() for text in cactus.legends[0].get_texts()] == list(names.values())
+    (axes,) = scatter_figure(records, x=CADICAL, y=GLUCOSE, names=names).axes
+    assert axes.get_xlabel() == "sat cadical195: time per puzzle (ms)"
+    assert axes.get_title().startswith("sat glucose3 vs sat cadical195")
+    (axes,) = plot_figure(records, "scaling", names=names).axes
+    assert line_labels(axes) == list(names.values())

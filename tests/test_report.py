@@ -156,3 +156,44 @@ def test_the_setup_of_a_session_is_not_a_session_of_its_own(tmp_path: Path) -> N
     assert (
         text.index("## Environment") < text.index("### One-off set-up") < text.index("## Results")
     )
+
+
+def test_the_environment_names_each_configuration_once() -> None:
+    """A configuration whose label spells it is named by its label alone, in an earlier
+    release's option names too (sat_solver for solver); one the user named keeps its options."""
+    header = replace(
+        bench_header(),
+        configurations=(
+            ConfigurationEntry(
+                "sat[solver=glucose3,encoding=minimal]",
+                "sat",
+                {"solver": "glucose3", "encoding": "minimal"},
+            ),
+            ConfigurationEntry("sat[sat_solver=cadical195]", "sat", {"sat_solver": "cadical195"}),
+            ConfigurationEntry("glu4", "sat", {"solver": "glucose4"}),
+            ConfigurationEntry("dfs", "dfs", {}),
+        ),
+    )
+    (row,) = [
+        line for line in render_environment_markdown(header).splitlines() if "backends" in line
+    ]
+    assert row == (
+        "| backends | sat[solver=glucose3,encoding=minimal], sat[sat_solver=cadical195], "
+        "glu4 = sat[solver=glucose4], dfs |"
+    )
+
+
+def test_the_title_names_the_commands_that_wrote_the_logs(tmp_path: Path) -> None:
+    """A crosscheck log's report was titled 'sudoku-cp benchmark'."""
+    crosscheck = replace(bench_header(), command="crosscheck")
+    checked = write_log(tmp_path / "c.jsonl", crosscheck, hand_made())
+    benched = write_log(tmp_path / "b.jsonl", bench_header(mode="any"), hand_made("any"))
+    titles = [
+        render_markdown_report(load_results(*logs), {}).splitlines()[0]
+        for logs in ([checked], [benched], [checked, benched])
+    ]
+    assert titles == [
+        "# sudoku-cp crosscheck",
+        "# sudoku-cp bench",
+        "# sudoku-cp crosscheck and bench",
+    ]

@@ -172,6 +172,46 @@ def test_a_stored_answer_changed_by_one_digit_is_reported_wrong(tmp_path: Path) 
     assert f"line 3 of {log} says agree; checked again: wrong" in done.stdout
 
 
+def crosscheck_table(stdout: str) -> dict[str, list[str]]:
+    """crosscheck's table: each backend's row of counts (solved, unsat, timeout, wrong,
+    disagree, error)."""
+    return {
+        words[0]: words[1:7]
+        for words in map(str.split, stdout.splitlines())
+        if len(words) == 9 and words[1].isdigit()
+    }
+
+
+def test_a_record_that_stays_wrong_is_judged_again_run_by_run(
+    tmp_path: Path, register: Any
+) -> None:
+    """notlexmin makes every verdict wrong; then sat's stored answer on puzzle 2 is broken. Its
+    verdict stays wrong, but sat's run must turn wrong: a re-judging that compared only the
+    verdict would keep counting it solved."""
+    register_wrong(register, "notlexmin")
+    source = puzzles(tmp_path, 3)
+    log = tmp_path / "r.jsonl"
+    args = ["crosscheck", str(source), "-b", "dfs,sat,notlexmin", "-j", "1", "--results", str(log)]
+    first = cli(*args)
+    assert first.exit_code == 1, first.output
+    assert crosscheck_table(first.stdout)["sat"] == ["3", "0", "0", "0", "0", "0"]
+    assert [record["verdict"] for record in puzzle_records(log)] == ["wrong"] * 3
+
+    def tamper(records: list[dict]) -> None:
+        run = records[2]["runs"][1]  # puzzle 2, sat: a valid grid no more
+        assert run["backend"] == "sat" and run["status"] == "solved"
+        run["solution"] = ("9" if run["solution"][0] != "9" else "1") + run["solution"][1:]
+
+    rewrite(log, tamper)
+    done = cli(*args, "--resume")
+    assert done.exit_code == 1, done.output
+    table = crosscheck_table(done.stdout)
+    assert table["sat"] == ["2", "0", "0", "1", "0", "0"]
+    assert table["dfs"] == ["3", "0", "0", "0", "0", "0"]
+    assert table["notlexmin"] == ["0", "0", "0", "3", "0", "0"]
+    assert f"line 3 of {log} says wrong; checked again: wrong" in done.stdout
+
+
 @pytest.mark.parametrize("field", ["verdict", "runs", "source", "mode"])
 def test_a_record_without_a_field_is_refused_naming_file_and_line(
     tmp_path: Path, field: str

@@ -1,9 +1,8 @@
-"""text: the words every message uses: plurals, quoted excerpts, clipped fields, one-line
-errors."""
+"""text: the words every message uses: plurals, articles, quoted excerpts, one-line errors."""
 
 from __future__ import annotations
 
-from sudoku_cp.text import EXCERPT, clipped, excerpt, one_line, plural
+from sudoku_cp.text import EXCERPT, article, excerpt, one_line, plural
 
 
 def test_plural_says_one_puzzle_and_two_puzzles() -> None:
@@ -21,9 +20,11 @@ def test_an_excerpt_is_quoted_and_a_long_one_cut_with_its_length() -> None:
     assert excerpt(long, 4) == "'1111'... (90 characters)"
 
 
-def test_a_clipped_field_is_cut_unquoted() -> None:
-    assert clipped("12345") == "12345"
-    assert clipped("1" * 90, 4) == "1111..."
+def test_an_before_a_number_read_with_a_vowel_first() -> None:
+    takes_an = [8, 11, 18, 80, 81, 88, 800, 8000, 11000, 18000, 80000]
+    takes_a = [1, 4, 6, 9, 10, 12, 16, 25, 36, 49, 64, 100, 110, 180, 1100, 1800]
+    assert {article(number) for number in takes_an} == {"an"}
+    assert {article(number) for number in takes_a} == {"a"}
 
 
 def test_one_line_is_the_first_line_with_words_squeezed_or_the_type() -> None:

@@ -37,7 +37,7 @@ from .grid import (
     symbol_value,
     value_symbol,
 )
-from .text import clipped, excerpt
+from .text import article, excerpt
 from .textio import decode_input
 
 
@@ -244,9 +244,7 @@ def _read_lines(
                 line=number,
                 column=getattr(error, "column", None),
             )
-            yield InputPuzzle(
-                index, source, number, clipped(line), None, located.located(), number=offset
-            )
+            yield InputPuzzle(index, source, number, line, None, located.located(), number=offset)
         else:
             yield InputPuzzle(index, source, number, grid.to_line(), grid, number=offset)
 
@@ -271,7 +269,8 @@ def _row_values(line: str, number: int, layout: Layout, source: str, size: int) 
                     else "0 or . for blank, 1-9, A-Z"
                 )
                 raise GridParseError(
-                    f"unknown symbol {symbol!r} for a {size}x{size} grid (expected {expected})",
+                    f"unknown symbol {symbol!r} for {article(size)} {size}x{size} grid "
+                    f"(expected {expected})",
                     source=source,
                     line=number,
                     column=column,
@@ -322,7 +321,8 @@ def _read_blocks(
         for column, value in enumerate(values, start=1):
             if value > size:
                 raise GridParseError(
-                    f"value {value} is above {size} (a {size}x{size} grid holds 1-{size})",
+                    f"value {value} is above {size} ({article(size)} {size}x{size} grid holds "
+                    f"1-{size})",
                     source=source,
                     line=number,
                     column=column,
@@ -342,7 +342,8 @@ def _read_blocks(
             block = []
     if block:
         raise GridParseError(
-            f"expected {size} rows for a {size}x{size} puzzle, got {len(block)} from this line on",
+            f"expected {size} rows for {article(size)} {size}x{size} puzzle, got {len(block)} from "
+            f"this line on",
             source=source,
             line=block[0][0],
         )

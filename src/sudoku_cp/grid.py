@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .errors import GridParseError, GridShapeError
-from .text import excerpt
+from .text import article, excerpt
 
 BLANK = 0
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -153,7 +153,10 @@ def _geometry(size: int, box: Shape) -> Geometry:
     if size < 4 or size > MAX_SIZE:
         raise GridShapeError(f"unsupported size {size}: sizes run from 4 to {MAX_SIZE}")
     if box_rows < 2 or box_cols < 2 or box_rows * box_cols != size:
-        raise GridShapeError(f"a {box_rows}x{box_cols} box does not fit a {size}x{size} grid")
+        raise GridShapeError(
+            f"{article(box_rows)} {box_rows}x{box_cols} box does not fit "
+            f"{article(size)} {size}x{size} grid"
+        )
     n = size
     rows = tuple(tuple(r * n + c for c in range(n)) for r in range(n))
     columns = tuple(tuple(r * n + c for r in range(n)) for c in range(n))
@@ -208,7 +211,9 @@ class Grid:
         geometry(size, self.box)  # validates the shape
         if self.values and (min(self.values) < 0 or max(self.values) > size):
             bad = next(v for v in self.values if not 0 <= v <= size)
-            raise GridShapeError(f"value {bad} does not fit a {size}x{size} grid (1..{size})")
+            raise GridShapeError(
+                f"value {bad} does not fit {article(size)} {size}x{size} grid (1..{size})"
+            )
 
     # -- construction ---------------------------------------------------------------------------
 
@@ -266,7 +271,8 @@ class Grid:
                 else:
                     problem = f"symbol {symbol!r}: value {value} is above {size}"
                 raise GridParseError(
-                    f"{problem} (a {size}x{size} puzzle uses {alphabet})", column=column
+                    f"{problem} ({article(size)} {size}x{size} puzzle uses {alphabet})",
+                    column=column,
                 )
             values.append(value)
         return cls(tuple(values), shape)
@@ -391,8 +397,8 @@ class Grid:
         """None when this grid is a completion of `puzzle`, else the first reason it is not."""
         if self.size != puzzle.size or self.box != puzzle.box:
             return (
-                f"a {self.size}x{self.size} grid cannot complete a "
-                f"{puzzle.size}x{puzzle.size} puzzle"
+                f"{article(self.size)} {self.size}x{self.size} grid cannot complete "
+                f"{article(puzzle.size)} {puzzle.size}x{puzzle.size} puzzle"
             )
         for cell, value in enumerate(puzzle.values):
             if value != BLANK and self.values[cell] != value:

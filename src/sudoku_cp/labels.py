@@ -12,10 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .results_log.records import ConfigurationEntry
 from .results_log.resume import current_options
+
+if TYPE_CHECKING:
+    from .results_log.reader import Results
 
 LONGEST = 24  # characters of a label the user chose, before it is cut with an ellipsis
 
@@ -79,6 +82,28 @@ def short_texts(
     return {label: short.text for label, short in short_labels(configurations, labels).items()}
 
 
+def labels_of(results: Results) -> dict[str, ShortLabel]:
+    """The short label of every configuration of results logs read back, in their order."""
+    labels = results.labels()
+    described = [item for header in results.headers for item in header.configurations]
+    return short_labels(described, labels)
+
+
+def short_texts_of(results: Results) -> dict[str, str]:
+    """Each configuration's short text (`labels_of`), as tables and plots show it."""
+    return {label: short.text for label, short in labels_of(results).items()}
+
+
+def described(item: ConfigurationEntry) -> str:
+    """A configuration as a header describes it, said once: its label when the label spells
+    it (`sat[solver=glucose3]`, its options in today's words and any order), else
+    'label = backend[options]'."""
+    options = _options(item)
+    if _spells(item.label, item.backend, options):
+        return item.label
+    return f"{item.label} = {canonical(item.backend, options)}"
+
+
 def _spells(label: str, backend: str, options: Mapping[str, str]) -> bool:
     """Whether `label` is the configuration written out (its options in any order)."""
     if label == backend:
@@ -113,4 +138,13 @@ def _short(
     return ShortLabel(label, text, backend, values, spelled)
 
 
-__all__ = ["LONGEST", "ShortLabel", "canonical", "short_labels", "short_texts"]
+__all__ = [
+    "LONGEST",
+    "ShortLabel",
+    "canonical",
+    "described",
+    "labels_of",
+    "short_labels",
+    "short_texts",
+    "short_texts_of",
+]

@@ -1,5 +1,7 @@
 """The Markdown report of results logs: every session's environment and set-up, the summary
-table with its legend, and the plots (drawn by `plots.py`). Pure: returns text."""
+table with its legends, and the plots (drawn by `plots.py`). Pure: returns text. Every string
+taken from a log is escaped (`render.markup`): a label or a file name shows as itself, never as
+HTML, a table cell's end, code or a link."""
 
 from __future__ import annotations
 
@@ -7,16 +9,12 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from .labels import ShortLabel, described, labels_of
 from .render.bench import format_milliseconds, render_summary_markdown, summary_legend
+from .render.markup import markdown_code, markdown_text
 from .results_log.reader import Results
 from .results_log.records import Header
 from .scores import scored_summary
-
-
-def _options(options: Any) -> str:
-    if not options:
-        return ""
-    return "[" + ",".join(f"{key}={value}" for key, value in dict(options).items()) + "]"
 
 
 def environment_rows(header: Header | None) -> list[tuple[str, str]]:
@@ -31,15 +29,7 @@ def environment_rows(header: Header | None) -> list[tuple[str, str]]:
     )
     load = machine.get("load_average")
     time_limit = header.time_limit
-    backends = ", ".join(
-        item.label
-        + (
-            f" = {item.backend}{_options(item.options)}"
-            if item.options or item.label != item.backend
-            else ""
-        )
-        for item in header.configurations
-    )
+    backends = ", ".join(described(item) for item in header.configurations)
     rows = [
         ("date", machine.get("date", "")),
         ("command", command_line(header)),
@@ -90,10 +80,12 @@ def render_environment_markdown(header: Header | None) -> str:
     lines = ["| | |", "|:---|:---|"]
     for name, value in rows:
         if name == "command":
-            value = f"`{value}`"
+            value = markdown_code(value)
         elif name == "inputs":  # each path as code
-            value = ", ".join(f"`{path}`" for path in inputs_of(header))
-        lines.append(f"| {name} | {value.replace('|', '/')} |")
+            value = ", ".join(markdown_code(path) for path in inputs_of(header))
+        else:
+            value = markdown_text(value)
+        lines.append(f"| {name} | {value} |")
     return "\n".join(lines)
 
 
@@ -137,7 +129,18 @@ def setup_rows(setup: Mapping[str, Any]) -> list[tuple[str, ...]]:
 def render_setup_markdown(setup: Mapping[str, Any]) -> str:
     """One-off costs per backend and grid shape, as a Markdown table."""
     lines = ["| " + " | ".join(SETUP_COLUMNS) + " |", "|:---|---:|---:|:---|---:|---:|"]
-    lines += ["| " + " | ".join(row) + " |" for row in setup_rows(setup)]
+    lines += ["| " + " | ".join(map(markdown_text, row)) + " |" for row in setup_rows(setup)]
+    return "\n".join(lines)
+
+
+def render_labels_markdown(shorts: Mapping[str, ShortLabel]) -> str:
+    """The configurations that tables and plots show by a short label, each with its full
+    label and options, as a Markdown table ('' when every label is shown in full)."""
+    rows = [(short.text, short.full) for short in shorts.values() if short.text != short.full]
+    if not rows:
+        return ""
+    lines = ["| label | configuration |", "|:---|:---|"]
+    lines += [f"| {markdown_text(text)} | {markdown_code(full)} |" for text, full in rows]
     return "\n".join(lines)
 
 
@@ -159,21 +162,54 @@ def report_title(results: Results) -> str:
     return "sudoku-cp " + " and ".join(commands)
 
 
+PLOT_CAPTIONS = {
+    "cactus": "Cactus plot: puzzles solved within a given time per puzzle.",
+    "scatter": "Per-puzzle times of two backends, log-log; the dashed line is the diagonal.",
+    "scaling": "Time per puzzle against the grid size or number of givens.",
+}
+
+
 def render_markdown_report(
-    results: Results, plots: Mapping[str, str], *, baseline: str | None = None
+    results: Results,
+    plots: Mapping[str, str],
+    *,
+    baseline: str | None = None,
+    missing: Mapping[str, str] | None = None,
 ) -> str:
     """The whole report: every session's environment and one-off set-up, the summary table,
-    its legend and the plots. `plots` maps a plot kind to the image's path relative to the
-    report."""
+    its legends and the plots. `plots` maps a plot kind to the image's path relative to the
+    report; `missing`, a plot kind not drawn to why (a clause)."""
     time_limit = results.time_limit
     rows = scored_summary(
         results.rows(), time_limit=time_limit, baseline=baseline, intervals=results.repeat > 1
     )
-    parts = [f"# {report_title(results)}", ""]
+    shorts = labels_of(results)
+    texts = {label: short.text for label, short in shorts.items()}
+    shown_baseline = None if baseline is None else markdown_text(texts.get(baseline, baseline))
+    labels = render_labels_markdown(shorts)
+    parts = [f"# {markdown_text(report_title(results))}", "", *_sessions_markdown(results)]
+    parts += [
+        "## Results",
+        "",
+        render_summary_markdown(rows, baseline=baseline, shorts=texts),
+        "",
+        *([labels, ""] if labels else []),
+        summary_legend(baseline=shown_baseline, time_limit=time_limit, repeat=results.repeat),
+        "",
+    ]
+    parts += _plots_markdown(plots, missing or {})
+    return "\n".join(parts).rstrip() + "\n"
+
+
+def _sessions_markdown(results: Results) -> list[str]:
+    """Each session's environment and one-off set-up, as report lines."""
+    parts: list[str] = []
     sessions = sessions_of(results)
     for path, header in sessions:
         title = "## Environment" + (
-            f": `{path}`" + (" (resumed)" if header.resumed else "") if len(sessions) > 1 else ""
+            f": {markdown_code(path)}" + (" (resumed)" if header.resumed else "")
+            if len(sessions) > 1
+            else ""
         )
         parts += [title, "", render_environment_markdown(header), ""]
         if header.setup:
@@ -187,34 +223,30 @@ def render_markdown_report(
                 render_setup_markdown(header.setup),
                 "",
             ]
-    parts += [
-        "## Results",
-        "",
-        render_summary_markdown(rows, baseline=baseline),
-        "",
-        summary_legend(baseline=baseline, time_limit=time_limit, repeat=results.repeat),
-        "",
-    ]
-    if plots:
-        parts += ["## Plots", ""]
-        captions = {
-            "cactus": "Cactus plot: puzzles solved within a given time per puzzle.",
-            "scatter": "Per-puzzle times of two backends, log-log; the dashed line is "
-            "the diagonal.",
-            "scaling": "Time per puzzle against the grid size or number of givens.",
-        }
-        for kind, path in plots.items():
-            parts += [f"![{kind}]({path})", "", captions.get(kind, ""), ""]
-    return "\n".join(parts).rstrip() + "\n"
+    return parts
+
+
+def _plots_markdown(plots: Mapping[str, str], missing: Mapping[str, str]) -> list[str]:
+    """The plots section: each image with its caption, then each plot not drawn and why."""
+    if not plots and not missing:
+        return []
+    parts = ["## Plots", ""]
+    for kind, path in plots.items():
+        parts += [f"![{kind}]({path})", "", PLOT_CAPTIONS.get(kind, ""), ""]
+    for kind, why in missing.items():
+        parts += [f"No {kind} plot: {markdown_text(why)}.", ""]
+    return parts
 
 
 __all__ = [
+    "PLOT_CAPTIONS",
     "SETUP_COLUMNS",
     "command_line",
     "environment_rows",
     "inputs_of",
     "report_title",
     "render_environment_markdown",
+    "render_labels_markdown",
     "render_markdown_report",
     "render_setup_markdown",
     "sessions_of",

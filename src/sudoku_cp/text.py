@@ -1,4 +1,5 @@
-"""Small helpers for the words every message uses: plurals, quoted excerpts, one-line errors."""
+"""Small helpers for the words every message uses: plurals, articles, quoted excerpts, one-line
+errors."""
 
 from __future__ import annotations
 
@@ -18,9 +19,13 @@ def excerpt(text: str, limit: int = EXCERPT) -> str:
     return f"{text[:limit]!r}... ({len(text)} characters)"
 
 
-def clipped(text: str, limit: int = EXCERPT) -> str:
-    """Text cut after `limit` characters, unquoted ('1234...'), for data fields."""
-    return text if len(text) <= limit else text[:limit] + "..."
+def article(number: int) -> str:
+    """'a' or 'an' before a number as it is read aloud: 'an 8x8', 'an 11x11', 'an 18x18',
+    'an 80...', 'a 9x9', 'a 16x16'. Eight, eleven and eighteen start with a vowel: a number
+    whose leading group of digits (of thousands) reads as one of them takes 'an'."""
+    digits = str(abs(number))
+    leading = digits[: len(digits) % 3 or 3]
+    return "an" if leading.startswith("8") or leading in ("11", "18") else "a"
 
 
 def one_line(error: BaseException) -> str:
@@ -30,4 +35,4 @@ def one_line(error: BaseException) -> str:
     return next((line for line in lines if line), type(error).__name__)
 
 
-__all__ = ["EXCERPT", "clipped", "excerpt", "one_line", "plural"]
+__all__ = ["EXCERPT", "article", "excerpt", "one_line", "plural"]

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 from .grid import BLANK, Grid, value_symbol
 from .result import Mode, RunStatus, SolveResult, Status, Verdict
+from .text import article
 
 
 class Rule(str, enum.Enum):
@@ -56,7 +57,8 @@ class Violation:
     def describe(self) -> str:
         """One line, such as 'changes the given 5 at row 1, column 3'."""
         if self.rule is Rule.SHAPE:
-            return f"not a {self.size}x{self.size} grid of the puzzle's box shape"
+            shape = f"{article(self.size)} {self.size}x{self.size}"
+            return f"not {shape} grid of the puzzle's box shape"
         if self.rule is Rule.GIVEN_CHANGED:
             return f"changes the given {_symbol(self.value)} at {self._cell(self.cells[0])}"
         if self.rule is Rule.BLANK_LEFT:

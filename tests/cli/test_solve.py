@@ -276,3 +276,25 @@ def test_certify_says_how_many_answers_are_certified_and_what_failed(run):
     assert refused.stderr.splitlines()[-1] == (
         "1/2 answers certified; 1 not certified, counted as wrong"
     )
+
+
+def test_an_invalid_line_is_one_word_in_every_format_and_kept_whole_in_jsonl(run):
+    long_line = "1234567890" * 8 + "123456"  # 86 characters: no size's square
+    stdin = f"{long_line}\n{BAEKJOON_2239}\n"
+    shown = {
+        layout: run("solve", "--format", layout, stdin=stdin).stdout.splitlines()[0]
+        for layout in ("line", "grid", "spaced")
+    }
+    jsonl = json.loads(run("solve", "--format", "jsonl", stdin=stdin).stdout.splitlines()[0])
+    assert set(shown.values()) == {jsonl["status"]} == {"invalid"}
+    assert jsonl["puzzle"] == long_line and "puzzle_length" not in jsonl
+
+
+def test_a_runaway_invalid_line_is_cut_with_its_length_said(run):
+    from sudoku_cp.results_log.records import INVALID_LINE_KEPT
+
+    runaway = "7" * (INVALID_LINE_KEPT + 10)
+    result = run("solve", "--format", "jsonl", stdin=runaway + "\n")
+    line = json.loads(result.stdout)
+    assert line["puzzle"] == runaway[:INVALID_LINE_KEPT]
+    assert line["puzzle_length"] == INVALID_LINE_KEPT + 10

@@ -19,9 +19,19 @@ from sudoku_cp.render.bench import (
     render_summary_text,
     summary_legend,
 )
+from sudoku_cp.results_log.reader import RunRow
 from sudoku_cp.scores import scored_summary
 
-from ..bench_helpers import SETUP, Record, hand_made_rows, run_row
+from ..bench_helpers import (
+    FAILURES,
+    SETUP,
+    Record,
+    bench_table,
+    entries,
+    failures_records,
+    hand_made_rows,
+    run_row,
+)
 
 
 def rows_of(
@@ -174,3 +184,19 @@ def test_setup_text_one_line_per_backend() -> None:
         "a: import 500 ms, create 1.00 ms; top first solve 20.0 ms (warm 2.00 ms)",
         "b: set-up not measured (ImportError: no solver)",
     ]
+
+
+def test_the_text_table_counts_timeouts_wrong_and_errors_in_their_own_columns() -> None:
+    """Each configuration has distinct non-zero counts: swapping two columns shows."""
+    rows = [RunRow(entry, run) for entry in entries(failures_records()) for run in entry.runs]
+    text = render_summary_text(scored_summary(rows, time_limit=10.0, baseline="a"), baseline="a")
+    found = {
+        label.split()[0]: {SAME_COLUMN.get(name, name): int(cells[name]) for name in COUNTED}
+        for (_, label), cells in bench_table(text).items()
+        if label.split()[0] in FAILURES
+    }
+    assert found == FAILURES
+
+
+COUNTED = ("solved", "timeout", "wrong", "error")
+SAME_COLUMN = {"timeout": "timeouts", "error": "errors"}

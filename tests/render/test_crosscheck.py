@@ -19,8 +19,11 @@ from sudoku_cp.result import Mode
 from sudoku_cp.results_log.records import PuzzleEntry
 
 from ..bench_helpers import (
+    FAILURES,
     answered_and_timed_out,
     crosscheck_entry,
+    entries,
+    failures_records,
     invoke,
     resumed_count_summary,
     timeouts_tally,
@@ -143,3 +146,21 @@ def test_the_summary_fits_80_columns_with_short_labels_and_their_legend() -> Non
     assert lines[0] == "crosscheck --mode lexmin: sat a, sat b"
     assert [line.split()[:2] for line in lines[2:4]] == [["sat", "a"], ["sat", "b"]]
     assert f"sat a: {labels[0]}" in lines and f"sat b: {labels[1]}" in lines
+
+
+def test_the_summary_counts_timeouts_wrong_and_errors_in_their_own_columns() -> None:
+    """Each configuration has distinct non-zero counts: swapping two columns shows."""
+    summary = summarize(entries(failures_records()), backends=list(FAILURES), mode=Mode.LEXMIN)
+    lines = render_crosscheck_summary(summary).splitlines()
+    titles = lines[1].split()[:7]
+    assert titles == ["backend", "solved", "unsat", "timeout", "wrong", "disagree", "error"]
+    names = {"timeout": "timeouts", "error": "errors"}
+    found = {}
+    for line in lines[2:4]:
+        row = dict(zip(titles, line.split(), strict=False))
+        found[row["backend"]] = {
+            names.get(title, title): int(row[title])
+            for title in ("solved", "timeout", "wrong", "error")
+        }
+    assert found == FAILURES
+    assert [row.split()[2] for row in lines[2:4]] == ["0", "0"]  # unsat

@@ -134,3 +134,20 @@ def log_only_certify(tmp_path: Path) -> Path:
     report.write_text(json.dumps({"file": "r.jsonl", "line": 2, "backend": "a",
                                   "claim": "lex-min", "certified": True}) + "\n")  # fmt: skip
     return report
+
+
+def test_the_facts_line_spaces_every_separator(log: Path, tmp_path: Path) -> None:
+    """It read 'baseline a· certificates from ...' (a template line joined to the next)."""
+    report = tmp_path / "cert.jsonl"
+    report.write_text(
+        json.dumps({"file": str(log), "line": 2, "backend": "b", "status": "solved",
+                    "claim": "lex-min", "certified": True, "reason": "checked"}) + "\n"
+    )  # fmt: skip
+    page = render_html_report(load_report_inputs([log, report]), baseline="a")
+    facts = re.search(r'<p class="facts">(.*?)</p>', page, re.S)
+    assert facts
+    text = " ".join(re.sub(r"<[^>]+>", "", facts.group(1)).split())
+    assert text == (
+        f"3 puzzle records · 2 configurations · 1 set (top) · mode lexmin · time limit 10 s · "
+        f"baseline a · certificates from {report}"
+    )

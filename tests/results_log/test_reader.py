@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -240,3 +242,83 @@ def test_to_pandas_keeps_puzzles_and_solutions_as_strings(tmp_path: Path) -> Non
         assert pandas.api.types.is_string_dtype(frame[column]), column
     assert list(frame["seconds"]) == [0.5, 10.0]
     assert frame.attrs["headers"][0]["command"] == "bench"
+
+
+# -- every command reads through it: a damaged log is one line and exit 2 in a real process --------
+
+
+def _damaged(record: dict[str, object], **change: object) -> bytes:
+    """The record with its puzzle fields changed, or its first run's (`run_` names)."""
+    changed = json.loads(json.dumps(record))
+    for name, value in change.items():
+        if name.startswith("run_"):
+            changed["runs"][0][name[4:]] = value
+        elif value is _DROP:
+            del changed[name]
+        else:
+            changed[name] = value
+    return json.dumps(changed).encode()
+
+
+_DROP = object()
+_DEEP = b"[" * 50_000 + b"]" * 50_000
+# The issue's cases: each raised a traceback in one command or more (KeyError, RecursionError,
+# ValueError, TypeError); a digit string longer than Python converts (4,300 digits by default).
+DAMAGE = {
+    "no puzzle": lambda record: _damaged(record, puzzle=_DROP),
+    "nested list": lambda record: _DEEP,
+    "nested in a run": lambda record: _damaged(record, run_stats=0).replace(b'"stats": 0', _DEEP),
+    "huge integer": lambda record: _damaged(record, number=0).replace(
+        b'"number": 0', b'"number": ' + b"9" * 5000
+    ),
+    "number null": lambda record: _damaged(record, number=None),
+    "seconds fast": lambda record: _damaged(record, run_seconds="fast"),
+    "status weird": lambda record: _damaged(record, run_status="weird"),
+}
+READERS = {
+    "certify": lambda log, out, puzzles: ["certify", log],
+    "report": lambda log, out, puzzles: ["report", log, "-o", f"{out}.md", "--no-plots"],
+    "plot": lambda log, out, puzzles: ["plot", log, "-o", f"{out}.png"],
+    "crosscheck --resume": lambda log, out, puzzles: [
+        "crosscheck", puzzles, "-b", "dfs", "--results", log, "--resume"
+    ],
+}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def crosscheck_log(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[bytes]]:
+    """The puzzles of a crosscheck and its whole log's lines (header, two puzzle records)."""
+    from click.testing import CliRunner
+
+    from sudoku_cp.cli import main
+
+    folder = tmp_path_factory.mktemp("damaged")
+    puzzles = folder / "p.txt"
+    puzzles.write_text(f"{BAEKJOON_2239}\n{'0' * 16}\n")
+    log = folder / "whole.jsonl"
+    args = ["crosscheck", str(puzzles), "-b", "dfs", "--results", str(log)]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    return puzzles, log.read_bytes().splitlines(keepends=True)
+
+
+@pytest.mark.parametrize("command", list(READERS))
+@pytest.mark.parametrize("damage", list(DAMAGE))
+def test_every_command_says_one_line_of_a_damaged_log_and_exits_2(
+    tmp_path: Path, crosscheck_log: tuple[Path, list[bytes]], damage: str, command: str
+) -> None:
+    """Line 2 is damaged, line 3 is whole: the error names line 2, whatever the command."""
+    puzzles, (header, first, second) = crosscheck_log
+    log = tmp_path / "r.jsonl"
+    log.write_bytes(header + DAMAGE[damage](json.loads(first)) + b"\n" + second)
+    before = log.read_bytes()
+    args = READERS[command](str(log), str(tmp_path / "out"), str(puzzles))
+    result = subprocess.run(
+        [sys.executable, "-m", "sudoku_cp", *args], capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 2, result.stderr
+    assert "Traceback" not in result.stderr
+    assert result.stderr.startswith(f"Error: {log}:2: ") and result.stderr.count("\n") == 1, (
+        result.stderr
+    )
+    assert log.read_bytes() == before  # resume refuses before it writes

@@ -296,3 +296,19 @@ def test_a_log_that_nothing_was_written_to_is_not_left_behind(tmp_path: Path) ->
     with ResultsLog.open(kept, HEADER, resume=True):
         pass
     assert kept.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    "name, hint",
+    [
+        ("r.csv", " (for CSV: sudoku-cp report r.jsonl -o summary.csv, or "
+         "sudoku_cp.load_results('r.jsonl').to_pandas())"),
+        ("out.json", ""),
+        ("results", ""),
+    ],
+)  # fmt: skip
+def test_the_csv_hint_is_given_for_a_csv_name_only(tmp_path: Path, name: str, hint: str) -> None:
+    path = tmp_path / name
+    with pytest.raises(ResultsFileError) as raised:
+        ResultsLog.open(path, HEADER)
+    assert one_line(raised) == f"{path}: results logs are JSON Lines: name the file .jsonl{hint}"

@@ -20,6 +20,7 @@ from typing import ClassVar, Final
 from ..errors import GridParseError, GridShapeError
 from ..grid import Grid
 from ..result import Mode, SolveResult, Status
+from ..text import article
 
 # The run statuses that answer nothing, so claim nothing.
 NO_ANSWER: Final = frozenset({"timeout", "error", "invalid", "invalid input"})
@@ -155,8 +156,8 @@ def _grid(text: str, puzzle: Grid) -> Grid | str:
         return f"its completion is not a grid: {error}"
     if grid.size != puzzle.size:
         return (
-            f"its completion is a {grid.size}x{grid.size} grid for a "
-            f"{puzzle.size}x{puzzle.size} puzzle"
+            f"its completion is {article(grid.size)} {grid.size}x{grid.size} grid for "
+            f"{article(puzzle.size)} {puzzle.size}x{puzzle.size} puzzle"
         )
     return grid
 

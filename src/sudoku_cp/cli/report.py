@@ -84,17 +84,28 @@ def plot(
 ) -> None:
     """Plot results logs written by `bench` or `crosscheck --results` (needs matplotlib).
 
-    Several files (one per mode, say) are plotted together, a line style per mode.
+    Several files (one per mode, say) are plotted together, a line style per mode. Times are in
+    ms; configurations are named by their short labels, listed with the full ones.
     """
+    from ..labels import short_texts_of
     from ..plots import check_plot_path, plot_figure, save_figure
+    from ..render.text import label_legend
     from ..results_log.reader import load_results
 
     check_plot_path(output)
     results = load_results(*results_files)
+    names = short_texts_of(results)
     figure = plot_figure(
-        list(results.rows()), kind, time_limit=results.time_limit, x=x_backend, y=y_backend, by=by
+        list(results.rows()),
+        kind,
+        time_limit=results.time_limit,
+        x=x_backend,
+        y=y_backend,
+        by=by,
+        names=names,
     )
     save_figure(figure, output)
+    quiet_echo("\n".join([f"Wrote {output}", *label_legend(names)]))
 
 
 REPORT_FORMATS = {
@@ -223,9 +234,10 @@ def _document(
     results = load_results(*results_files)
     chosen = _baseline(results, baseline)
     if kind == "md":
-        plots = _report_plots(results, target) if with_plots else {}
+        missing: dict[str, str] = {}
+        plots = _report_plots(results, target, missing) if with_plots else {}
         written += [str(target.with_name(name)) for name in plots.values()]
-        return render_markdown_report(results, plots, baseline=chosen)
+        return render_markdown_report(results, plots, baseline=chosen, missing=missing)
     if kind == "json":
         import json
 
@@ -252,18 +264,27 @@ def _baseline(results: Any, chosen: str | None) -> str | None:
     return named if named in labels else (labels[0] if labels else None)
 
 
-def _report_plots(results: Any, target: Any) -> dict[str, str]:
+def _report_plots(results: Any, target: Any, missing: dict[str, str]) -> dict[str, str]:
+    """The plots of a Markdown report, drawn beside it: kind -> the image's name; a plot the
+    results cannot show (a scaling plot of one givens count) goes to `missing`, with why."""
     from ..errors import PlotUnavailableError
-    from ..plots import PLOT_KINDS, plot_figure, save_figure
+    from ..labels import short_texts_of
+    from ..plots import PLOT_KINDS, plot_figure, save_figure, scaling_shortfall
 
     plots: dict[str, str] = {}
     runs = list(results.rows())
+    names = short_texts_of(results)
     try:
         for kind in PLOT_KINDS:
             if kind == "scatter" and len(results.labels()) < 2:
                 continue  # a scatter compares two backends
+            shortfall = scaling_shortfall(runs) if kind == "scaling" else None
+            if shortfall is not None:
+                missing[kind] = shortfall
+                continue
             image = target.with_name(f"{target.stem}-{kind}.png")
-            save_figure(plot_figure(runs, kind, time_limit=results.time_limit), image)
+            figure = plot_figure(runs, kind, time_limit=results.time_limit, names=names)
+            save_figure(figure, image)
             plots[kind] = image.name  # relative: the report and its images move together
     except PlotUnavailableError as error:
         quiet_echo(f"Warning: {error}; the report has no plots.")

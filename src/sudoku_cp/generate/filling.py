@@ -11,6 +11,7 @@ from ..backends import Backend, get_backend
 from ..errors import GenerateError
 from ..grid import BLANK, Grid, Shape, geometry
 from ..result import Mode, Status
+from ..text import article
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +53,12 @@ def random_completed_grid(
             )
         if result.solution is not None:
             return shuffle_grid(result.solution, rng)
-        log.info("a random first row and column of a %dx%d grid had no completion", size, size)
+        log.info(
+            "a random first row and column of %s %dx%d grid had no completion",
+            article(size),
+            size,
+            size,
+        )
     raise GenerateError(f"no completed {size}x{size} grid in {FILL_ATTEMPTS} tries")
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from ..errors import GenerateError
 from ..grid import Grid, Shape, geometry
+from ..text import article
 
 SOLUTION_LIMIT = 1000  # multi: completions are counted up to this many (up to 25x25)
 # Above this size multi puzzles are counted up to 2 only, which the swap cycle already proves: a
@@ -75,7 +76,9 @@ def parse_givens_range(text: str, *, size: int) -> GivensRange:
     if low > high:
         raise GenerateError(f"givens {text}: the low end {low} is above the high end {high}")
     if high > size * size:
-        raise GenerateError(f"givens {text}: a {size}x{size} grid has only {size * size} cells")
+        raise GenerateError(
+            f"givens {text}: {article(size)} {size}x{size} grid has only {size * size} cells"
+        )
     return GivensRange(low, high)
 
 

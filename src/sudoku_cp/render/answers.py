@@ -8,9 +8,7 @@ from typing import Any
 from ..formats import Layout, format_grid
 from ..judging import Answer, SkippedLine, puzzle_fields
 from ..result import Mode, RunStatus, SolveResult, Status
-from ..results_log.records import AnswerLine
-
-INVALID = "invalid"  # what every layout shows in place of an input line that is not a puzzle
+from ..results_log.records import INVALID, AnswerLine
 
 
 def format_count(result: SolveResult) -> str:

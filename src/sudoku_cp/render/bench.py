@@ -9,6 +9,7 @@ from typing import Any
 
 from ..bench_statistics import SummaryRow
 from ..scores import VIRTUAL_BEST
+from .markup import latex_escape, markdown_text
 from .text import aligned, label_legend
 
 
@@ -48,10 +49,14 @@ def _score_cells(row: SummaryRow) -> list[str]:
 
 
 def summary_cells(
-    rows: Sequence[SummaryRow], *, baseline: str | None
+    rows: Sequence[SummaryRow],
+    *,
+    baseline: str | None,
+    shorts: Mapping[str, str] | None = None,
 ) -> tuple[list[str], list[list[str]]]:
-    """The table's column names and cells; the mode column only when several modes are shown,
-    the score, CPU, memory and interval columns only when the results have them."""
+    """The table's column names and cells, configurations by their short labels (`shorts`,
+    else the full); the mode column only when several modes are shown, the score, CPU, memory
+    and interval columns only when the results have them."""
     several_modes = len({row.mode for row in rows}) > 1
     with_scores = any(row.borda is not None for row in rows)
     with_cpu = any(row.cpu_median is not None for row in rows)
@@ -67,7 +72,7 @@ def summary_cells(
         + ["p90", "p99", "max"]
         + (["cpu median"] if with_cpu else [])
         + (["peak MB"] if with_memory else [])
-        + ([f"t/{baseline}"] if baseline else [])
+        + ([f"t/{(shorts or {}).get(baseline, baseline)}"] if baseline else [])
         + (["ratio 95% CI", "Wilcoxon p"] if with_ci and baseline else [])
     )
     cells = []
@@ -75,7 +80,7 @@ def summary_cells(
         cells.append(
             [row.set]
             + ([row.mode] if several_modes else [])
-            + [backend_cell(row), str(row.puzzles), str(row.solved), *_counts(row)]
+            + [backend_cell(row, shorts), str(row.puzzles), str(row.solved), *_counts(row)]
             + [format_milliseconds(row.par2)]
             + (_score_cells(row) if with_scores else [])
             + [format_milliseconds(row.mean), format_milliseconds(row.median)]
@@ -260,11 +265,15 @@ def _interval_table(
     return ["  " + line for line in aligned(table)]
 
 
-def render_summary_markdown(rows: Sequence[SummaryRow], *, baseline: str | None) -> str:
-    """The summary as a Markdown table, numbers right-aligned."""
-    names, cells = summary_cells(rows, baseline=baseline)
+def render_summary_markdown(
+    rows: Sequence[SummaryRow], *, baseline: str | None, shorts: Mapping[str, str] | None = None
+) -> str:
+    """The summary as a Markdown table, numbers right-aligned, configurations by their short
+    labels (`shorts`); every text escaped (`markup.markdown_text`)."""
+    names, cells = summary_cells(rows, baseline=baseline, shorts=shorts)
     text_columns = _text_columns(names)
     rule = [":---" if column < text_columns else "---:" for column in range(len(names))]
+    names, *cells = [[markdown_text(cell) for cell in line] for line in [names, *cells]]
     return "\n".join("| " + " | ".join(line) + " |" for line in [names, rule, *cells])
 
 
@@ -309,24 +318,6 @@ def render_summary_csv(rows: Sequence[SummaryRow]) -> str:
             ["" if getattr(row, name) is None else getattr(row, name) for name in names]
         )
     return buffer.getvalue()
-
-
-_LATEX_SPECIAL = {
-    "&": r"\&",
-    "%": r"\%",
-    "$": r"\$",
-    "#": r"\#",
-    "_": r"\_",
-    "{": r"\{",
-    "}": r"\}",
-    "~": r"\textasciitilde{}",
-    "^": r"\textasciicircum{}",
-    "\\": r"\textbackslash{}",
-}
-
-
-def latex_escape(text: str) -> str:
-    return "".join(_LATEX_SPECIAL.get(char, char) for char in text)
 
 
 def render_summary_latex(rows: Sequence[SummaryRow], *, baseline: str | None) -> str:

@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 
 from ..bench_statistics import GroupKey, PuzzleOutcome
 from ..grid import Shape, default_box
-from ..labels import ShortLabel, short_labels
+from ..labels import ShortLabel, labels_of
 from ..result import RunStatus, Verdict
 from ..results_log.reader import Results
 from ..results_log.records import PuzzleEntry, Run
@@ -58,9 +58,7 @@ def units(seconds: float | None) -> int:
 
 def configuration_list(results: Results) -> tuple[list[str], dict[str, ShortLabel]]:
     """The configuration labels in order, and the short label of each."""
-    labels = results.labels()
-    described = [item for header in results.headers for item in header.configurations]
-    return labels, short_labels(described, labels)
+    return results.labels(), labels_of(results)
 
 
 def meta_data(

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from ..grid import Grid, Shape, parse_box
 from ..result import Mode, RunStatus, Verdict
@@ -22,6 +22,11 @@ from .fields import RecordError, field_of, shown, word_of
 RESULTS_FORMAT = "sudoku-cp results"
 RESULTS_VERSION = 3  # 3: a wrong answer's grid under "answer" (2: under "solution")
 READABLE_VERSIONS = (2, 3)
+INVALID: Final = "invalid"  # the status of an input line that is not a puzzle, in every output
+# Characters of an input line that is not a puzzle kept in its `puzzle` field: more than the line
+# of the largest puzzle, so that only a runaway line (no newline for megabytes) is cut, and
+# `puzzle_length` then says so.
+INVALID_LINE_KEPT = 1 << 16
 
 
 # -- a run ----------------------------------------------------------------------------------------
@@ -248,12 +253,20 @@ class PuzzleEntry(PuzzleFields):
 @dataclass(frozen=True)
 class AnswerLine(PuzzleFields):
     """One line of `solve --format jsonl`: the puzzle's fields, the mode, and its one run's,
-    flat (`status` 'invalid' and the reason for an input line that is not a puzzle)."""
+    flat (`status` 'invalid' and the reason for an input line that is not a puzzle, whose
+    `puzzle` is the line as read: its first `INVALID_LINE_KEPT` characters, with
+    `puzzle_length` its whole length, when longer)."""
 
     mode: Mode = Mode.LEXMIN
     run: Run | None = None  # None for an invalid input line
     invalid: str | None = None  # why the input line is not a puzzle
     backend: str = ""  # the configuration asked, for an invalid input line (the run has it)
+    puzzle_length: int | None = None  # an invalid line cut in `puzzle`: its whole length
+
+    def __post_init__(self) -> None:
+        if self.run is None and len(self.puzzle) > INVALID_LINE_KEPT:
+            object.__setattr__(self, "puzzle_length", len(self.puzzle))
+            object.__setattr__(self, "puzzle", self.puzzle[:INVALID_LINE_KEPT])
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -266,7 +279,9 @@ class AnswerLine(PuzzleFields):
             data["box"] = self.box
         data["mode"] = str(self.mode)
         if self.run is None:
-            data.update(backend=self.backend, status="invalid", reason=self.invalid)
+            data.update(backend=self.backend, status=INVALID, reason=self.invalid)
+            if self.puzzle_length is not None:
+                data["puzzle_length"] = self.puzzle_length
         else:
             data.update(self.run.to_json())
         return data
@@ -276,10 +291,11 @@ class AnswerLine(PuzzleFields):
         """Raises: RecordError: for an object that is not a line of solve --format jsonl."""
         status = field_of(data, "status", str)
         puzzle = _puzzle_fields(data, source=False)
-        if status in ("invalid", "invalid input"):  # 'invalid input' before version 3
+        if status in (INVALID, "invalid input"):  # 'invalid input' before version 3
             reason = field_of(data, "reason", str, optional=True) or ""
             backend = field_of(data, "backend", str, optional=True) or ""
-            return cls(**puzzle, invalid=reason, backend=backend)
+            length = field_of(data, "puzzle_length", int, optional=True)
+            return cls(**puzzle, invalid=reason, backend=backend, puzzle_length=length)
         mode = word_of(data, "mode", Mode)
         if version < 3 and "answer" in data:  # a wrong grid, never the solution, in solve output
             version = 3

@@ -36,6 +36,21 @@ from .records import Header, PuzzleEntry
 from .resume import Scanned, puzzle_crc, scan_log
 
 
+def _refuse_other_suffix(path: Path) -> None:
+    """Raises: ResultsFileError: for a name that does not end in .jsonl (a .csv one is told how
+    to get CSV from the log)."""
+    if path.suffix.lower() == ".jsonl":
+        return
+    named = path.with_suffix(".jsonl").name
+    hint = (
+        f" (for CSV: sudoku-cp report {named} -o summary.csv, or "
+        f"sudoku_cp.load_results({named!r}).to_pandas())"
+        if path.suffix.lower() == ".csv"
+        else ""
+    )
+    raise ResultsFileError(f"{path}: results logs are JSON Lines: name the file .jsonl{hint}")
+
+
 class ResultsLog:
     """An open, locked results log. Use `ResultsLog.open`; close it (or use `with`)."""
 
@@ -61,8 +76,7 @@ class ResultsLog:
                 settings, or a line that is not a whole record.
         """
         path = Path(path)
-        if path.suffix.lower() != ".jsonl":
-            raise ResultsFileError(f"{path}: results logs are JSON Lines: name the file .jsonl")
+        _refuse_other_suffix(path)
         created = not _refuse_special(path)
         try:
             handle = open(path, "a+b")  # noqa: SIM115 (held for the log's life)
