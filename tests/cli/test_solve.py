@@ -298,3 +298,15 @@ def test_a_runaway_invalid_line_is_cut_with_its_length_said(run):
     line = json.loads(result.stdout)
     assert line["puzzle"] == runaway[:INVALID_LINE_KEPT]
     assert line["puzzle_length"] == INVALID_LINE_KEPT + 10
+
+
+def test_certify_refuses_a_count_limit_it_could_not_certify(run):
+    pytest.importorskip("dratify")
+    result = run(
+        "solve", "--mode", "count", "--count-limit", "1001", "--certify", stdin="0" * 16 + "\n"
+    )
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "Error: --count-limit 1001 with --certify: certify enumerates at most 1000 "
+        "completions, so a count above that could not be certified\n"
+    )

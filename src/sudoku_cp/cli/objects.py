@@ -24,6 +24,14 @@ def solve_settings(
     checker is one line, exit 2, before any puzzle)."""
     from ..judging import SolveSettings
 
+    if (certify or keep_proofs is not None) and mode == "count":
+        from ..certify.certifier import COUNT_CAP
+
+        if limit > COUNT_CAP:
+            fail(
+                f"--count-limit {limit} with --certify: certify enumerates at most {COUNT_CAP} "
+                f"completions, so a count above that could not be certified"
+            )
     return SolveSettings.of(
         mode, limit, time_limit, certify=certify, keep_proofs=keep_proofs, **more
     )
