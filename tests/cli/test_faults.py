@@ -535,3 +535,19 @@ def test_a_closed_pipe_stops_generate_quietly():
     code, first, stderr = closed_after_first_line("generate", "--size", "4", "--count", "100000")
     assert first.startswith("# sudoku-cp generate")
     assert (code, stderr) == (141, "")
+
+
+def test_a_file_without_newlines_is_refused_in_bounded_memory(tmp_path: Path) -> None:
+    # crosscheck counted the lines of /dev/zero before validating them: 3 GB read, then
+    # MemoryError. It refuses it at once, as solve does, and reads a long line piecewise.
+    result = run("crosscheck", "/dev/zero", "-b", "dfs,sat")
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "Error: /dev/zero:1: binary data, not a puzzle (a NUL byte at offset 0)\n"
+    )
+    one_line = tmp_path / "one-line.txt"
+    one_line.write_bytes(b"1" * (3 << 20))  # no newline
+    result = run("crosscheck", str(one_line), "-b", "dfs,sat")
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"{one_line}:1: expected N*N symbols for a puzzle")
+    assert len(result.stderr.splitlines()) == 1
