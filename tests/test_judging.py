@@ -100,3 +100,16 @@ def test_input_that_is_not_a_puzzle_is_never_judged() -> None:
 )
 def test_set_of_a_source(source: str, name: str) -> None:
     assert set_of(source) == name
+
+
+def test_certifying_a_count_past_the_certifiers_cap_is_refused() -> None:
+    # Every count claim above the cap would fail to certify and be counted as wrong.
+    pytest.importorskip("dratify")
+    from sudoku_cp.certify.certifier import COUNT_CAP
+    from sudoku_cp.errors import ArgumentError
+
+    with pytest.raises(ArgumentError, match=f"^limit must be at most {COUNT_CAP} when certify"):
+        SolveSettings.of(Mode.COUNT, COUNT_CAP + 1, certify=True)
+    assert SolveSettings.of(Mode.COUNT, COUNT_CAP, certify=True).certifier is not None
+    assert SolveSettings.of(Mode.COUNT, COUNT_CAP + 1).certifier is None
+    assert SolveSettings.of(Mode.LEXMIN, COUNT_CAP + 1, certify=True).certifier is not None

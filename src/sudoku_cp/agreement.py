@@ -48,6 +48,9 @@ class Summary:
     wall_seconds: float | None = None  # this session only: older sessions' time is not known
     interrupted: bool = False
     bad_input: int = 0  # input lines that are not puzzles (reported, not run)
+    certifying: bool = False  # --certify: every answer's claim checked by a proof
+    claims: int = 0  # runs whose answer claims something (not a timeout or an error)
+    certified: int = 0  # of which certified
 
     @property
     def agreements(self) -> int:
@@ -87,6 +90,8 @@ class Summary:
             "puzzles_per_second": self.puzzles_per_second,
             "interrupted": self.interrupted,
             "bad_input": self.bad_input,
+            "claims": self.claims,
+            "certified": self.certified,
             "backends": [
                 dict(vars(backend), share=self.share(backend.name)) for backend in self.backends
             ],
@@ -116,6 +121,9 @@ class CrosscheckTally:
     puzzles: int = 0
     resumed: int = 0
     bad_input: int = 0
+    certifying: bool = False
+    claims: int = 0
+    certified: int = 0
 
     def __post_init__(self) -> None:
         self.backends = {label: BackendSummary(label) for label in self.labels}
@@ -135,6 +143,9 @@ class CrosscheckTally:
             attribute = _STATUS_FIELD[run.status]
             setattr(tally, attribute, getattr(tally, attribute) + 1)
             tally.disagreements += run.disagrees
+            if run.certified is not None:
+                self.claims += 1
+                self.certified += run.certified
             if run.seconds is not None:
                 self.seconds[run.backend].append(run.seconds)
                 if run.status.answered:
@@ -170,6 +181,9 @@ class CrosscheckTally:
             wall_seconds,
             interrupted,
             self.bad_input,
+            self.certifying,
+            self.claims,
+            self.certified,
         )
 
 

@@ -91,7 +91,8 @@ class SolveSettings:
         every CNF and proof) certifies each answer with the default proof solver and checker.
 
         The arguments are checked as the command line checks its options: a mode by name, a
-        count limit of at least 1, a time limit of positive seconds (None or inf for none).
+        count limit of at least 1 (and, certifying, at most `certify.certifier.COUNT_CAP`), a
+        time limit of positive seconds (None or inf for none).
 
         Raises:
             ArgumentError: for an argument out of its range, naming it.
@@ -101,6 +102,14 @@ class SolveSettings:
         certifier = None
         if certify or keep_proofs is not None:
             from .certify import Certifier
+            from .certify.certifier import COUNT_CAP
+
+            if mode is Mode.COUNT and limit > COUNT_CAP:
+                # A count past the cap could not be certified, and would be counted as wrong.
+                raise ArgumentError(
+                    f"limit must be at most {COUNT_CAP} when certifying (certify enumerates "
+                    f"at most {COUNT_CAP} completions), got {limit}"
+                )
 
             certifier = Certifier(
                 keep_proofs=None if keep_proofs is None else os.fspath(keep_proofs)

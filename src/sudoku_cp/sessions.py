@@ -261,7 +261,9 @@ class CrosscheckSession(Session):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.tally = CrosscheckTally(self.labels, self.settings.mode)
+        self.tally = CrosscheckTally(
+            self.labels, self.settings.mode, certifying=self.settings.certifier is not None
+        )
 
     def take(self, entry: PuzzleEntry, *, resumed: bool) -> None:
         self.tally.add(entry, resumed=resumed)

@@ -79,3 +79,25 @@ def test_the_parent_keeps_its_signal_handlers_with_exact():
         assert caught == [signal.SIGTERM]
     finally:
         signal.signal(signal.SIGTERM, before)
+
+
+def test_a_child_whose_parent_is_gone_exits_without_a_word():
+    # When the driver was killed (SIGTERM, SIGKILL), its helpers' answers met a closed pipe and
+    # each printed a BrokenPipeError traceback on the terminal they share.
+    import pickle
+    import subprocess
+    import sys
+
+    child = subprocess.Popen(
+        [sys.executable, "-m", "sudoku_cp.backends.solver_process"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert child.stdin is not None and child.stdout is not None
+    child.stdout.close()  # the parent's end of the answers, gone
+    pickle.dump(("build", "dfs", {}, 4, (2, 2)), child.stdin)  # any request gets an answer
+    child.stdin.close()
+    assert child.wait(timeout=60) == 0
+    assert child.stderr is not None and child.stderr.read().decode() == ""
+    child.stderr.close()

@@ -26,6 +26,7 @@ from sudoku_cp.certify import (
     claim_of_run,
     proofs,
 )
+from sudoku_cp.certify import certifier as certifier_module
 from sudoku_cp.errors import CheckerUnavailableError, ResultsFileError
 from sudoku_cp.grid import Grid
 from sudoku_cp.result import Mode
@@ -141,6 +142,28 @@ def test_wrong_counts_are_rejected(certifier: Certifier) -> None:
     assert not at_least.certified and at_least.reason.startswith(f"only {total} completions")
     none = certifier.certify(CountClaim(puzzle, 0, exact=True))
     assert not none.certified and none.reason.startswith("more than 0 completions")
+
+
+def test_a_count_above_the_cap_is_not_enumerated(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A hand-edited count of 1,000,000 had the certifier enumerate for over ten minutes: it
+    # stops past the cap, and refutes a claim above it only when the puzzle has fewer.
+    monkeypatch.setattr(certifier_module, "COUNT_CAP", 10, raising=False)
+    empty = Grid.empty(4)  # 288 completions
+    for exact, said in [(True, "count 100"), (False, "count at least 100")]:
+        capped = Certifier().certify(CountClaim(empty, 100, exact=exact))
+        assert not capped.certified and capped.witness is None
+        assert capped.reason == (
+            f"{said} is above the 10 completions that certify enumerates (the puzzle has more "
+            "than 10; the claim is not refuted)"
+        )
+    assert Certifier().certify(CountClaim(empty, 11, exact=False)).certified
+    at_the_cap = Certifier().certify(CountClaim(empty, 10, exact=True))  # judged as ever
+    assert at_the_cap.reason.startswith("more than 10 completions (another one: ")
+    few = SMALL_PUZZLES[3]
+    total = len(completions(few))
+    assert total < 10
+    refuted = Certifier().certify(CountClaim(few, 1_000_000, exact=True))
+    assert refuted.reason == f"only {total} completions, not 1000000 (proof checked)"
 
 
 def test_a_count_with_an_invalid_first_completion_is_rejected(certifier: Certifier) -> None:

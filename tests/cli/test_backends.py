@@ -37,3 +37,17 @@ def test_encode_refuses_an_unknown_amo_encoding(run):
     result = run("encode", "--amo", "magic", str(EXAMPLES / "baekjoon2239.txt"))
     assert result.exit_code == 2
     assert result.stderr.startswith("Error: ") and len(result.stderr.splitlines()) == 1
+
+
+def test_backends_fits_80_columns(run):
+    # The descriptions were one line of up to 136 columns, which a terminal wraps at column 80
+    # into the next backend's column; each is now wrapped under itself.
+    from sudoku_cp.backends import backend_names
+
+    for args in [(), tuple(backend_names())]:
+        lines = run("backends", *args).stdout.splitlines()
+        assert lines and max(len(line) for line in lines) <= 80, args
+    lines = run("backends", "dfs").stdout.splitlines()
+    assert lines[0].startswith("dfs    available  pure-Python search: ")
+    assert lines[1].startswith(" " * 18 + "look-ahead")  # under the description
+    assert lines[2] == "       options: lexmin"

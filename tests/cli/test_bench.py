@@ -442,3 +442,17 @@ def test_set_up_shows_which_configuration_it_measures(monkeypatch: pytest.Monkey
     assert result.exit_code == 0, result.output
     assert "\rbench set-up: dfs " in screen.getvalue()
     assert "\rbench 3/3 (100%)" in screen.getvalue()
+
+
+def test_certify_says_how_many_answers_are_certified() -> None:
+    pytest.importorskip("dratify")
+    result = invoke("bench", *TINY, "-b", "dfs", "--no-setup", "--certify")
+    assert result.exit_code == 0, result.output
+    assert "\n3/3 answers certified\n" in result.stdout
+
+
+def test_certify_says_what_was_not_certified(register: Any) -> None:
+    pytest.importorskip("dratify")
+    register_wrong(register, "notlexmin")  # not the lex-min of the two empty grids
+    result = invoke("bench", *TINY, "-b", "notlexmin", "--no-setup", "--certify")
+    assert "\n1/3 answers certified; 2 not certified, counted as wrong\n" in result.stdout

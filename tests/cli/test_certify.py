@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
+from sudoku_cp.certify import certifier as certifier_module
 from sudoku_cp.certify import proofs
 from sudoku_cp.cli import main
 from sudoku_cp.grid import Grid
@@ -244,6 +245,25 @@ def test_the_wrong_backends_logs_fail_certification(puzzle_file: Path, tmp_path:
     assert "nosolution: unsatisfiable: not certified: not unsatisfiable: " in reasons
 
 
+def test_a_hand_edited_count_above_the_cap_is_not_enumerated(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A count claim of 1,000,000 on a puzzle with more completions made certify enumerate for
+    # over ten minutes; past the cap (10 here, to keep the test quick) it stops and says why.
+    monkeypatch.setattr(certifier_module, "COUNT_CAP", 10, raising=False)
+    solved = run("solve", "-", "--mode", "count", "--format", "jsonl", stdin="0" * 16 + "\n")
+    record = json.loads(solved.output)
+    record.update(count=1_000_000, limit_reached=False)
+    result = run("certify", "-", stdin=json.dumps(record) + "\n")
+    assert result.exit_code == 1
+    assert (
+        "-:1: dfs: count 1000000: not certified: count 1000000 is above the 10 "
+        "completions that certify enumerates (the puzzle has more than 10; the claim is not "
+        "refuted)"
+    ) in result.output
+    assert summary(result) == (1, 1, 0, 1)
+
+
 # -- input that cannot be read, options ------------------------------------------------------------
 
 
@@ -256,6 +276,15 @@ def test_unreadable_input_exits_2_with_its_place(tmp_path: Path, lexmin_log: Pat
     missing = run("certify", str(tmp_path / "none.jsonl"))
     assert missing.exit_code == 2 and "cannot read" in missing.output
     assert run("certify").exit_code == 2
+
+
+def test_a_log_holding_only_its_header_exits_2(lexmin_log: Path, tmp_path: Path) -> None:
+    # It exited 0 with "0 claims", while the docs promise 2 for input with nothing to certify.
+    header_only = tmp_path / "header.jsonl"
+    header_only.write_text(lexmin_log.read_text().splitlines()[0] + "\n")
+    result = run("certify", str(header_only))
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"Error: {header_only}: holds no puzzle to certify")
 
 
 def test_keep_proofs_and_report(lexmin_log: Path, tmp_path: Path) -> None:

@@ -4,6 +4,8 @@ codes. The tally is tested in test_agreement.py, the text it prints in render/te
 
 from __future__ import annotations
 
+import functools
+import io
 import json
 from pathlib import Path
 from typing import Any
@@ -11,6 +13,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
+from sudoku_cp import progress
 from sudoku_cp.backends import backend_names
 from sudoku_cp.cli import main
 
@@ -449,6 +452,54 @@ def test_resume_of_a_finished_run_runs_nothing_and_reports_it_all(
     assert "15 puzzles: 0 wrong, 0 disagree, 0 error, 0 timeout, 15 agree" in result.stdout
     assert "resumed: 15 puzzles from the results log" in result.stdout
     assert puzzles_of(path) == whole
+
+
+def test_resumed_puzzles_count_in_the_progress_but_not_in_its_rate(
+    small: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The puzzles of the log are replayed in a blink: in the rate they made a 130 s run's
+    # ETA 0:17. The count includes them; the rate and ETA wait for this session's own.
+    path = tmp_path / "r.jsonl"
+    complete_run(small, path)
+    screen = io.StringIO()
+    monkeypatch.setattr(
+        progress.Progress,
+        "__init__",
+        functools.partialmethod(
+            progress.Progress.__init__, stream=screen, enabled=True, interval=0
+        ),
+    )
+    assert invoke(small, *RESUMABLE, "--results", path, "--resume").exit_code == 0
+    draws = screen.getvalue().split("\r")[1:]
+    assert draws[-1].startswith("crosscheck 15/15 (100%)")
+    assert not any("/s" in draw or "ETA" in draw for draw in draws)
+
+
+def test_certify_says_how_many_answers_are_certified_and_what_failed(tmp_path: Path) -> None:
+    pytest.importorskip("dratify")
+    puzzles = tmp_path / "p.txt"
+    puzzles.write_text(f"{BAEKJOON_2239}\n{random_multi_solution(9, 30, 1).to_line()}\n")
+    result = invoke(puzzles, "-b", "dfs,notlexmin", "-j", "1", "--certify")
+    assert result.exit_code == 1
+    assert "\n3/4 answers certified; 1 not certified, counted as wrong\n" in result.stdout
+    quiet = invoke(puzzles, "-b", "dfs,sat", "-j", "1", "--certify", "--format", "jsonl")
+    assert "\n4/4 answers certified\n" in quiet.stderr
+
+
+def test_the_certified_tally_counts_the_resumed_answers(tmp_path: Path) -> None:
+    pytest.importorskip("dratify")
+    puzzles = tmp_path / "p.txt"
+    puzzles.write_text(f"{BAEKJOON_2239}\n{random_multi_solution(9, 30, 1).to_line()}\n")
+    path = tmp_path / "r.jsonl"
+    first = invoke(
+        puzzles, "-b", "dfs,sat", "-j", "1", "--certify", "--results", path, "--first", 1
+    )
+    assert "\n2/2 answers certified\n" in first.stdout
+    resumed = invoke(
+        puzzles, "-b", "dfs,sat", "-j", "1", "--certify", "--results", path, "--resume"
+    )
+    assert resumed.exit_code == 0, resumed.output
+    assert "\n4/4 answers certified\n" in resumed.stdout  # the log's two answers, and two more
 
 
 def test_the_results_log_starts_with_the_settings(small: Path, tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ import functools
 import io
 import json
 import re
+import signal
 
 import pytest
 from click.testing import CliRunner
@@ -19,6 +20,8 @@ from sudoku_cp.grid import Grid
 from sudoku_cp.progress import Progress
 
 from ..generate.conftest import made
+from .conftest import cli as spawn
+from .conftest import wait_for
 
 
 def invoke(*args: str):
@@ -59,9 +62,37 @@ def test_cli_shows_progress_within_a_puzzle(monkeypatch):
     )
     result = invoke("--size", "9", "--givens", "22..28", "--seed", "2")
     assert result.exit_code == 0
-    assert "\rgenerate unique 0 " in screen.getvalue()
-    assert re.search(r"\(removing givens, \d+ left; 1 solver question \(", screen.getvalue())
-    assert re.search(r"; 2 solver questions \(\d+\.\d s\); filling ", screen.getvalue())
+    assert "\rgenerate 0 " in screen.getvalue()
+    assert re.search(r"\rgenerate 0 removing givens, \d+ left; 1 question, ", screen.getvalue())
+    assert re.search(r"; 2 questions, \d+\.\d s\x1b", screen.getvalue())
+
+
+def test_cli_progress_fits_80_columns_and_shows_a_rate_only_once_there_is_one(monkeypatch):
+    # Each redraw must fit the line (a longer one wraps, and every redraw leaves a copy), and
+    # before the first puzzle there is no rate or ETA to show ('0/3 (0%) 0.0/s ETA 0:00').
+    screen = io.StringIO()
+    monkeypatch.setattr(
+        cli, "Progress", functools.partial(Progress, stream=screen, enabled=True, interval=0)
+    )
+    result = invoke("--size", "9", "--count", "3", "--givens", "22..28", "--seed", "2")
+    assert result.exit_code == 0
+    draws = [draw.removesuffix("\x1b[K") for draw in screen.getvalue().strip().split("\r")[1:]]
+    assert draws and all(len(draw) < 80 for draw in draws)
+    before = [draw for draw in draws if draw.startswith("generate 0/3 (0%)")]
+    assert before and not any("/s" in draw or "ETA" in draw for draw in before)
+    assert any(
+        re.match(r"generate 1/3 \(33%\) (\d+\.\d/s|\d+ s each) ETA ", draw) for draw in draws
+    )
+
+
+def test_cli_says_a_big_grid_takes_minutes(monkeypatch):
+    # The note comes before the first puzzle, on stderr (a 26x26 is made small here by moving
+    # the size it starts at).
+    monkeypatch.setattr("sudoku_cp.generate.output.SLOW_FROM_SIZE", 4)
+    result = invoke("--size", "4")
+    assert result.exit_code == 0
+    assert result.stderr.startswith("Note: a unique 4x4 puzzle takes many minutes to make")
+    assert invoke("--size", "4", "--kind", "multi").stderr == ""
 
 
 def test_cli_output_is_readable_by_solve(tmp_path):
@@ -135,8 +166,8 @@ def test_cli_unsat_multi_comments():
 def test_cli_notes_puzzles_outside_the_range():
     result = invoke("--size", "4", "--count", "2", "--givens", "0..1")
     assert result.exit_code == 0
-    assert (
-        result.stderr == "Note: 2 of 2 puzzles stopped at a minimal puzzle outside --givens 0..1.\n"
+    assert result.stderr == (
+        "Note: 2 of 2 puzzles ended outside --givens 0..1: stopped at a minimal puzzle.\n"
     )
     assert "2 outside 0..1 (stopped at a minimal puzzle)" in result.stdout
 
@@ -155,6 +186,16 @@ def test_cli_notes_puzzles_outside_the_range():
         ),
         (["--givens", "x"], "Error: expected givens as A..B (e.g. 24..30), got 'x'"),
         (["--size", "4", "--givens", "17"], "Error: givens 17: a 4x4 grid has only 16 cells"),
+        (
+            ["--seed", "-1"],  # random.Random would take it as 1, and repeat seed 1's puzzles
+            "Error: Invalid value for '--seed': -1 is not in the range x>=0. "
+            "(see sudoku-cp generate --help)",
+        ),
+        (
+            ["--kind", "multi", "--givens", "81"],
+            "Error: givens 81..81: a multi puzzle keeps at most 77 of the 81 cells (its two "
+            "completions differ in at least 4 cells, which stay blank)",
+        ),
     ],
 )
 def test_cli_bad_options_one_line_exit_2(args, message):
@@ -174,3 +215,36 @@ def test_cli_kind_choices_are_the_library_kinds():
     result = invoke("--kind", "easy")
     assert result.exit_code == 2
     assert ", ".join(repr(choice) for choice in choices) in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("signum", "code", "word"),
+    [(signal.SIGINT, 130, "Interrupted"), (signal.SIGTERM, 143, "Terminated")],
+    ids=["Ctrl-C", "SIGTERM"],
+)
+def test_a_stopped_run_keeps_a_valid_file_that_says_it_was_stopped(tmp_path, signum, code, word):
+    # The header claims --count 100000; the file must say how many it holds and why, and still
+    # be a puzzle file every reader takes (an empty 'sudoku-cp solve' is the test of that).
+    target = tmp_path / "p.txt"
+    process = spawn("generate", "--count", "100000", "-o", str(target))
+    try:
+        wait_for(lambda: "\n# 3:" in target.read_text() if target.exists() else False)
+        process.send_signal(signum)
+        _, stderr = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    lines = target.read_text().splitlines()
+    puzzles = [line for line in lines if line and not line.startswith("#")]
+    assert process.returncode == code, stderr
+    assert stderr == f"{word} after {len(puzzles)} of 100000 puzzles (in {target}).\n"
+    assert lines[-1] == (
+        f"# {word} after {len(puzzles)} of 100000 puzzles: these {len(puzzles)} puzzles are "
+        f"those of --count {len(puzzles)}"
+    )
+    assert lines[-2].startswith(f"# {len(puzzles)} puzzles, givens ")
+    assert puzzles == [
+        puzzle.puzzle.to_line()
+        for puzzle in made("unique", 9, "22..32", seed=0, count=len(puzzles))
+    ]
+    solved = CliRunner().invoke(main, ["solve", str(target), "--format", "line"])
+    assert solved.exit_code == 0 and len(solved.stdout.splitlines()) == len(puzzles)

@@ -4,10 +4,21 @@ shapes, a backend's failure, and bad input as one line and exit 2."""
 from __future__ import annotations
 
 import json
+import os
+import pty
+import subprocess
 
 import pytest
 
-from ..conftest import BAEKJOON_2239, BAEKJOON_2239_ANSWER, EMPTY_9_LEXMIN, EXAMPLES
+from ..conftest import (
+    BAEKJOON_2239,
+    BAEKJOON_2239_ANSWER,
+    EMPTY_9_LEXMIN,
+    EXAMPLES,
+    random_multi_solution,
+)
+from ..wrong_backends import wrong_backends  # noqa: F401 (a fixture)
+from .conftest import cli
 
 
 def rows(line: str, size: int = 9) -> str:
@@ -230,6 +241,43 @@ def test_sat_solver_option_is_validated(run):
     assert len(result.stderr.splitlines()) == 1
 
 
+def test_on_a_terminal_solve_says_it_reads_standard_input():
+    # With no file, solve reads standard input: on a terminal it would seem to hang.
+    leader, follower = pty.openpty()
+    process = cli("solve", stdin=follower)
+    os.close(follower)
+    try:
+        os.write(leader, f"{BAEKJOON_2239}\n".encode())
+        os.write(leader, b"\x04")  # Ctrl-D at the start of a line: the end of the input
+        stdout, stderr = process.communicate(timeout=120)
+    finally:
+        process.kill()
+        os.close(leader)
+    assert stderr == "Reading puzzles from standard input (Ctrl-D to end).\n"
+    assert (process.returncode, stdout) == (0, BAEKJOON_2239_ANSWER + "\n")
+
+
+def test_from_a_pipe_solve_reads_without_a_word():
+    process = cli("solve", stdin=subprocess.PIPE)
+    stdout, stderr = process.communicate(f"{BAEKJOON_2239}\n", timeout=120)
+    assert (process.returncode, stdout, stderr) == (0, BAEKJOON_2239_ANSWER + "\n", "")
+
+
+@pytest.mark.usefixtures("wrong_backends")
+def test_certify_says_how_many_answers_are_certified_and_what_failed(run):
+    # --certify was invisible in the text output: the answers looked the same with or without.
+    pytest.importorskip("dratify")
+    stdin = f"{BAEKJOON_2239}\n{random_multi_solution(9, 30, 1).to_line()}\n"
+    certified = run("solve", "--certify", "--format", "line", stdin=stdin)
+    assert certified.exit_code == 0
+    assert certified.stderr == "2/2 answers certified\n"
+    refused = run("solve", "-b", "notlexmin", "--certify", "--format", "line", stdin=stdin)
+    assert refused.exit_code == 1
+    assert refused.stderr.splitlines()[-1] == (
+        "1/2 answers certified; 1 not certified, counted as wrong"
+    )
+
+
 def test_an_invalid_line_is_one_word_in_every_format_and_kept_whole_in_jsonl(run):
     long_line = "1234567890" * 8 + "123456"  # 86 characters: no size's square
     stdin = f"{long_line}\n{BAEKJOON_2239}\n"
@@ -250,3 +298,15 @@ def test_a_runaway_invalid_line_is_cut_with_its_length_said(run):
     line = json.loads(result.stdout)
     assert line["puzzle"] == runaway[:INVALID_LINE_KEPT]
     assert line["puzzle_length"] == INVALID_LINE_KEPT + 10
+
+
+def test_certify_refuses_a_count_limit_it_could_not_certify(run):
+    pytest.importorskip("dratify")
+    result = run(
+        "solve", "--mode", "count", "--count-limit", "1001", "--certify", stdin="0" * 16 + "\n"
+    )
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "Error: --count-limit 1001 with --certify: certify enumerates at most 1000 "
+        "completions, so a count above that could not be certified\n"
+    )

@@ -155,6 +155,30 @@ def test_an_unreachable_scheduler_is_one_line(monkeypatch):
         )
 
 
+@pytest.mark.parametrize(
+    ("address", "why"),
+    [
+        ("nonsense://x", "unknown address scheme 'nonsense'"),
+        ("tcp://[::1", "invalid address '[::1'"),
+    ],
+)
+def test_a_malformed_scheduler_address_is_one_line_at_once(tmp_path, address, why):
+    # Such an address left a half-made Client whose clean-up at exit waited 20 s and printed
+    # a 'Client.__del__' traceback after the error line.
+    puzzles = tmp_path / "p.txt"
+    puzzles.write_text(G17 + "\n")
+    process = subprocess.run(
+        [sys.executable, "-m", "sudoku_cp", "crosscheck", str(puzzles), "-b", "dfs"]
+        + ["--executor", "dask", "--scheduler", address],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert process.returncode == 2
+    assert process.stderr.startswith(f"Error: not a Dask scheduler address: {address}: {why}")
+    assert len(process.stderr.splitlines()) == 1, process.stderr
+
+
 def test_without_the_extra_the_cli_says_how_to_install_it(monkeypatch, tmp_path):
     puzzles = tmp_path / "p.txt"
     puzzles.write_text(G17 + "\n")

@@ -43,6 +43,4 @@ def test_effort_names_the_phase_and_the_time_spent():
     effort = Effort()
     effort.enter("removing", givens=300)
     effort.questions, effort.question_seconds = 3, 1.25
-    note = effort.note()
-    assert note.startswith("removing givens, 300 left; 3 solver questions (1.2 s); filling ")
-    assert "removing " in note
+    assert effort.note() == "removing givens, 300 left; 3 questions, 1.2 s"

@@ -4,7 +4,13 @@ generated puzzles (the whole output, and its JSON Lines, in tests/cli/test_gener
 from __future__ import annotations
 
 from sudoku_cp.generate import GivensRange, Kind, Request, command_line
-from sudoku_cp.generate.output import fact_comment, header_lines, summary_line
+from sudoku_cp.generate.output import (
+    fact_comment,
+    header_lines,
+    interrupted_line,
+    slow_note,
+    summary_line,
+)
 from sudoku_cp.generate.request import GeneratedPuzzle
 from sudoku_cp.grid import Grid
 
@@ -54,3 +60,35 @@ def test_the_summary_counts_the_puzzles_outside_the_range():
     assert summary_line(puzzles, request) == (
         "# 2 puzzles, givens 5..8 (mean 6.5), 1 outside 4..6 (stopped at a minimal puzzle)"
     )
+
+
+def test_a_multi_puzzle_outside_the_range_says_its_swap_cycle_stays_blank():
+    # A multi puzzle with fewer givens than asked did not stop at a minimal puzzle: the cells
+    # of its swap cycle are blank whatever the range asked.
+    request = Request(Kind.MULTI, 4, (2, 2), GivensRange(12, 12), 0)
+    puzzle = GeneratedPuzzle(0, Kind.MULTI, Grid.parse(EMPTY_4_LEXMIN[:10] + "0" * 6), None, 2)
+    assert summary_line([puzzle], request) == (
+        "# 1 puzzle, givens 10..10 (mean 10.0), 1 outside 12..12 "
+        "(the cells of a swap cycle stay blank)"
+    )
+
+
+def test_an_interrupted_run_closes_with_what_it_holds():
+    request = Request(Kind.UNIQUE, 9, (3, 3), GivensRange(22, 32), 0, count=5)
+    assert interrupted_line(2, request, "Interrupted") == (
+        "# Interrupted after 2 of 5 puzzles: these 2 puzzles are those of --count 2"
+    )
+    assert interrupted_line(0, request, "Terminated") == (
+        "# Terminated before the first puzzle of 5"
+    )
+
+
+def test_a_big_grid_run_says_it_takes_minutes_before_it_waits():
+    # generate at 26x26 and 64x64 printed nothing for minutes: a kind that must be unique says
+    # so as it starts; multi (no uniqueness question) and the sizes up to 25x25 say nothing.
+    note = slow_note(Request(Kind.UNIQUE, 26, (2, 13), GivensRange(300, 400), 0))
+    assert note is not None and note.startswith("Note: a unique 26x26 puzzle takes many minutes")
+    assert "'Big grids'" in note
+    assert slow_note(Request(Kind.UNSAT, 64, (8, 8), GivensRange(2000, 3000), 0)) is not None
+    assert slow_note(Request(Kind.MULTI, 64, (8, 8), GivensRange(2000, 3000), 0)) is None
+    assert slow_note(Request(Kind.UNIQUE, 25, (5, 5), GivensRange(265, 280), 0)) is None

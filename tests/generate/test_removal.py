@@ -73,4 +73,4 @@ def test_a_sparse_16x16_run_is_deterministic_and_unique(second):
     assert second.solve(made.puzzle, mode=Mode.COUNT, limit=2).count == 1
     assert made.givens in request.givens
     assert any(note.startswith("exchanging givens") for note in seen)
-    assert re.search(r"\d+ solver questions \(\d+\.\d s\); filling \d+\.\d s", seen[-1])
+    assert re.fullmatch(r"exchanging givens, \d+ left; \d+ questions, \d+\.\d s", seen[-1])

@@ -41,3 +41,23 @@ def test_make_request_checks_kind_size_and_count():
         make_request("unique", size=9, seed=0, count=0)
     request = make_request("unique", size=6, seed=0)
     assert (request.box, request.givens) == ((2, 3), GivensRange(9, 16))
+
+
+def test_a_negative_seed_is_refused():
+    # random.Random(-1) is random.Random(1): a negative seed would repeat a positive one's
+    # puzzles.
+    with pytest.raises(GenerateError, match="the seed must be 0 or more, got -1"):
+        make_request("unique", size=9, seed=-1)
+
+
+def test_a_multi_range_above_the_most_givens_of_two_completions_is_refused():
+    with pytest.raises(
+        GenerateError,
+        match=re.escape(
+            "givens 78..81: a multi puzzle keeps at most 77 of the 81 cells (its two "
+            "completions differ in at least 4 cells, which stay blank)"
+        ),
+    ):
+        make_request("multi", size=9, givens="78..81", seed=0)
+    assert make_request("multi", size=9, givens="70..81", seed=0).givens == GivensRange(70, 81)
+    assert make_request("unique", size=9, givens="81", seed=0).givens == GivensRange(81, 81)

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import pytest
 
+from sudoku_cp.backends import get_backend
 from sudoku_cp.generate import CompletionCounter, UniquenessChecks, exchange_givens
 from sudoku_cp.grid import BLANK, Grid
 
 from ..conftest import EMPTY_9_LEXMIN
-from .conftest import assert_minimal_and_unique, minimal_puzzle
+from .conftest import assert_minimal_and_unique, minimal_puzzle, usable
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -63,3 +64,22 @@ def test_ctrl_c_during_a_uniqueness_question_is_a_keyboard_interrupt(sat_checks,
     monkeypatch.setattr(sat_checks._solver, "solve", failed)
     with pytest.raises(RuntimeError, match="out of memory"):  # any other error stays itself
         sat_checks.alternative(list(solution.values), 0)
+
+
+def test_building_the_kept_solver_is_a_phase_of_its_own(dfs):
+    # On the biggest grids the build takes minutes: the progress line must say so rather than
+    # stand still at the first removal.
+    if not usable("sat"):
+        pytest.skip("the sat backend is not installed")
+    notes: list[str] = []
+    with get_backend("sat") as sat:
+        counter = CompletionCounter(sat, on_progress=lambda effort: notes.append(effort.note()))
+        checks = UniquenessChecks(counter, use_sat=True)
+        counter.enter("removing", givens=81)
+        checks.start(Grid.parse(EMPTY_9_LEXMIN))
+        checks.close()
+    assert notes == [
+        "removing givens, 81 left; 0 questions, 0.0 s",
+        "building the SAT solver; 0 questions, 0.0 s",
+        "removing givens, 81 left; 0 questions, 0.0 s",
+    ]

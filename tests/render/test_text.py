@@ -3,7 +3,7 @@ legend of short labels."""
 
 from __future__ import annotations
 
-from sudoku_cp.render.text import WIDTH, aligned, label_legend, wrapped
+from sudoku_cp.render.text import WIDTH, aligned, certified_line, label_legend, wrapped
 
 
 def test_columns_are_as_wide_as_their_widest_cell_text_left_numbers_right() -> None:
@@ -26,3 +26,10 @@ def test_prose_wraps_at_80_columns_without_cutting_a_word() -> None:
 def test_the_legend_names_only_the_labels_shown_short() -> None:
     shorts = {"sat[solver=cadical195]": "sat c", "dfs": "dfs"}
     assert label_legend(shorts) == ["sat c: sat[solver=cadical195]"]
+
+
+def test_the_certified_line_says_how_many_and_what_failed() -> None:
+    assert certified_line(12, 12) == "12/12 answers certified"
+    assert certified_line(1, 1) == "1/1 answer certified"
+    assert certified_line(11, 12) == "11/12 answers certified; 1 not certified, counted as wrong"
+    assert certified_line(0, 0) == "0/0 answers certified (a timeout or an error claims nothing)"

@@ -14,8 +14,9 @@ answers on stdout:
     ("solve", name, options, values, box, mode, limit, time limit) -> ("ok", result fields)
 
 and it solves with the in-process backend of that name (options plus `process="inline"`). It
-exits when its stdin closes (the parent closed it, or died). The child's CPU seconds for a solve
-come back in the stats as `helper_cpu_seconds`, which the engine adds to the parent's CPU time.
+exits when its stdin closes (the parent closed it, or died), and silently when its answer finds
+the parent gone. The child's CPU seconds for a solve come back in the stats as
+`helper_cpu_seconds`, which the engine adds to the parent's CPU time.
 """
 
 from __future__ import annotations
@@ -202,4 +203,9 @@ if __name__ == "__main__":
     # descriptor 1 goes to stderr instead.
     channel = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
-    _serve(sys.stdin.buffer, channel)
+    try:
+        _serve(sys.stdin.buffer, channel)
+    except BrokenPipeError:
+        # The parent is gone (killed, or stopped by a signal) with its end of the pipe: no one
+        # is left to answer, and a traceback on the terminal it shared would say nothing.
+        os._exit(0)

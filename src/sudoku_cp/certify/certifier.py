@@ -6,7 +6,9 @@
 - `UnsatClaim`: a checked refutation of `encoding.completion_formula`, or a completion;
 - `CountClaim`: the proof solver enumerates completions, each checked by the verifier and
   blocked; an exact count needs k of them and a checked refutation of another one; "at least k"
-  needs k of them.
+  needs k of them. At most `COUNT_CAP` are enumerated: a claim above it is refuted when the
+  puzzle has fewer completions, and otherwise not certified (a count in a hand-edited log would
+  make the certifier enumerate for hours).
 
 A proof that does not check is a failure, never a pass; so is a model that the verifier rejects
 (a fault of the solver or of the encoding). A `Certifier` holds only its settings and a cache of
@@ -43,6 +45,10 @@ from .proofs import (
 )
 
 PHASES: Final = ("encode", "solve", "check")
+# The most completions a count claim's certification enumerates (docs/decisions.md, "Certify:
+# the count cap"): each one is a solver call and a blocking clause, and the calls grow slower as
+# the clauses pile up.
+COUNT_CAP: Final = 1000
 VERIFIER: Final = "sudoku-cp verify"
 
 
@@ -251,7 +257,7 @@ class Certifier:
         )
 
     def _count(self, claim: CountClaim, clock: _Clock) -> Certification:
-        wanted = claim.count + 1 if claim.exact else claim.count
+        wanted = min(claim.count + 1 if claim.exact else claim.count, COUNT_CAP + 1)
         with clock("encode"):
             base = completion_formula(claim.puzzle)
         found: list[Grid] = []
@@ -289,6 +295,13 @@ class Certifier:
                 True,
                 f"at least {_completions(claim.count)} (found and checked by the verifier)",
                 _verified(clock),
+            )
+        if len(found) > COUNT_CAP:  # the claim is above the cap, and so may be the puzzle
+            return Certification(
+                claim,
+                False,
+                f"{claim.describe()} is above the {COUNT_CAP} completions that certify "
+                f"enumerates (the puzzle has more than {COUNT_CAP}; the claim is not refuted)",
             )
         with clock("encode"):
             formula = count_formula(claim.puzzle, found)

@@ -35,14 +35,7 @@ def _amo_encodings() -> list[str]:
 def list_backends(names: tuple[str, ...]) -> None:
     """List the backends, whether each is available, what it is, and its options; a plugin
     that fails to load is listed as broken, with the reason."""
-    from ..backends import (
-        KNOWN_PLUGINS,
-        backend_class,
-        backend_names,
-        backend_problems,
-        install_hint,
-    )
-    from ..errors import BackendUnavailableError
+    from ..backends import KNOWN_PLUGINS, backend_names, backend_problems
 
     problems = backend_problems()
     shown = names or tuple(backend_names())
@@ -50,39 +43,58 @@ def list_backends(names: tuple[str, ...]) -> None:
     absent = [] if names else [name for name in KNOWN_PLUGINS if name not in backend_names()]
     width = max(6, *(len(name) for name in (*shown, *ignored, *absent)))  # long plugin names
     for name in shown:
-        try:
-            cls = backend_class(name)
-        except BackendUnavailableError:  # a plugin that fails to load
-            echo(f"{name:<{width}} {'broken':<10} {problems.get(name, '')}")
-            continue
-        state = "available" if cls.is_available() else "missing " + ",".join(cls.requires)
-        echo(f"{name:<{width}} {state:<10} {cls.description}")
-        if not cls.is_available():
-            echo(f"{'':<{width}} install: {install_hint(cls)}")
-        options = cls.option_names()
-        if options:
-            echo(f"{'':<{width}} options: {', '.join(options)}")
-        if names:  # one backend asked for: each option in full, as the backend declares it
-            for option in cls.options:
-                for number, line in enumerate(textwrap.wrap(option.describe(), 80 - width - 3)):
-                    echo(f"{'':<{width}} {'  ' if number else '- '}{line}")
-            choices = [(option.name, option.choice_list()) for option in cls.options]
-            for option_name, values in choices:
-                if values and len(values) > 6:
-                    echo(
-                        textwrap.fill(
-                            f"{option_name}: {', '.join(values)}",
-                            80,
-                            initial_indent=" " * (width + 1),
-                            subsequent_indent=" " * (width + 3),
-                        )
-                    )
-        if name in problems:  # a plugin that took this backend's name, ignored
-            echo(f"{'':<{width}} {problems[name]}")
+        _describe(name, width, problems, in_full=bool(names))
     for name in absent:  # a plugin of this repository that is not installed
-        echo(f"{name:<{width}} {'missing':<10} plugin not installed: {KNOWN_PLUGINS[name]}")
+        _row(name, "missing", f"plugin not installed: {KNOWN_PLUGINS[name]}", width)
     for name in ignored:
-        echo(f"{name:<{width}} {'ignored':<10} {problems[name]}")
+        _row(name, "ignored", problems[name], width)
+
+
+def _row(name: str, state: str, text: str, width: int) -> None:
+    """A backend's first line (its name, its state, the text after them) or, with an empty
+    name and state, a line under it; wrapped to the terminal's 80 columns under the text."""
+    from ..render.text import WIDTH
+
+    lead = f"{name:<{width}} {state:<10} " if name or state else " " * (width + 1)
+    echo(
+        textwrap.fill(
+            text,
+            WIDTH,
+            initial_indent=lead,
+            subsequent_indent=" " * (width + (12 if state else 3)),
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
+    )
+
+
+def _describe(name: str, width: int, problems: dict[str, str], *, in_full: bool) -> None:
+    """One backend: its state and description, its install line when missing, its options (in
+    full when `in_full`: each as the backend declares it, and the long lists of choices)."""
+    from ..backends import backend_class, install_hint
+    from ..errors import BackendUnavailableError
+
+    try:
+        cls = backend_class(name)
+    except BackendUnavailableError:  # a plugin that fails to load
+        _row(name, "broken", problems.get(name, ""), width)
+        return
+    state = "available" if cls.is_available() else "missing " + ",".join(cls.requires)
+    _row(name, state, cls.description, width)
+    if not cls.is_available():
+        _row("", "", f"install: {install_hint(cls)}", width)
+    options = cls.option_names()
+    if options:
+        _row("", "", f"options: {', '.join(options)}", width)
+    if in_full:
+        for option in cls.options:
+            _row("", "", f"- {option.describe()}", width)
+        for option in cls.options:
+            values = option.choice_list()
+            if values and len(values) > 6:
+                _row("", "", f"{option.name}: {', '.join(values)}", width)
+    if name in problems:  # a plugin that took this backend's name, ignored
+        _row("", "", problems[name], width)
 
 
 @click.command(

@@ -143,7 +143,7 @@ def _run(session: CrosscheckSession, watch: _Watch, results: str | None) -> None
         stop_with(f"{signal_word()} after {_puzzles(session.kept())}: {resume_hint(results)}.")
     except BrokenPipeError:
         watch.close()
-        stdout_closed(f"stopped after {_puzzles(session.kept())}: {resume_hint(results)}")
+        stdout_closed()
     watch.close()
 
 
@@ -183,7 +183,7 @@ class _Watch:
         from ..formats import to_json_line
 
         for entry in self.session.replay():
-            self.progress.advance(note=self.session.tally.note())
+            self.progress.advance(note=self.session.tally.note(), earlier=True)
             if self.jsonl:
                 echo(to_json_line(entry.to_json()))
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+import contextlib
+import os
+from typing import Any, NoReturn, TextIO
 
 import click
 
@@ -13,7 +15,7 @@ from ..progress import Progress
 from ..text import plural
 from .options import LazyChoice, option
 from .output import output_file, run_command
-from .signals import quiet_echo
+from .signals import check_stop, quiet_echo, signal_word, signals_held, stop_with
 
 
 def _kinds() -> list[str]:
@@ -56,9 +58,9 @@ def _kinds() -> list[str]:
 )
 @option(
     "--seed",
-    type=int,
+    type=click.IntRange(min=0),
     default=0,
-    help="Random seed: the same seed and version give the same puzzles.",
+    help="Random seed, 0 or more: the same seed and version give the same puzzles.",
 )
 @option(
     "-o",
@@ -95,27 +97,28 @@ def generate_command(
     request = generation.make_request(
         kind, size=size, box=box_shape(box), givens=givens, seed=seed, count=count
     )
-    progress = Progress(count if count > 1 else None, label=f"generate {kind} ")
+    slow = generation.slow_note(request)
+    if slow is not None:
+        quiet_echo(slow)
+    progress = Progress(count if count > 1 else None, label="generate ")
     made: list[Any] = []
 
     def progressed(effort: Any) -> None:  # keeps the display alive within a slow puzzle
-        progress.advance(0, note=f"({effort.note()})")
+        progress.advance(0, note=effort.note())
 
     with output_file(output) as handle:
         if output_format == "line":
             handle.write("\n".join(generation.header_lines(request, version=__version__)) + "\n")
         try:
             for generated in generation.generate(request, on_progress=progressed):
-                made.append(generated)
-                if output_format == "line":
-                    handle.write(
-                        f"{generation.fact_comment(generated)}\n{generated.puzzle.to_line()}\n"
-                    )
-                else:
-                    record = generation.json_record(generated, request, version=__version__)
-                    handle.write(to_json_line(record) + "\n")
-                handle.flush()
+                with signals_held():  # the file and the count agree on what was written
+                    _write(handle, generated, request, output_format)
+                    made.append(generated)
                 progress.advance(note=f"givens {generated.givens}")
+                check_stop()
+        except KeyboardInterrupt:
+            progress.close()
+            _stopped(handle, output, made, request, output_format)
         finally:
             progress.close()
         if output_format == "line":
@@ -123,9 +126,46 @@ def generate_command(
     outside = sum(1 for generated in made if generated.givens not in request.givens)
     if outside:
         quiet_echo(
-            f"Note: {outside} of {plural(count, 'puzzle')} stopped at a minimal puzzle "
-            f"outside --givens {request.givens}."
+            f"Note: {outside} of {plural(count, 'puzzle')} ended outside --givens "
+            f"{request.givens}: {generation.why_outside(request.kind)}."
         )
+
+
+def _write(handle: TextIO, generated: Any, request: Any, output_format: str) -> None:
+    """One puzzle, flushed at once: a run stopped later keeps it."""
+    from .. import generate as generation
+
+    if output_format == "line":
+        handle.write(f"{generation.fact_comment(generated)}\n{generated.puzzle.to_line()}\n")
+    else:
+        record = generation.json_record(generated, request, version=__version__)
+        handle.write(to_json_line(record) + "\n")
+    handle.flush()
+
+
+def _stopped(
+    handle: TextIO, output: str, made: list[Any], request: Any, output_format: str
+) -> NoReturn:
+    """After Ctrl-C or SIGTERM: no file when no puzzle was made; else the puzzles made, which
+    are the first ones of the request, and in the line format a closing comment that says the
+    run was stopped. Then the one line, and exit 130 or 143."""
+    from .. import generate as generation
+
+    where = "standard output" if output == "-" else output
+    if not made and output != "-" and os.path.isfile(output):
+        with contextlib.suppress(OSError):
+            handle.close()
+            os.remove(output)  # only the header was written: no file claims puzzles it lacks
+        stop_with(f"{signal_word()} before the first puzzle: {output} not written.")
+    if output_format == "line":
+        with contextlib.suppress(OSError):
+            if made:
+                handle.write(generation.summary_line(made, request) + "\n")
+            handle.write(generation.interrupted_line(len(made), request, signal_word()) + "\n")
+            handle.flush()
+    stop_with(
+        f"{signal_word()} after {len(made)} of {plural(request.count, 'puzzle')} (in {where})."
+    )
 
 
 __all__ = ["generate_command"]

@@ -4,6 +4,7 @@ puzzle stream; and the lines a run prints about its input and about resuming."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -23,6 +24,14 @@ def solve_settings(
     checker is one line, exit 2, before any puzzle)."""
     from ..judging import SolveSettings
 
+    if (certify or keep_proofs is not None) and mode == "count":
+        from ..certify.certifier import COUNT_CAP
+
+        if limit > COUNT_CAP:
+            fail(
+                f"--count-limit {limit} with --certify: certify enumerates at most {COUNT_CAP} "
+                f"completions, so a count above that could not be certified"
+            )
     return SolveSettings.of(
         mode, limit, time_limit, certify=certify, keep_proofs=keep_proofs, **more
     )
@@ -74,10 +83,22 @@ def puzzle_stream(
     *,
     first: int | None = None,
 ) -> Any:
-    """The puzzles of FILES (standard input when none), read lazily; set names are fetched."""
+    """The puzzles of FILES (standard input when none), read lazily; set names are fetched.
+    Standard input that is a terminal gets a line saying it is read (else the command seems to
+    hang, waiting for a file that never comes)."""
     from ..inputs import puzzle_stream as stream
 
-    return stream(files, layout=input_format, box=box, download=not no_download, first=first)
+    puzzles = stream(files, layout=input_format, box=box, download=not no_download, first=first)
+    if "-" in puzzles.paths and _is_terminal(sys.stdin):
+        quiet_echo("Reading puzzles from standard input (Ctrl-D to end).")
+    return puzzles
+
+
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):  # no stdin, or a closed one
+        return False
 
 
 def report_input_errors(stream: Any, reported: int) -> int:

@@ -14,7 +14,7 @@ from typing import Any, NoReturn, TextIO
 
 import click
 
-from .signals import EXIT_USAGE, STOP, quiet_echo, stop_with
+from .signals import EXIT_PIPE, EXIT_USAGE, STOP, stop_with
 
 
 class UsageFailure(click.ClickException):
@@ -29,8 +29,8 @@ def fail(message: str) -> NoReturn:
 
 def run_command(command: Callable[..., Any]) -> Callable[..., Any]:
     """A command's errors as one line and an exit code: library errors and unwritable files 2;
-    a closed standard output 2 (results kept); Ctrl-C 130; SIGTERM 143, also when the signal's
-    exception was swallowed on its way."""
+    a closed standard output 141, quietly (results kept); Ctrl-C 130; SIGTERM 143, also when
+    the signal's exception was swallowed on its way."""
     from ..errors import SudokuError
 
     @functools.wraps(command)
@@ -56,17 +56,14 @@ def run_command(command: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-def stdout_closed(done: str = "") -> NoReturn:
-    """Standard output closed under us: one line on stderr, exit 2. `done` says what was
-    finished and kept ('after 11 puzzles; the results so far are in r.jsonl ...')."""
+def stdout_closed() -> NoReturn:
+    """Standard output closed under us (`... | head`): stop quietly, as Unix tools do, with the
+    status of a process ended by SIGPIPE. What was finished is kept (a results log is closed by
+    its session on the way out, and resumes)."""
     with contextlib.suppress(OSError, ValueError):  # no "Exception ignored" at exit
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-    quiet_echo(
-        f"Error: standard output was closed (the reading end of the pipe ended)"
-        f"{', ' + done if done else ''}."
-    )
-    sys.exit(EXIT_USAGE)
+    sys.exit(EXIT_PIPE)
 
 
 def echo(text: str = "") -> None:

@@ -10,13 +10,16 @@ exits 0 after a signal, and the commands' loops call `check_stop` between items.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
 EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_TERMINATED = 0, 1, 2, 130, 143
+EXIT_PIPE = 128 + signal.SIGPIPE  # a closed standard output: the status a shell gives SIGPIPE
 
 
 class Interrupted(KeyboardInterrupt):
@@ -33,6 +36,7 @@ class _Stop:
     said: bool = False  # its one line is printed
     deferred: bool = False  # while the command line loads: record the signal, raise nothing
     forking: int = 0  # forks under way in this process: record, raise nothing
+    holding: int = 0  # steps under way that must not be cut in two: record, raise nothing
 
     @property
     def code(self) -> int:
@@ -57,7 +61,7 @@ def _on_signal(signum: int, frame: Any) -> None:
     # During the imports, or inside a fork's hooks, an exception would be a traceback or be
     # swallowed ('Exception ignored in _releaseLock'): the signal is recorded, and the command's
     # next `check_stop` (or, while loading, `early_signal`) acts on it.
-    if not STOP.deferred and not STOP.forking:
+    if not STOP.deferred and not STOP.forking and not STOP.holding:
         raise Interrupted(signum)
 
 
@@ -109,6 +113,18 @@ def _watch_forks() -> None:
         STOP.forking = 0
 
     os.register_at_fork(before=starts, after_in_parent=ends, after_in_child=child)
+
+
+@contextlib.contextmanager
+def signals_held() -> Iterator[None]:
+    """A step that a signal must not cut in two (a record written and counted): a signal that
+    comes during it is recorded, and raised when the step is done."""
+    STOP.holding += 1
+    try:
+        yield
+    finally:
+        STOP.holding -= 1
+    check_stop()
 
 
 def early_signal() -> int | None:
@@ -164,6 +180,7 @@ def quiet_echo(message: str) -> None:
 __all__ = [
     "EXIT_INTERRUPTED",
     "EXIT_OK",
+    "EXIT_PIPE",
     "EXIT_TERMINATED",
     "EXIT_UNSOLVED",
     "EXIT_USAGE",
@@ -174,5 +191,6 @@ __all__ = [
     "install_signal_handlers",
     "quiet_echo",
     "signal_word",
+    "signals_held",
     "stop_with",
 ]

@@ -4,7 +4,7 @@ soon as it is ready, in input order."""
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
@@ -120,11 +120,20 @@ def solve(
     except BrokenPipeError:
         outcomes.close()
         progress.close()
-        stdout_closed(f"stopped after {plural(printer.written, 'puzzle')}")
+        stdout_closed()
     finally:
         outcomes.close()
     progress.close()
+    _finish(stream, printer, certified=settings.certifier is not None)
+
+
+def _finish(stream: Any, printer: _Printer, *, certified: bool) -> NoReturn:
+    """After the last answer: the input errors not yet shown, --certify's tally, the exit."""
     report_input_errors(stream, printer.shown)
+    if certified:
+        from ..render.text import certified_line
+
+        quiet_echo(certified_line(printer.certified, printer.claims))
     if stream.errors:
         sys.exit(EXIT_USAGE)
     sys.exit(EXIT_USAGE if stream.bad and printer.code == EXIT_OK else printer.code)
@@ -141,6 +150,8 @@ class _Printer:
         self.stream = stream
         self.written = 0
         self.shown = 0
+        self.claims = 0  # --certify: answers that claim something
+        self.certified = 0  # of which certified
         self.code = EXIT_OK
         self.declared: Any = None  # the box shape the output last declared ('# box: RxC')
 
@@ -159,6 +170,9 @@ class _Printer:
             )
         else:
             self._report(item)
+            if item.certification is not None:
+                self.claims += 1
+                self.certified += item.certification.certified
             text = (
                 _json(answer_json(item, mode=self.mode))
                 if layout == "jsonl"

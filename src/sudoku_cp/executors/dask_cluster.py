@@ -48,8 +48,18 @@ def connect(distributed: Any, address: str) -> Any:
     """A client of the scheduler at `address`.
 
     Raises:
-        ExecutorError: the scheduler cannot be reached within `CONNECT_TIMEOUT` seconds.
+        ExecutorError: `address` is not a Dask address, or the scheduler cannot be reached
+            within `CONNECT_TIMEOUT` seconds.
     """
+    try:
+        # Checked before a Client exists: a Client whose start fails on a malformed address is
+        # left half-made to the garbage collector, whose close waits twice the timeout and
+        # then prints a traceback.
+        distributed.comm.get_address_host(address)
+    except ValueError as error:
+        raise ExecutorError(
+            f"not a Dask scheduler address: {address}: {one_line(error)}"
+        ) from error
     try:
         # Security comes from the Dask configuration (distributed.comm.tls.*), which is how
         # tls:// addresses get their certificates.

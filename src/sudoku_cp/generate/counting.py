@@ -68,21 +68,19 @@ class Effort:
         self.phase, self.since, self.givens = phase, now, givens
 
     def note(self) -> str:
-        """'removing givens, 301 left; 180 solver questions (41 s); filling 0.1 s, removing
-        44 s' (the running phase's time included)."""
-        seconds = dict(self.seconds)
-        seconds[self.phase] = seconds.get(self.phase, 0.0) + time.perf_counter() - self.since
+        """'removing givens, 301 left; 180 questions, 41.0 s': the phase, the givens left, the
+        solver questions so far and the seconds they took (short: the line fits 80 columns)."""
         left = f", {self.givens} left" if self.givens is not None else ""
-        spent = ", ".join(f"{phase} {seconds[phase]:.1f} s" for phase in PHASES if phase in seconds)
         return (
-            f"{PHASES[self.phase]}{left}; {plural(self.questions, 'solver question')} "
-            f"({self.question_seconds:.1f} s); {spent}"
+            f"{PHASES[self.phase]}{left}; {plural(self.questions, 'question')}, "
+            f"{self.question_seconds:.1f} s"
         )
 
 
 # The phases of a run, and how the progress display names them.
 PHASES = {
     "filling": "filling a grid",
+    "building": "building the SAT solver",
     "removing": "removing givens",
     "exchanging": "exchanging givens",
     "checking": "checking the kind",

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..box_directives import box_directive
 from ..grid import geometry
-from .request import GeneratedPuzzle, Kind, Request
+from .request import SLOW_FROM_SIZE, GeneratedPuzzle, Kind, Request
 
 # -- writing --------------------------------------------------------------------------------------
 
@@ -69,8 +69,40 @@ def summary_line(puzzles: list[GeneratedPuzzle], request: Request) -> str:
     )
     outside = sum(1 for count in givens if count not in request.givens)
     if outside:
-        text += f", {outside} outside {request.givens} (stopped at a minimal puzzle)"
+        text += f", {outside} outside {request.givens} ({why_outside(request.kind)})"
     return text
+
+
+def why_outside(kind: Kind) -> str:
+    """Why a puzzle of this kind ends outside its givens range: a multi puzzle's swap cycle
+    blanked more cells than the range leaves; the other kinds stopped at a minimal puzzle
+    above it."""
+    if kind is Kind.MULTI:
+        return "the cells of a swap cycle stay blank"
+    return "stopped at a minimal puzzle"
+
+
+def slow_note(request: Request) -> str | None:
+    """What a run on a big grid should know before it waits: None where puzzles come quickly."""
+    if request.size < SLOW_FROM_SIZE or request.kind is Kind.MULTI:
+        return None
+    return (
+        f"Note: a {request.kind} {request.size}x{request.size} puzzle takes many minutes to make "
+        f"(its uniqueness questions on a SAT solver), and on the largest grids gigabytes of "
+        f"memory: see 'Big grids' in the generate docs."
+    )
+
+
+def interrupted_line(made: int, request: Request, why: str) -> str:
+    """The closing comment of a run stopped by a signal: the puzzles made are the first ones
+    of the request, and the command that makes just those."""
+    if not made:
+        return f"# {why} before the first puzzle of {request.count}"
+    noun = "puzzle" if made == 1 else "puzzles"
+    return (
+        f"# {why} after {made} of {request.count} puzzles: these {made} {noun} are those of "
+        f"--count {made}"
+    )
 
 
 def json_record(generated: GeneratedPuzzle, request: Request, *, version: str) -> dict[str, Any]:

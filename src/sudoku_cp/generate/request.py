@@ -18,6 +18,10 @@ SOLUTION_LIMIT = 1000  # multi: completions are counted up to this many (up to 2
 # (docs/decisions.md, "Generator: counting"). The count is only a fact printed beside the
 # puzzle, never an input to it, so the puzzles are the same with either limit.
 FULL_COUNT_UP_TO_SIZE = 25
+# From this size on a puzzle that must be unique (unique, unsat, adversarial) takes many minutes,
+# and on the biggest grids its kept SAT solver gigabytes: the run says so as it starts
+# (docs/decisions.md, "Generator: big grids").
+SLOW_FROM_SIZE = 26
 NAIVE_NODE_LIMIT = 2_000_000  # adversarial: naive nodes are counted up to this many
 ADVERSARIAL_VARIANTS = 8  # adversarial: symmetric variants tried per puzzle
 
@@ -106,7 +110,8 @@ def make_request(
 
     Raises:
         GridShapeError: for a size or box that no Sudoku has.
-        GenerateError: for an unknown kind, a bad givens range or a count below 1.
+        GenerateError: for an unknown kind, a bad givens range (for multi, one above
+            `most_multi_givens`), a count below 1, or a negative seed.
     """
     try:
         kind = Kind(kind)
@@ -121,9 +126,25 @@ def make_request(
         givens = parse_givens_range(givens, size=size)
     if count < 1:
         raise GenerateError(f"count must be at least 1, got {count}")
+    if seed < 0:
+        # random.Random takes a negative seed's absolute value: -1 would give the puzzles of 1.
+        raise GenerateError(f"the seed must be 0 or more, got {seed}")
+    most = most_multi_givens(size)
+    if kind is Kind.MULTI and givens.low > most:
+        raise GenerateError(
+            f"givens {givens}: a multi puzzle keeps at most {most} of the {size * size} cells "
+            f"(its two completions differ in at least 4 cells, which stay blank)"
+        )
     return Request(
         kind, size, shape, givens, seed, count, solution_limit=multi_solution_limit(size)
     )
+
+
+def most_multi_givens(size: int) -> int:
+    """The most givens a puzzle with two completions can keep: two completions of one puzzle
+    differ in at least 4 cells (a cell that changes needs another change in each of its units),
+    and the puzzle leaves those blank."""
+    return size * size - 4
 
 
 def multi_solution_limit(size: int) -> int:

@@ -63,7 +63,13 @@ class UniquenessChecks:
         size = solution.size
         if self._shape != (size, solution.box):
             self.close()
+            # Its own phase on the progress line: on the biggest grids the build takes minutes,
+            # and the line would otherwise stand still at the first removal.
+            effort = self.counter.effort
+            phase, givens = effort.phase, effort.givens
+            self.counter.enter("building")
             self._build(size, solution.box)
+            self.counter.enter(phase, givens=givens)
         self._literals = [variable(cell, value, size) for cell, value in enumerate(solution.values)]
         # The search starts from S: a second completion, when there is one, tends to lie near.
         self._solver.set_phases(self._literals)

@@ -11,7 +11,7 @@ from ..grid import BLANK, Grid, Shape, symbol_value, value_symbol
 from ..result import RunStatus, Verdict
 from ..results_log.records import PuzzleEntry, Run
 from ..text import plural
-from .text import aligned, label_legend, wrapped
+from .text import aligned, certified_line, label_legend, wrapped
 
 
 def render_crosscheck_summary(summary: Summary, shorts: Mapping[str, str] | None = None) -> str:
@@ -55,6 +55,8 @@ def render_crosscheck_summary(summary: Summary, shorts: Mapping[str, str] | None
     lines.append("median ms: over the answered runs, never a timeout; total s: every run")
     counts = ", ".join(f"{summary.verdicts.get(verdict, 0)} {verdict}" for verdict in Verdict)
     lines.append(f"{plural(summary.puzzles, 'puzzle')}: {counts}")
+    if summary.certifying or summary.claims:
+        lines.append(certified_line(summary.certified, summary.claims))
     if summary.bad_input:
         lines.append(
             f"{plural(summary.bad_input, 'input line')} "

@@ -29,6 +29,18 @@ def wrapped(text: str, *, indent: str = "") -> str:
     )
 
 
+def certified_line(certified: int, claims: int) -> str:
+    """--certify's tally: '12/12 answers certified', and what failed ('11/12 answers
+    certified; 1 not certified, counted as wrong'); a timeout or an error claims nothing."""
+    noun = "answer" if claims == 1 else "answers"
+    line = f"{certified}/{claims} {noun} certified"
+    if certified < claims:
+        line += f"; {claims - certified} not certified, counted as wrong"
+    if not claims:
+        line += " (a timeout or an error claims nothing)"
+    return line
+
+
 def label_legend(shorts: Mapping[str, str]) -> list[str]:
     """One line per configuration shown by a short label: 'short: the full label'."""
     return [
@@ -36,4 +48,4 @@ def label_legend(shorts: Mapping[str, str]) -> list[str]:
     ]
 
 
-__all__ = ["WIDTH", "aligned", "label_legend", "wrapped"]
+__all__ = ["WIDTH", "aligned", "certified_line", "label_legend", "wrapped"]
