@@ -420,3 +420,21 @@ def test_every_format_counts_timeouts_wrong_and_errors_in_their_own_columns(
     result = invoke("report", log, "-o", output, "--no-plots")
     assert result.exit_code == 0, result.output
     assert _read_summary(kind, output.read_text()) == FAILURES
+
+
+@pytest.mark.parametrize("suffix", ["md", "tex", "csv", "json"])
+def test_a_certify_report_outside_html_says_where_it_goes(
+    results_file: Path, tmp_path: Path, suffix: str
+) -> None:
+    from ..report_html.test_certificates import certify_line
+
+    certified = tmp_path / "certified.jsonl"
+    certified.write_text(certify_line(results_file, 2, "dfs", True) + "\n")
+    output = tmp_path / f"out.{suffix}"
+    result = invoke("report", results_file, certified, "-o", output, "--no-plots")
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.stderr == (
+        f"Error: {certified} is a certify report: certify reports go in HTML reports "
+        "(-o report.html, beside the logs they certify)\n"
+    )
+    assert not output.exists()
