@@ -45,6 +45,19 @@ BROKEN_REASON = (
 )
 
 
+def listed_rows(output: str, width: int) -> list[str]:
+    """`sudoku-cp backends`'s rows unwrapped: a backend's first line or a line under it (at
+    `width` + 1 columns) with the lines that continue it (indented further) joined back on."""
+    rows: list[str] = []
+    for line in output.splitlines():
+        indent = len(line) - len(line.lstrip(" "))
+        if rows and indent > width + 1:
+            rows[-1] += " " + line.strip()
+        else:
+            rows.append(line)
+    return rows
+
+
 def _can_build_wheels_here() -> bool:
     """Whether this environment's setuptools builds wheels without a build environment of its
     own (setuptools 70.1 and later, or the wheel package)."""
@@ -194,7 +207,7 @@ def test_a_plugin_with_a_taken_name_is_ignored_and_reported(fake_plugins):
             "distribution): Grid is not a subclass of sudoku_cp.backends.Backend"
         ),
     }
-    listed = CliRunner().invoke(main, ["backends"]).output.splitlines()
+    listed = listed_rows(CliRunner().invoke(main, ["backends"]).output, 10)
     cpsat = next(i for i, line in enumerate(listed) if line.startswith("cpsat"))
     assert listed[0] == "dfs        available  " + DfsBackend.description
     assert "           " + problems["dfs"] in listed[1:cpsat]  # under the built-in it lost to
@@ -242,7 +255,7 @@ def test_check_backend_catches_a_wrong_backend():
 def test_sudoku_cp_backends_lists_the_plugin_and_the_broken_one(plugin):
     done = sudoku_cp_command(plugin, "backends")
     assert done.returncode == 0, done.stderr
-    lines = done.stdout.splitlines()
+    lines = listed_rows(done.stdout, 11)
     assert lines[0].startswith("dfs         available  ")  # the name column fits naivebroken
     assert "naive       available  example plugin: naive row-major DFS (small grids)" in lines
     assert f"naivebroken broken     {BROKEN_REASON}" in lines
