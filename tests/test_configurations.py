@@ -250,6 +250,23 @@ def test_the_cli_runs_and_shows_every_configuration_of_a_grid(one_puzzle: Path) 
     assert "1 puzzle: 0 wrong, 0 disagree, 0 error, 0 timeout, 1 agree" in result.stdout
 
 
+@pytest.mark.parametrize("command", ["crosscheck", "bench"])
+def test_a_wide_grid_fits_80_columns_with_keys_spelled_out_in_the_legend(
+    one_puzzle: Path, command: str, tmp_path: Path
+) -> None:
+    grid = "dfs,sat[solver=glucose3|cadical195,encoding=minimal|extended,amo=pairwise|seqcounter]"
+    result = CliRunner().invoke(
+        main, [command, str(one_puzzle), "-b", grid, "--results", str(tmp_path / "r.jsonl")]
+    )
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert max(map(len, lines)) <= 80, max(lines, key=len)  # the set-up lines of bench too
+    keys = [f"sat#{i}" for i in range(1, 9)]
+    assert all(any(line.split()[:1] == [key] for line in lines) for key in keys)  # rows
+    assert "sat#8: sat[solver=cadical195,encoding=extended,amo=seqcounter]" in lines
+    assert lines.count("dfs: dfs") == 0  # a label shown whole has no legend line
+
+
 # -- options declared as data ---------------------------------------------------------------------
 
 

@@ -3,7 +3,14 @@ legend of short labels."""
 
 from __future__ import annotations
 
-from sudoku_cp.render.text import WIDTH, aligned, certified_line, label_legend, wrapped
+from sudoku_cp.render.text import (
+    WIDTH,
+    aligned,
+    certified_line,
+    fitted_labels,
+    label_legend,
+    wrapped,
+)
 
 
 def test_columns_are_as_wide_as_their_widest_cell_text_left_numbers_right() -> None:
@@ -33,3 +40,22 @@ def test_the_certified_line_says_how_many_and_what_failed() -> None:
     assert certified_line(1, 1) == "1/1 answer certified"
     assert certified_line(11, 12) == "11/12 answers certified; 1 not certified, counted as wrong"
     assert certified_line(0, 0) == "0/0 answers certified (a timeout or an error claims nothing)"
+
+
+def test_labels_too_wide_for_the_table_become_keys_and_those_that_fit_stay() -> None:
+    shorts = {"sat[solver=cadical195]": "sat cadical195", "dfs": "dfs", "g=sat[x=1]": "g"}
+
+    def table(width: int):
+        return lambda shown: "\n".join(label.ljust(width) for label in shown.values())
+
+    assert fitted_labels(table(WIDTH - 20), shorts) == shorts  # fits: unchanged
+    assert fitted_labels(table(WIDTH + 1), shorts) == {
+        "sat[solver=cadical195]": "sat#1",
+        "dfs": "dfs",  # shorter than its key
+        "g=sat[x=1]": "g",
+    }
+
+
+def test_a_hanging_indent_wraps_the_lines_after_the_first() -> None:
+    lines = wrapped(" ".join(["word"] * 40), hanging="  ").splitlines()
+    assert not lines[0].startswith(" ") and all(line.startswith("  ") for line in lines[1:])

@@ -228,12 +228,16 @@ def _show(session: Any, baseline: str) -> None:
     """The summary tables, their legend, and the one-off set-up."""
     from ..bench_statistics import statistics_available
     from ..render.bench import render_setup_text, render_summary_text, summary_legend
-    from ..render.text import certified_line, wrapped
+    from ..render.text import certified_line, fitted_labels, wrapped
 
     repeat = session.settings.repeat
     intervals = repeat > 1 and statistics_available()
-    shorts = session.short_labels()
-    echo(render_summary_text(session.summary(baseline), baseline=baseline, shorts=shorts))
+    rows = session.summary(baseline)
+    shorts = fitted_labels(
+        lambda shown: render_summary_text(rows, baseline=baseline, shorts=shown),
+        session.short_labels(),
+    )
+    echo(render_summary_text(rows, baseline=baseline, shorts=shorts))
     if session.settings.certifier is not None:
         claims = [row.run.certified for row in session.rows if row.run.certified is not None]
         echo(certified_line(sum(claims), len(claims)))

@@ -206,9 +206,12 @@ class _Watch:
     def finish(self) -> None:
         """The summary table (and the findings): on stdout, or on stderr beside jsonl."""
         from ..render.crosscheck import render_crosscheck, render_crosscheck_summary
+        from ..render.text import fitted_labels
 
         summary = self.session.summary()
-        shorts = self.session.short_labels()
+        shorts = fitted_labels(
+            lambda shown: render_crosscheck_summary(summary, shown), self.session.short_labels()
+        )
         if self.jsonl:
             quiet_echo(render_crosscheck_summary(summary, shorts))
         else:

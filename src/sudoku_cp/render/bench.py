@@ -10,7 +10,7 @@ from typing import Any
 from ..bench_statistics import SummaryRow
 from ..scores import VIRTUAL_BEST
 from .markup import latex_escape, markdown_text
-from .text import aligned, label_legend
+from .text import aligned, label_legend, wrapped
 
 
 def format_milliseconds(seconds: float | None) -> str:
@@ -282,7 +282,9 @@ def render_setup_text(setup: Mapping[str, Any]) -> str:
     lines = []
     for backend, measured in setup.items():
         if "error" in measured:
-            lines.append(f"{backend}: set-up not measured ({measured['error']})")
+            lines.append(
+                wrapped(f"{backend}: set-up not measured ({measured['error']})", hanging="  ")
+            )
             continue
         shapes = ", ".join(
             f"{shape['set']} first solve {format_milliseconds(shape['first_seconds'])} ms"
@@ -296,9 +298,12 @@ def render_setup_text(setup: Mapping[str, Any]) -> str:
             else ""
         )
         lines.append(
-            f"{backend}: {imported}create "
-            f"{format_milliseconds(measured['create_seconds'])} ms"
-            + (f"; {shapes}" if shapes else "")
+            wrapped(
+                f"{backend}: {imported}create "
+                f"{format_milliseconds(measured['create_seconds'])} ms"
+                + (f"; {shapes}" if shapes else ""),
+                hanging="  ",
+            )
         )
     return "\n".join(lines)
 

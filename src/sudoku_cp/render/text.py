@@ -4,7 +4,7 @@ terminal's 80 columns, and the legend of the short configuration labels a table 
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 WIDTH = 80  # the columns a default output fits in
 
@@ -22,11 +22,39 @@ def aligned(rows: Sequence[Sequence[str]], *, text_columns: int = 1, gap: str = 
     ]
 
 
-def wrapped(text: str, *, indent: str = "") -> str:
-    """Prose wrapped to `WIDTH` columns (words are never cut)."""
+def wrapped(text: str, *, indent: str = "", hanging: str | None = None) -> str:
+    """Prose wrapped to `WIDTH` columns (words are never cut); lines after the first are
+    indented by `hanging` when given, else by `indent`."""
     return textwrap.fill(
-        text, WIDTH, initial_indent=indent, subsequent_indent=indent, break_long_words=False
+        text,
+        WIDTH,
+        initial_indent=indent,
+        subsequent_indent=indent if hanging is None else hanging,
+        break_long_words=False,
     )
+
+
+def fitted_labels(
+    render: Callable[[Mapping[str, str]], str], shorts: Mapping[str, str]
+) -> dict[str, str]:
+    """The short labels a table fits `WIDTH` columns with: `shorts` when `render(shorts)` fits,
+    else every short label longer than its key replaced by a key, `backend#i` (the i-th
+    configuration of that backend shown), which the table's legend spells out in full."""
+    shown = dict(shorts)
+    if _fits(render(shown)):
+        return shown
+    seen: dict[str, int] = {}
+    for label, short in shorts.items():
+        backend = short.split(" ", 1)[0].split("[", 1)[0]
+        seen[backend] = seen.get(backend, 0) + 1
+        key = f"{backend}#{seen[backend]}"
+        if len(short) > len(key):
+            shown[label] = key
+    return shown
+
+
+def _fits(text: str) -> bool:
+    return all(len(line) <= WIDTH for line in text.splitlines())
 
 
 def certified_line(certified: int, claims: int) -> str:
@@ -48,4 +76,4 @@ def label_legend(shorts: Mapping[str, str]) -> list[str]:
     ]
 
 
-__all__ = ["WIDTH", "aligned", "certified_line", "label_legend", "wrapped"]
+__all__ = ["WIDTH", "aligned", "certified_line", "fitted_labels", "label_legend", "wrapped"]
