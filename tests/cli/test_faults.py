@@ -551,3 +551,18 @@ def test_a_file_without_newlines_is_refused_in_bounded_memory(tmp_path: Path) ->
     assert result.exit_code == 2
     assert result.stderr.startswith(f"{one_line}:1: expected N*N symbols for a puzzle")
     assert len(result.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize("text", ["", "not a puzzle\n12345\n"], ids=["empty", "all-invalid"])
+def test_a_crosscheck_that_ran_no_puzzle_leaves_no_log_to_block_the_rerun(tmp_path, text):
+    wrong, right, log = tmp_path / "wrong.txt", tmp_path / "right.txt", tmp_path / "r.jsonl"
+    wrong.write_text(text)
+    right.write_text(BAEKJOON_2239 + "\n")
+    failed = run("crosscheck", str(wrong), "-b", "dfs,sat", "--results", str(log))
+    assert failed.exit_code == 2 and failed.stderr.startswith("Error: "), failed.output
+    assert not log.exists()  # no header-only log left behind
+    assert run("certify", str(log)).exit_code == 2  # nothing to certify, not '0 claims'
+    rerun = run("crosscheck", str(right), "-b", "dfs,sat", "--results", str(log))
+    assert rerun.exit_code == 0, rerun.output
+    resumed = run("crosscheck", str(right), "-b", "dfs,sat", "--results", str(log), "--resume")
+    assert resumed.exit_code == 0 and "resumed: 1 puzzle" in resumed.output, resumed.output
