@@ -1,0 +1,121 @@
+"""The documentation against what it documents (issue 37 B): examples that a reader can follow
+page after page without one page's files breaking another's, commands that need nothing the
+clone lacks, tables that list every command and extra, samples equal to the real output, install
+hints that work from a clone, exit codes as the commands give them."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from pathlib import Path
+
+from .conftest import ROOT
+from .doc_samples import expand_loops, pages, shell_commands, writers
+
+# The study scripts write into a new timestamped folder under results/ on every run.
+OWN_FOLDER = "results/"
+
+
+def shared_outputs(found: dict[Path, list[tuple[str, bool]]]) -> list[str]:
+    """Files that two pages write, or that one page writes twice without resuming."""
+    problems = []
+    owners: dict[str, set[str]] = defaultdict(set)
+    for page, written in found.items():
+        seen: set[str] = set()
+        for path, continues in written:
+            if path.startswith(OWN_FOLDER):
+                continue
+            owners[path].add(str(page.relative_to(ROOT)))
+            if path in seen and not continues and not path.endswith("/"):
+                problems.append(f"{page.relative_to(ROOT)} writes {path} twice")
+            seen.add(path)
+    problems += [
+        f"{path} is written by {', '.join(sorted(where))}"
+        for path, where in sorted(owners.items())
+        if len(where) > 1
+    ]
+    return problems
+
+
+def test_no_two_pages_write_the_same_file():
+    # A reader who follows the README and then python-api.md must not meet a results log of
+    # other settings (ResultsFileError), nor certify.md's first command a log it did not write.
+    assert shared_outputs({page: writers(page) for page in pages()}) == []
+
+
+def test_the_shared_output_check_finds_a_clash():
+    readme, api = ROOT / "README.md", ROOT / "docs" / "python-api.md"
+    assert shared_outputs({readme: [("r.jsonl", False)], api: [("r.jsonl", True)]}) == [
+        "r.jsonl is written by README.md, docs/python-api.md"
+    ]
+    assert shared_outputs({readme: [("r.jsonl", False), ("r.jsonl", False)]}) == [
+        "README.md writes r.jsonl twice"
+    ]
+    assert shared_outputs({readme: [("r.jsonl", False), ("r.jsonl", True)]}) == []
+
+
+def test_loops_are_unrolled_so_their_files_are_seen():
+    commands = ["for mode in lexmin any; do", "sudoku-cp bench x --results $mode.jsonl", "done"]
+    assert expand_loops(commands) == [
+        "sudoku-cp bench x --results lexmin.jsonl",
+        "sudoku-cp bench x --results any.jsonl",
+    ]
+
+
+# -- nothing outside the clone ---------------------------------------------------------------
+
+OUTSIDE = re.compile(r"(?<![\w.])(?:\.\./|/work/)")
+INLINE_COMMAND = re.compile(r"`((?:sudoku-cp|python|head|pip|gunzip) [^`]+)`")
+
+
+# The full reports of the studies are `sudoku-cp report` output: they quote the command of the
+# run they record, as it was run.
+RECORDS = ("docs/bench/", "docs/study/")
+
+
+def commands_outside_the_clone(page: Path, root: Path = ROOT) -> list[str]:
+    """The page's commands (shell blocks and inline code) that name a path beside the clone:
+    the maintainers' data folder, which a reader does not have."""
+    text = page.read_text(encoding="utf-8")
+    commands = [*shell_commands(page), *INLINE_COMMAND.findall(text)]
+    return [f"{page.relative_to(root)}: {line}" for line in commands if OUTSIDE.search(line)]
+
+
+def test_no_command_in_the_docs_reads_outside_the_clone():
+    found = [
+        line
+        for page in pages()
+        if not str(page.relative_to(ROOT)).startswith(RECORDS)
+        for line in commands_outside_the_clone(page)
+    ]
+    assert found == []
+
+
+def test_the_outside_check_sees_the_maintainers_data(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text(
+        "```sh\nhead -1000 ../shared/data/serg_benchmark.txt > serg1000.txt\n```\n"
+        "Run `python benchmarks/x.py /work/shared/data/top95.txt`; see ../README.md.\n"
+    )
+    found = [line.split(": ", 1)[1] for line in commands_outside_the_clone(page, tmp_path)]
+    assert found == [
+        "head -1000 ../shared/data/serg_benchmark.txt > serg1000.txt",
+        "python benchmarks/x.py /work/shared/data/top95.txt",
+    ]
+
+
+def test_the_benchmarks_the_docs_run_default_to_data_in_the_clone():
+    # benchmarks/bench_dask.py, run as executors.md shows it, read ../shared/data/17clue.txt.
+    scripts = {
+        name
+        for page in pages()
+        for line in shell_commands(page)
+        for name in re.findall(r"python (benchmarks/\w+\.py)", line)
+    }
+    assert "benchmarks/bench_dask.py" in scripts
+    outside = [
+        name
+        for name in sorted(scripts)
+        if re.search(r'ROOT\.parent\s*/\s*"shared"', (ROOT / name).read_text(encoding="utf-8"))
+    ]
+    assert outside == []
