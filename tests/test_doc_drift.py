@@ -119,3 +119,34 @@ def test_the_benchmarks_the_docs_run_default_to_data_in_the_clone():
         if re.search(r'ROOT\.parent\s*/\s*"shared"', (ROOT / name).read_text(encoding="utf-8"))
     ]
     assert outside == []
+
+
+# -- exit codes as the commands give them -------------------------------------------------------
+
+
+def exit_code(*args: str) -> int:
+    from click.testing import CliRunner
+
+    from sudoku_cp.cli import main
+
+    return CliRunner().invoke(main, [*args, "-j", "1"]).exit_code
+
+
+def test_the_exit_codes_are_those_the_docs_give(register):
+    # commands/index.md's table (the README points to it): for solve, no solution or a timeout
+    # is 1; for crosscheck and bench, timeouts and an agreed "no solution" are results, 0.
+    register("sleepy", "tests.wrong_backends", "TimeoutBackend")
+    unsat = str(ROOT / "data" / "generated" / "unsat-4x4.txt")
+    unique = str(ROOT / "data" / "generated" / "unique-4x4.txt")  # first cells blank: sleepy
+    assert exit_code("solve", unsat) == 1
+    assert exit_code("solve", unique, "-b", "sleepy") == 1
+    assert exit_code("crosscheck", unsat, "-b", "dfs,sat") == 0
+    assert exit_code("crosscheck", unique, "-b", "dfs,sleepy") == 0
+    assert exit_code("bench", unique, "-b", "dfs,sleepy", "--no-setup", "--no-isolate") == 0
+    table = (ROOT / "docs" / "commands" / "index.md").read_text(encoding="utf-8")
+    ok = next(line for line in table.splitlines() if line.startswith("| 0 |"))
+    assert "crosscheck and bench" in ok and "timeouts" in ok and '"no solution"' in ok
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    sentence = readme.split("Exit codes", 1)[1].split("\n\n", 1)[0]
+    assert "docs/commands/index.md#exit-codes-every-command" in sentence
+    assert "never a timeout" in sentence
