@@ -150,3 +150,62 @@ def test_the_exit_codes_are_those_the_docs_give(register):
     sentence = readme.split("Exit codes", 1)[1].split("\n\n", 1)[0]
     assert "docs/commands/index.md#exit-codes-every-command" in sentence
     assert "never a timeout" in sentence
+
+
+# -- the tables of commands and extras -----------------------------------------------------------
+
+
+def table_rows(text: str, header: str) -> dict[str, str]:
+    """The rows of the Markdown table whose header line starts with `header`, by their first
+    cell (its backticks and link taken off)."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(header))
+    rows = {}
+    for line in lines[start + 2 :]:
+        if not line.startswith("|"):
+            break
+        first = line.split("|")[1].strip()
+        name = re.sub(r"\[`?([^`\]]+)`?\]\([^)]*\)|`([^`]+)`", lambda m: m[1] or m[2], first)
+        rows[name] = line
+    return rows
+
+
+def test_the_command_table_lists_every_command():
+    from .test_docs import command_tree
+
+    commands = {path[0] for path in command_tree() if len(path) == 1}
+    page = (ROOT / "docs" / "commands" / "index.md").read_text(encoding="utf-8")
+    assert set(table_rows(page, "| command |")) == commands
+
+
+def extras() -> dict[str, list[str]]:
+    """pyproject.toml's extras: each with the distributions it installs (another extra of the
+    project as `the NAME extra`)."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    found = {}
+    for extra, requirements in project["optional-dependencies"].items():
+        names = []
+        for requirement in requirements:
+            name = re.match(r"[A-Za-z0-9._-]+(\[[^\]]+\])?", requirement)
+            assert name is not None
+            if name[0].startswith(project["name"] + "["):
+                names.append(f"the `{name[1].strip('[]')}` extra")
+            else:
+                names.append(name[0].split("[")[0])
+        found[extra] = names
+    return found
+
+
+def test_the_extras_table_lists_every_extra_and_what_it_installs():
+    page = (ROOT / "docs" / "getting-started.md").read_text(encoding="utf-8")
+    rows = table_rows(page, "| extra |")
+    assert set(rows) == set(extras())
+    missing = [
+        f"{extra}: {name}"
+        for extra, names in extras().items()
+        for name in names
+        if not re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", rows[extra].split("|")[2])
+    ]
+    assert missing == []
