@@ -209,3 +209,18 @@ def test_the_extras_table_lists_every_extra_and_what_it_installs():
         if not re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", rows[extra].split("|")[2])
     ]
     assert missing == []
+
+
+def test_the_readme_names_the_system_packages_the_check_installs():
+    # .ci/run installs Chromium for the HTML report's browser tests; a reader of the README must
+    # learn that the suite needs it (or those tests skip).
+    script = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    packages = [
+        word
+        for line in re.findall(r"apt-get install ([^\n>]+)", script)
+        for word in line.split()
+        if not word.startswith("-")
+    ]
+    assert "chromium" in packages
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert [name for name in packages if not re.search(rf"\b{re.escape(name)}\b", readme)] == []
