@@ -224,3 +224,42 @@ def test_the_readme_names_the_system_packages_the_check_installs():
     assert "chromium" in packages
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert [name for name in packages if not re.search(rf"\b{re.escape(name)}\b", readme)] == []
+
+
+# -- install lines that work from a clone --------------------------------------------------------
+
+PUBLISHED_FORM = re.compile(r"sudoku-cp\[")
+EXTRA_INSTALL = re.compile(r"pip install -?e? ?'\.\[([\w,-]+)\]'")
+
+
+def install_lines(text: str, where: str) -> list[str]:
+    """What is wrong with a text's install lines: the published form `sudoku-cp[EXTRA]` (the
+    toolkit is installed from a clone), or an extra that pyproject.toml does not have."""
+    known = set(extras())
+    problems = [f"{where}: sudoku-cp[...]" for _ in PUBLISHED_FORM.finditer(text)]
+    for match in EXTRA_INSTALL.finditer(text):
+        problems += [
+            f"{where}: no extra {name}" for name in match[1].split(",") if name not in known
+        ]
+    return problems
+
+
+def test_every_install_line_works_from_a_clone():
+    # The docs and the tool's own hints (missing solver, matplotlib, scipy, dask, dratify).
+    texts = [
+        page
+        for page in pages()
+        if not str(page.relative_to(ROOT)).startswith(RECORDS) and page.name != "CHANGELOG.md"
+    ]
+    texts += sorted((ROOT / "src" / "sudoku_cp").rglob("*.py"))
+    problems = [
+        problem
+        for path in texts
+        for problem in install_lines(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)))
+    ]
+    assert problems == []
+
+
+def test_the_install_check_finds_the_published_form_and_unknown_extras():
+    text = "pip install 'sudoku-cp[z3]'; pip install '.[plot,nosuch]'"
+    assert install_lines(text, "x") == ["x: sudoku-cp[...]", "x: no extra nosuch"]

@@ -405,7 +405,7 @@ def test_without_scipy_bench_says_what_is_missing(monkeypatch: pytest.MonkeyPatc
     assert result.exit_code == 0, result.output
     assert (
         "Note: the 95% intervals and the Wilcoxon test need scipy, which is not installed: "
-        "pip install 'sudoku-cp[stats]'"
+        "pip install '.[stats]' from a sudoku-cp checkout (or pip install scipy)"
     ) in result.stderr
     assert "Wilcoxon" not in result.stdout and "95%" not in result.stdout
 

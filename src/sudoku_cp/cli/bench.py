@@ -258,7 +258,7 @@ def _show(session: Any, baseline: str, *, interrupted: bool = False) -> None:
     if repeat > 1 and not intervals:
         quiet_echo(
             "Note: the 95% intervals and the Wilcoxon test need scipy, which is not "
-            "installed: pip install 'sudoku-cp[stats]'"
+            "installed: pip install '.[stats]' from a sudoku-cp checkout (or pip install scipy)"
         )
     if session.setup:
         echo()
