@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -146,9 +146,14 @@ def bench(
         jobs=jobs,
         extra_settings={"baseline": baseline, "first": first},
     )
-    stopped = _measure(session, measure_setup, results)
+    _end(session, baseline, _measure(session, measure_setup, results))
+
+
+def _end(session: Any, baseline: str, stopped: str | None) -> NoReturn:
+    """The summary and the exit code; after a signal (`stopped`: its line), the summary of
+    what was measured, if anything was, then that line and 130/143."""
     if stopped is not None:
-        if session.rows:  # the summary of what was measured, then the one line and 130/143
+        if session.rows:
             _show(session, baseline, interrupted=True)
         stop_with(stopped)
     _show(session, baseline)
