@@ -88,6 +88,15 @@ def python_blocks(page: Path, *, skipped: bool = False) -> list[str]:
     ]
 
 
+def all_python_blocks() -> list[tuple[str, str]]:
+    """(name, code) of every Python block to run; skipped blocks are left out."""
+    return [
+        (f"{page.relative_to(ROOT)}#{number}", code)
+        for page in pages()
+        for number, code in enumerate(python_blocks(page), start=1)
+    ]
+
+
 def written_by_python(code: str) -> list[str]:
     return [first or second for first, second in PYTHON_WRITERS.findall(code)]
 
@@ -119,3 +128,65 @@ def writers(page: Path) -> list[tuple[str, bool]]:
     for code in python_blocks(page, skipped=True):
         found += [(path, "resume=True" in code) for path in written_by_python(code)]
     return found
+
+
+# -- what a Python block prints, line by line -------------------------------------------------
+
+# Runs a block as `python -c` would (in __main__), recording what each `print` call of the block
+# prints, by the block's line number, into the JSON file named by the second argument.
+RECORDING_RUNNER = """
+import builtins, io, json, sys, __main__
+code, out = open(sys.argv[1], encoding="utf-8").read(), sys.argv[2]
+printed, plain_print = {}, builtins.print
+def recording_print(*args, **options):
+    frame = sys._getframe(1)
+    if frame.f_code.co_filename == "<doc>" and options.get("file") is None:
+        text = io.StringIO()
+        plain_print(*args, **{**options, "file": text})
+        printed.setdefault(str(frame.f_lineno), text.getvalue())
+    plain_print(*args, **options)
+builtins.print = recording_print
+try:
+    exec(compile(code, "<doc>", "exec"), __main__.__dict__)
+finally:
+    json.dump(printed, open(out, "w", encoding="utf-8"))
+"""
+
+PRINT_COMMENT = re.compile(r"^\s*print\(.*\)\s+# (.+)$")
+NUMBER = re.compile(r"\d+\\\.\d+")
+
+
+def shown_outputs(code: str) -> dict[int, str]:
+    """The output each `print(...)  # OUTPUT` line of a block shows, by line number."""
+    return {
+        number: match[1]
+        for number, line in enumerate(code.splitlines(), start=1)
+        if (match := PRINT_COMMENT.match(line))
+    }
+
+
+def shows(comment: str, printed: str) -> bool:
+    """Whether a print line's comment is what it printed: `...` stands for anything (at the end:
+    more follows, lines included), a decimal number for any number (times vary), `\\n` a new
+    line."""
+    comment = comment.replace("\\n", "\n")
+    pieces = [NUMBER.sub(r"\\d+(?:\\.\\d+)?", re.escape(piece)) for piece in comment.split("...")]
+    pattern = ".*?".join(pieces)
+    text = printed.rstrip("\n")
+    if comment.endswith("..."):
+        return re.match(pattern, text, re.DOTALL) is not None
+    return re.fullmatch(pattern, text) is not None
+
+
+def console_samples(page: Path) -> list[tuple[str, str]]:
+    """(command, output) of every `$ ` line of a page's console blocks and the lines after it."""
+    samples: list[tuple[str, str]] = []
+    for match in SHELL_BLOCK.finditer(page.read_text(encoding="utf-8")):
+        if not match.group(0).startswith("```console"):
+            continue
+        for line in match.group(1).splitlines():
+            if line.startswith("$ "):
+                samples.append((line[2:], ""))
+            elif samples:
+                samples[-1] = (samples[-1][0], samples[-1][1] + line + "\n")
+    return samples

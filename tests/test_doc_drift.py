@@ -263,3 +263,73 @@ def test_every_install_line_works_from_a_clone():
 def test_the_install_check_finds_the_published_form_and_unknown_extras():
     text = "pip install 'sudoku-cp[z3]'; pip install '.[plot,nosuch]'"
     assert install_lines(text, "x") == ["x: sudoku-cp[...]", "x: no extra nosuch"]
+
+
+# -- defaults and sample outputs as the commands have them ---------------------------------------
+
+DEFAULT = re.compile(r"\(default:? (?:`([^`]+)`|(\d[\d.]*)\b)")
+
+
+def shown_default(parameter) -> str | None:
+    """An option's default as a reader would type it; None when it has none to show."""
+    if isinstance(parameter.show_default, str):
+        return parameter.show_default
+    if parameter.is_flag and parameter.secondary_opts:
+        return parameter.opts[-1] if parameter.default else parameter.secondary_opts[-1]
+    if parameter.default is None or parameter.is_flag:
+        return None
+    return str(parameter.default)
+
+
+def wrong_defaults(tree, read) -> list[str]:
+    """Option rows of the command pages whose `(default `X`)` is not the option's default."""
+    import click
+
+    from .test_docs import page_of
+
+    problems = []
+    for path, command in tree.items():
+        text = read(page_of(path)) or ""
+        for parameter in command.params:
+            if not isinstance(parameter, click.Option) or parameter.hidden:
+                continue
+            flag = parameter.opts[-1]
+            row = re.search(rf"^\|[^|]*`{re.escape(flag)}[ `].*$", text, re.MULTILINE)
+            written = row and DEFAULT.search(row[0])
+            if written and (written[1] or written[2]) != shown_default(parameter):
+                problems.append(
+                    f"{' '.join(('sudoku-cp', *path))} {flag}: the page says "
+                    f"{written[1] or written[2]}, "
+                    f"the default is {shown_default(parameter)}"
+                )
+    return problems
+
+
+def test_every_default_on_the_command_pages_is_the_real_one():
+    from .test_docs import command_tree, read_page
+
+    assert wrong_defaults(command_tree(), read_page) == []
+
+
+NUMBERS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+
+
+def test_the_home_pages_list_every_backend_alike():
+    # index.md said "three backends" and described cpsat's former default, long after the
+    # README had seven: both tables hold every built-in (and the choco plugin), with the same
+    # words, and the count before "independent backends" is the number of rows.
+    from sudoku_cp.backends import BUILTIN_BACKENDS
+
+    tables = {}
+    for name in ("README.md", "docs/index.md"):
+        text = (ROOT / name).read_text(encoding="utf-8")
+        rows = table_rows(text, "| backend | method |")
+        assert set(rows) == {*BUILTIN_BACKENDS, "choco"}, name
+        count = re.search(r"(\w+) independent backends", text)
+        assert count is not None and count[1].lower() == NUMBERS[len(rows)], name
+        tables[name] = {backend: row.split("|")[2].strip() for backend, row in rows.items()}
+    # The plugin's cell links to its folder in the README only.
+    tables["README.md"]["choco"] = tables["README.md"]["choco"].replace(
+        "[`plugins/sudoku-cp-choco`](plugins/sudoku-cp-choco)", "`plugins/sudoku-cp-choco`"
+    )
+    assert tables["README.md"] == tables["docs/index.md"]
