@@ -333,3 +333,45 @@ def test_the_home_pages_list_every_backend_alike():
         "[`plugins/sudoku-cp-choco`](plugins/sudoku-cp-choco)", "`plugins/sudoku-cp-choco`"
     )
     assert tables["README.md"] == tables["docs/index.md"]
+
+
+# -- what the docs read, they write --------------------------------------------------------------
+
+READERS = ("report", "plot", "certify")
+
+
+def logs_read(page: Path) -> list[str]:
+    """The results logs a page's commands read: the .jsonl arguments of report, plot and
+    certify, and `load_results("...")` in its Python blocks."""
+    import shlex
+
+    from .doc_samples import python_blocks
+
+    read = []
+    for line in expand_loops(shell_commands(page)):
+        if not line.startswith("sudoku-cp "):
+            continue
+        words = shlex.split(line, comments=True)
+        if len(words) > 1 and len(words) > 1 and words[1] in READERS:
+            for index, word in enumerate(words[2:], start=2):
+                if word.endswith(".jsonl") and words[index - 1] not in WRITING:
+                    read.append(word)
+    for code in python_blocks(page):
+        read += re.findall(r"load_results\(\s*[\"']([^\"']+)[\"']", code)
+    return read
+
+
+WRITING = {"--results", "-o", "--output", "--report"}
+
+
+def test_every_log_the_docs_read_is_one_they_write():
+    # plot.md and report.md read r.jsonl, which no page wrote once each page had its own names.
+    written = {path for page in pages() for path, _ in writers(page)}
+    unread = [
+        f"{page.relative_to(ROOT)}: {path}"
+        for page in pages()
+        if not str(page.relative_to(ROOT)).startswith(RECORDS)
+        for path in logs_read(page)
+        if path not in written and not (ROOT / path).exists() and not path.startswith(OWN_FOLDER)
+    ]
+    assert unread == []
