@@ -10,7 +10,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from .conftest import ROOT
-from .doc_samples import expand_loops, pages, shell_commands, writers
+from .doc_samples import expand_loops, pages, shell_commands, writers, written_by_command
 
 # The study scripts write into a new timestamped folder under results/ on every run.
 OWN_FOLDER = "results/"
@@ -375,3 +375,50 @@ def test_every_log_the_docs_read_is_one_they_write():
         if path not in written and not (ROOT / path).exists() and not path.startswith(OWN_FOLDER)
     ]
     assert unread == []
+
+
+def time_limits_reported_together(found: dict[Path, list[str]]) -> list[str]:
+    """Reports and plots of several logs whose writing commands had different time limits
+    (`report` refuses them: one PAR-2 needs one limit)."""
+    import shlex
+
+    limit_of: dict[str, str] = {}
+    for lines in found.values():
+        for line in lines:
+            words = shlex.split(line, comments=True) if line.startswith("sudoku-cp ") else []
+            limit = next(
+                (words[i + 1] for i, w in enumerate(words[:-1]) if w == "--time-limit"), ""
+            )
+            for path in written_by_command(line):
+                limit_of[path] = limit
+    problems = []
+    for page, lines in found.items():
+        for line in lines:
+            if not line.startswith(("sudoku-cp report ", "sudoku-cp plot ")):
+                continue
+            output = written_by_command(line)
+            logs = [
+                word
+                for word in shlex.split(line, comments=True)
+                if word in limit_of and word not in output
+            ]
+            if len({limit_of[log] for log in logs}) > 1:
+                problems.append(f"{page.relative_to(ROOT)}: {line}")
+    return problems
+
+
+def test_logs_reported_together_have_one_time_limit():
+    # bench.md reported a log without a time limit with one of --time-limit 10: exit 2.
+    found = {page: expand_loops(shell_commands(page)) for page in pages()}
+    assert time_limits_reported_together(found) == []
+    page = ROOT / "docs" / "commands" / "bench.md"
+    planted = {
+        page: [
+            "sudoku-cp bench top95 --results a.jsonl",
+            "sudoku-cp bench 17clue --time-limit 10 --results b.jsonl",
+            "sudoku-cp report a.jsonl b.jsonl -o r.md",
+        ]
+    }
+    assert time_limits_reported_together(planted) == [
+        "docs/commands/bench.md: sudoku-cp report a.jsonl b.jsonl -o r.md"
+    ]
