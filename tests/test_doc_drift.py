@@ -422,3 +422,59 @@ def test_logs_reported_together_have_one_time_limit():
     assert time_limits_reported_together(planted) == [
         "docs/commands/bench.md: sudoku-cp report a.jsonl b.jsonl -o r.md"
     ]
+
+
+# -- a backend a page runs is one the page installs ---------------------------------------------
+
+# What must be installed for a backend beyond `pip install .`: the words of the install line.
+INSTALLED_BY = {
+    "choco": "./plugins/sudoku-cp-choco",
+    "z3": "z3",
+    "exact": "exact",
+}
+
+
+def uninstalled_backends(lines: list[str]) -> list[str]:
+    """Commands that run a backend (by -b/--backends) that no earlier line of the page
+    installs: a new user who follows the page has only `pip install .`, or the README's
+    test extras (which hold z3 and exact)."""
+    import shlex
+
+    installed: set[str] = set()
+    problems = []
+    for line in lines:
+        if line.startswith("pip install"):
+            extras = re.findall(r"\.\[([\w,-]+)\]", line)
+            words = set(line.split()) | {name for group in extras for name in group.split(",")}
+            if any(name == "test" for group in extras for name in group.split(",")):
+                words |= {"z3", "exact"}
+            installed |= {backend for backend, word in INSTALLED_BY.items() if word in words}
+            continue
+        if not line.startswith("sudoku-cp "):
+            continue
+        words = shlex.split(line, comments=True)
+        for index, word in enumerate(words[:-1]):
+            if word in ("-b", "--backends", "--backend"):
+                named = re.findall(r"(?:^|,)(\w+)", words[index + 1])
+                problems += [
+                    f"{line}: {name}"
+                    for name in named
+                    if name in INSTALLED_BY and name not in installed
+                ]
+    return problems
+
+
+def test_every_backend_a_page_runs_is_installed_on_it():
+    # backends.md ran -b dfs,choco,... where nothing had installed the choco plugin: exit 2.
+    # The z3 and exact backends come with the README's test extras, which the walk has.
+    readme = shell_commands(ROOT / "README.md")
+    found = [
+        f"{page.relative_to(ROOT)}: {problem}"
+        for page in pages()
+        if not str(page.relative_to(ROOT)).startswith(RECORDS)
+        for problem in uninstalled_backends(readme + shell_commands(page))
+    ]
+    assert found == []
+    assert uninstalled_backends(["pip install .", "sudoku-cp solve x -b dfs,choco"]) == [
+        "sudoku-cp solve x -b dfs,choco: choco"
+    ]
