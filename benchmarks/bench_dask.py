@@ -1,6 +1,6 @@
 """Issue 14 figures: the Dask executor against the local process pool, side by side in one run.
 
-    python benchmarks/bench_dask.py [--data ../shared/data/17clue.txt] [--puzzles 2000]
+    python benchmarks/bench_dask.py [--data 17clue] [--puzzles 2000]
                                     [--backends dfs,cpsat,sat] [--jobs 2] [--rounds 2]
                                     [--chunk-sizes 32] [--mode lexmin]
 
@@ -28,6 +28,7 @@ from pathlib import Path
 import psutil  # type: ignore[import-untyped]  # installed with dask[distributed]
 
 from sudoku_cp.configurations import Configuration
+from sudoku_cp.datasets import resolve_source
 from sudoku_cp.engine import execute
 from sudoku_cp.executors import Executor
 from sudoku_cp.executors.dask import DaskExecutor
@@ -35,8 +36,6 @@ from sudoku_cp.executors.local import LocalExecutor
 from sudoku_cp.formats import InputPuzzle, read_puzzles
 from sudoku_cp.judging import SolveSettings
 from sudoku_cp.result import Mode
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def load(path: Path, count: int) -> list[InputPuzzle]:
@@ -108,7 +107,12 @@ def check(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data" / "17clue.txt")
+    parser.add_argument(
+        "--data",
+        type=lambda source: Path(resolve_source(source)),
+        default="17clue",
+        help="a puzzle file or a set name (fetched on first use; default 17clue)",
+    )
     parser.add_argument("--puzzles", type=int, default=2000)
     parser.add_argument("--backends", default="dfs,cpsat,sat")
     parser.add_argument("--mode", default="lexmin")

@@ -4,9 +4,9 @@
   page, docs/commands/COMMAND.md, and every option of every command appears on that page.
 - Every `sudoku-cp ...` line in a shell block of the docs or the README names real commands and
   real options of them.
-- Every ```python block of the docs and the README runs as written, in a fresh folder holding a
-  copy of data/ (the puzzles the repository ships), as a reader would run it from the project's
-  root. A block that must not run is preceded by `<!-- docs-test: skip (the reason) -->`.
+- Every ```python block of the docs and the README runs as written (tests/test_doc_samples.py,
+  with what its print lines show); a block that must not run is preceded by
+  `<!-- docs-test: skip (the reason) -->`, and only the cluster recipes are.
 - Every option of every built-in backend is in the options table of docs/backends.md.
 """
 
@@ -14,25 +14,16 @@ from __future__ import annotations
 
 import re
 import shlex
-import shutil
-import subprocess
-import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import click
 import pytest
 
-from .conftest import DATA, ROOT
+from .conftest import ROOT
+from .doc_samples import DOCS, PYTHON_BLOCK, all_python_blocks, pages, sudoku_cp_lines
 
-DOCS = ROOT / "docs"
 COMMAND_PAGES = DOCS / "commands"
-README = ROOT / "README.md"
-SKIP_MARK = "<!-- docs-test: skip"
-
-
-def pages() -> list[Path]:
-    return [*sorted(DOCS.rglob("*.md")), README]
 
 
 def command_tree() -> dict[tuple[str, ...], click.Command]:
@@ -157,20 +148,12 @@ def test_every_backend_option_is_in_the_options_table():
 
 # -- every sudoku-cp line in the docs is a real command ----------------------------------------
 
-SHELL_BLOCK = re.compile(r"^```(?:sh|console)\n(.*?)^```", re.MULTILINE | re.DOTALL)
 STOP_TOKENS = {"|", "||", "&&", ";", ">", ">>", "2>", "&"}
 
 
-def command_lines() -> Iterator[tuple[str, str]]:
+def command_lines() -> list[tuple[str, str]]:
     """(where, line) for every `sudoku-cp` command line of a sh or console block."""
-    for page in pages():
-        text = page.read_text(encoding="utf-8")
-        for block in SHELL_BLOCK.findall(text):
-            joined = re.sub(r"\\\n\s*", " ", block)
-            for line in joined.splitlines():
-                line = line.strip().removeprefix("$ ")
-                if line.startswith("sudoku-cp"):
-                    yield f"{page.relative_to(ROOT)}: {line}", line
+    return list(sudoku_cp_lines())
 
 
 def unknown_words(tree: dict[tuple[str, ...], click.Command], line: str) -> list[str]:
@@ -218,24 +201,9 @@ def test_the_command_line_check_finds_unknown_words():
 
 # -- every Python example runs as written -------------------------------------------------------
 
-PYTHON_BLOCK = re.compile(
-    r"^(<!-- docs-test: skip[^\n]*-->\n)?```python\n(.*?)^```", re.MULTILINE | re.DOTALL
-)
-
-
-def python_blocks() -> list[tuple[str, str]]:
-    """(name, code) of every Python block to run; skipped blocks are left out."""
-    found = []
-    for page in pages():
-        text = page.read_text(encoding="utf-8")
-        for number, (skip, code) in enumerate(PYTHON_BLOCK.findall(text), start=1):
-            if not skip:
-                found.append((f"{page.relative_to(ROOT)}#{number}", code))
-    return found
-
 
 def test_the_docs_and_the_readme_have_python_examples():
-    names = [name for name, _ in python_blocks()]
+    names = [name for name, _ in all_python_blocks()]
     assert any(name.startswith("README.md#") for name in names)
     assert sum(name.startswith("docs/python-api.md#") for name in names) >= 4
     assert any(name.startswith("docs/plugins.md#") for name in names)
@@ -249,17 +217,6 @@ def test_only_the_cluster_recipes_are_skipped():
         if match.group(1)
     ]
     assert {str(page) for page in skipped} == {"docs/dask-jobqueue.md"}
-
-
-@pytest.mark.parametrize("name, code", python_blocks(), ids=[name for name, _ in python_blocks()])
-def test_every_python_example_runs_as_written(name, code, tmp_path):
-    if "to_pandas" in code:
-        pytest.importorskip("pandas")
-    shutil.copytree(DATA, tmp_path / "data")
-    done = subprocess.run(
-        [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=600
-    )
-    assert done.returncode == 0, f"{name} failed:\n{done.stdout[-2000:]}\n{done.stderr[-4000:]}"
 
 
 def test_every_page_is_in_the_site_navigation():

@@ -214,6 +214,11 @@ def test_cli_bench_interrupted_then_resumed(
         f"to continue, run the same command with --resume.\n"
     )
     assert [record["set"] for record in puzzles_of(log)] == ["baekjoon2239"]
+    # The summary of what was measured, marked as such (docs/faults.md promises it).
+    assert result.stdout.startswith("Summary so far (interrupted):\n")
+    table = bench_table(result.stdout)
+    assert [key for key in table if key[1] != "VBS"] == [("baekjoon2239", "interrupting")]
+    assert table["baekjoon2239", "interrupting"]["solved"] == "1"
 
     resumed = invoke(*args, "--resume")
     assert resumed.exit_code == 0, resumed.output
@@ -400,7 +405,7 @@ def test_without_scipy_bench_says_what_is_missing(monkeypatch: pytest.MonkeyPatc
     assert result.exit_code == 0, result.output
     assert (
         "Note: the 95% intervals and the Wilcoxon test need scipy, which is not installed: "
-        "pip install 'sudoku-cp[stats]'"
+        "pip install '.[stats]' from a sudoku-cp checkout (or pip install scipy)"
     ) in result.stderr
     assert "Wilcoxon" not in result.stdout and "95%" not in result.stdout
 

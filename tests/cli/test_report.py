@@ -70,8 +70,8 @@ def test_cli_report_without_matplotlib_still_writes_the_tables(
     result = invoke("report", results_file, "-o", output, "--baseline", "sat")
     assert result.exit_code == 0
     assert result.stderr == (
-        "Warning: matplotlib is not installed: pip install "
-        f"'sudoku-cp[plot]'; the report has no plots.\nWrote {output}\n"
+        "Warning: matplotlib is not installed: pip install '.[plot]' from a sudoku-cp "
+        f"checkout (or pip install matplotlib); the report has no plots.\nWrote {output}\n"
     )
     assert "t/sat" in output.read_text() and "![" not in output.read_text()
 

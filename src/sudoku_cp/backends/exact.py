@@ -25,7 +25,7 @@ the oracle calls.
 
 By default (`process=helper`) all of this runs in a child process, killed when it overruns the
 deadline (docs/backends.md says why). Exact is AGPL-3.0 licensed: an optional extra
-(`sudoku-cp[exact]`), never a dependency.
+(`pip install '.[exact]'`), never a dependency.
 """
 
 from __future__ import annotations
@@ -187,7 +187,10 @@ class ExactBackend(OracleBackend):
     packages = ("exact",)
     setup_modules = ("exact",)
     solver_name = "Exact"
-    install_hint = "pip install 'sudoku-cp[exact]' (or pip install exact; Linux x86_64 wheels)"
+    install_hint = (
+        "pip install '.[exact]' from a sudoku-cp checkout "
+        "(or pip install exact; Linux x86_64 wheels)"
+    )
     options: ClassVar[tuple[BackendOption, ...]] = (
         BackendOption(
             "encoding",

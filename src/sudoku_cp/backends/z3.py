@@ -225,7 +225,7 @@ class Z3Backend(OracleBackend):
     packages = ("z3-solver",)
     setup_modules = ("z3",)
     solver_name = "Z3"
-    install_hint = "pip install 'sudoku-cp[z3]' (or pip install z3-solver)"
+    install_hint = "pip install '.[z3]' from a sudoku-cp checkout (or pip install z3-solver)"
     options: ClassVar[tuple[BackendOption, ...]] = (
         BackendOption(
             "model",

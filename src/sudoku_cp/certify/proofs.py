@@ -195,7 +195,9 @@ def load_dratify() -> Any:
         import dratify as module
     except ImportError:
         raise CheckerUnavailableError(
-            "certificates need the proof checker dratify: pip install 'sudoku-cp[certify]'"
+            "certificates need the proof checker dratify: pip install '.[certify]' "
+            "from a sudoku-cp checkout "
+            "(or pip install dratify)"
         ) from None
     dratify: Any = module  # partly untyped (native_implementation, register_native)
     if dratify.native_implementation() is None:

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -146,7 +146,16 @@ def bench(
         jobs=jobs,
         extra_settings={"baseline": baseline, "first": first},
     )
-    _measure(session, measure_setup, results)
+    _end(session, baseline, _measure(session, measure_setup, results))
+
+
+def _end(session: Any, baseline: str, stopped: str | None) -> NoReturn:
+    """The summary and the exit code; after a signal (`stopped`: its line), the summary of
+    what was measured, if anything was, then that line and 130/143."""
+    if stopped is not None:
+        if session.rows:
+            _show(session, baseline, interrupted=True)
+        stop_with(stopped)
     _show(session, baseline)
     sys.exit(EXIT_UNSOLVED if session.failed else EXIT_OK)
 
@@ -176,8 +185,9 @@ def _read_sets(
     return puzzles
 
 
-def _measure(session: Any, measure_setup: bool, results: str | None) -> None:
-    """Run the session: replay, set-up, the timed runs, with progress on stderr."""
+def _measure(session: Any, measure_setup: bool, results: str | None) -> str | None:
+    """Run the session: replay, set-up, the timed runs, with progress on stderr. After a
+    signal, the line that says where it stopped and how to resume (None: the run finished)."""
     from ..judging import SkippedLine
     from ..progress import Progress
     from ..text import plural
@@ -213,7 +223,7 @@ def _measure(session: Any, measure_setup: bool, results: str | None) -> None:
                 check_stop()
     except KeyboardInterrupt:
         progress.close()
-        stop_with(
+        return (
             f"{signal_word()} after {session.kept()} of "
             f"{plural(session.total - session.resumed, 'puzzle')}; "
             f"{resume_hint(results)}."
@@ -222,10 +232,12 @@ def _measure(session: Any, measure_setup: bool, results: str | None) -> None:
         progress.close()
         stdout_closed()
     progress.close()
+    return None
 
 
-def _show(session: Any, baseline: str) -> None:
-    """The summary tables, their legend, and the one-off set-up."""
+def _show(session: Any, baseline: str, *, interrupted: bool = False) -> None:
+    """The summary tables, their legend, and the one-off set-up; after an interrupt, the
+    summary of the puzzles measured so far, marked `(interrupted)`."""
     from ..bench_statistics import statistics_available
     from ..render.bench import render_setup_text, render_summary_text, summary_legend
     from ..render.text import certified_line, fitted_labels, wrapped
@@ -237,6 +249,8 @@ def _show(session: Any, baseline: str) -> None:
         lambda shown: render_summary_text(rows, baseline=baseline, shorts=shown),
         session.short_labels(),
     )
+    if interrupted:
+        echo("Summary so far (interrupted):")
     echo(render_summary_text(rows, baseline=baseline, shorts=shorts))
     if session.settings.certifier is not None:
         claims = [row.run.certified for row in session.rows if row.run.certified is not None]
@@ -253,7 +267,7 @@ def _show(session: Any, baseline: str) -> None:
     if repeat > 1 and not intervals:
         quiet_echo(
             "Note: the 95% intervals and the Wilcoxon test need scipy, which is not "
-            "installed: pip install 'sudoku-cp[stats]'"
+            "installed: pip install '.[stats]' from a sudoku-cp checkout (or pip install scipy)"
         )
     if session.setup:
         echo()

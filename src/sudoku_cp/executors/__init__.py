@@ -33,7 +33,11 @@ EXECUTORS: dict[str, tuple[str, str, str]] = {
         "IsolatedExecutor",
         "each configuration in a process of its own, one after the other",
     ),
-    "dask": ("dask", "DaskExecutor", "a Dask cluster (pip install 'sudoku-cp[dask]')"),
+    "dask": (
+        "dask",
+        "DaskExecutor",
+        "a Dask cluster (pip install '.[dask]' from a sudoku-cp checkout)",
+    ),
 }
 JOBS_PER_CORE = 4  # worker processes beyond this many per usable core only compete for cores
 

@@ -27,7 +27,10 @@ from ..text import one_line
 
 LOGGER = logging.getLogger(__name__)
 
-INSTALL_HINT = "--executor dask needs the dask extra: pip install 'sudoku-cp[dask]'"
+INSTALL_HINT = (
+    "--executor dask needs the dask extra: pip install '.[dask]' from a sudoku-cp checkout "
+    "(or pip install 'dask[distributed]')"
+)
 CONNECT_TIMEOUT = 10.0  # seconds to reach a scheduler given by address
 
 

@@ -20,7 +20,10 @@ if TYPE_CHECKING:  # annotations only: matplotlib is optional and imported when 
     from matplotlib.figure import Figure
 
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
-MATPLOTLIB_MISSING = "matplotlib is not installed: pip install 'sudoku-cp[plot]'"
+MATPLOTLIB_MISSING = (
+    "matplotlib is not installed: pip install '.[plot]' from a sudoku-cp checkout "
+    "(or pip install matplotlib)"
+)
 MILLISECONDS = 1000.0  # per second: the figures show times in ms, as the tables do
 
 
