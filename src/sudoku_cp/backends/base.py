@@ -232,6 +232,10 @@ class Backend(ABC):
     setup_modules: ClassVar[tuple[str, ...]] = ()  # modules whose import is the one-off cost
     options: ClassVar[tuple[BackendOption, ...]] = ()  # the options, as data
     install_hint: ClassVar[str] = ""  # one line: how to install `requires` (default: pip)
+    # Whether lexmin mode's answer is the lex-min by construction, whatever the options (the
+    # method is argued in the backend's docs): a portfolio takes lex-min answers only from
+    # backends that say so. False until a backend declares it.
+    guarantees_lexmin: ClassVar[bool] = False
 
     def __init__(self, **options: Any) -> None:
         """Take the declared options (unknown ones refused, values converted, defaults filled

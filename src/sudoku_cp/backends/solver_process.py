@@ -10,10 +10,12 @@ clock; after a kill, by the next puzzle on its own clock) in a session of its ow
 terminal's Ctrl-C reaches only the parent. It reads pickled requests on stdin and writes pickled
 answers on stdout:
 
+    ("register", backend name, (module, class))       -> ("ok", None)
     ("build", backend name, options, size, box)       -> ("ok", setup seconds)
     ("solve", name, options, values, box, mode, limit, time limit) -> ("ok", result fields)
 
-and it solves with the in-process backend of that name (options plus `process="inline"`). It
+and it solves with the in-process backend of that name (options plus `process="inline"` for a
+backend that declares it). The `portfolio` backend runs each member in such a child. It
 exits when its stdin closes (the parent closed it, or died), and silently when its answer finds
 the parent gone. The child's CPU seconds for a solve come back in the stats as
 `helper_cpu_seconds`, which the engine adds to the parent's CPU time.
@@ -21,14 +23,16 @@ the parent gone. The child's CPU seconds for a solve come back in the stats as
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
 import select
+import signal
 import subprocess
 import sys
 import time
 from collections.abc import Mapping
-from typing import Any, BinaryIO
+from typing import IO, Any, BinaryIO
 
 from ..errors import BackendFailure
 from ..grid import Grid, Shape
@@ -57,8 +61,13 @@ class SolverProcess:
     """One child process serving one backend's puzzles."""
 
     def __init__(self, name: str, options: Mapping[str, Any]) -> None:
+        from . import backend_class
+
         self.name = name
-        self.options = {**options, "process": "inline"}
+        # The child solves in its own process: a backend that could run a helper of its own
+        # (`process=helper`) is told not to, so that killing the child kills its solver.
+        inline = {"process": "inline"} if backend_class(name).option("process") else {}
+        self.options = {**options, **inline}
         self.process: subprocess.Popen[bytes] | None = None
         self.shapes: set[tuple[int, Shape]] = set()  # shapes whose model the child has built
         self.built: set[tuple[int, Shape]] = set()  # shapes some child has built, ever
@@ -76,6 +85,10 @@ class SolverProcess:
             start_new_session=True,  # no terminal Ctrl-C: the parent decides
         )
         self.shapes = set()
+        from . import BUILTIN_BACKENDS, registry_entry
+
+        if self.name not in BUILTIN_BACKENDS:  # one registered by hand (a test's) or a plugin
+            self._ask(("register", self.name, registry_entry(self.name)), None)
 
     def stop(self) -> None:
         """Kill the child, if there is one (it holds no state worth keeping)."""
@@ -85,7 +98,9 @@ class SolverProcess:
                 if stream is not None:
                     stream.close()
             if process.poll() is None:
-                process.kill()
+                # The child leads a session of its own: its whole process group goes with it.
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(process.pid, signal.SIGKILL)
             process.wait()
 
     def build(self, size: int, box: Shape, deadline: Deadline | None = None) -> None:
@@ -139,17 +154,42 @@ class SolverProcess:
         return Outcome(Status(status), values, count, stats, reason)
 
     def _ask(self, request: tuple[Any, ...], deadline: Deadline | None) -> Any:
+        self.send(request)
+        if deadline is not None and deadline.at is not None:
+            wait = deadline.at + KILL_GRACE_SECONDS - time.perf_counter()
+            ready, _, _ = select.select([self.answers()], [], [], max(0.0, wait))
+            if not ready:
+                raise TimeUp
+        return self.receive()
+
+    def answers(self) -> IO[bytes]:
+        """The pipe the child answers on (to wait for several children with `select`)."""
+        assert self.process is not None and self.process.stdout is not None
+        return self.process.stdout
+
+    def send(self, request: tuple[Any, ...]) -> None:
+        """Send the child a request, without waiting for its answer.
+
+        Raises:
+            BackendFailure: when the child is gone (it is stopped).
+        """
         process = self.process
-        assert process is not None and process.stdin is not None and process.stdout is not None
+        assert process is not None and process.stdin is not None
         try:
             pickle.dump(request, process.stdin)
             process.stdin.flush()
-            if deadline is not None and deadline.at is not None:
-                wait = deadline.at + KILL_GRACE_SECONDS - time.perf_counter()
-                ready, _, _ = select.select([process.stdout], [], [], max(0.0, wait))
-                if not ready:
-                    raise TimeUp
-            kind, answer = pickle.load(process.stdout)
+        except OSError as error:
+            self.stop()
+            raise BackendFailure(f"the {self.name} helper process died: {error}") from error
+
+    def receive(self) -> Any:
+        """The child's answer to the request sent last (waiting for it).
+
+        Raises:
+            BackendFailure: when the child died or failed (it is stopped).
+        """
+        try:
+            kind, answer = pickle.load(self.answers())
         except (OSError, EOFError, pickle.UnpicklingError) as error:
             self.stop()
             raise BackendFailure(f"the {self.name} helper process died: {error}") from error
@@ -164,7 +204,7 @@ class SolverProcess:
 
 def _serve(requests: BinaryIO, answers: BinaryIO) -> None:
     """Answer requests until stdin closes."""
-    from . import backend_class
+    from . import backend_class, register_backend
 
     backends: dict[tuple[str, tuple[tuple[str, Any], ...]], Any] = {}
     while True:
@@ -173,6 +213,11 @@ def _serve(requests: BinaryIO, answers: BinaryIO) -> None:
         except EOFError:
             return
         kind, name, options = request[:3]
+        if kind == "register":  # a name this process's registry may not have: options = entry
+            register_backend(name, *options)
+            pickle.dump(("ok", None), answers)
+            answers.flush()
+            continue
         key = (name, tuple(sorted(options.items())))
         try:
             backend = backends.get(key)

@@ -1,0 +1,383 @@
+"""The `portfolio` backend: several backends race on each puzzle, the first accepted answer wins.
+
+`portfolio[members=dfs+sat+cpsat]` keeps one child process per member (`SolverProcess`, the
+`z3` helper's child), each with the member's kept solver; a shape's first build is set-up,
+outside the clock. A puzzle is sent to every ready member at once; the first answer that the
+verifier accepts (`verify.check_result`: the givens kept, a full grid, no repeat, a count that
+fits its status) is the portfolio's, and the members still solving are killed with their
+process group at that moment. A member whose answer the verifier refuses, or whose child fails,
+is set aside and the race goes on. At the deadline the members that have not answered are
+killed (after the solver process's grace). A killed member is started again at once: it builds
+the shape while the next puzzles race, and joins the first race that starts, or goes on, once
+it is ready, so its restart costs the puzzles' clocks what it takes from them (CPU), no more.
+
+Modes: in lexmin mode only the members that guarantee the lex-min (`guarantees_lexmin`) race;
+the verifier cannot tell a lex-min from another completion. In count mode every member counts
+exactly up to the limit (the backend contract), so the first count to arrive is the count;
+in any mode the first completion is the answer. An `unsatisfiable` answer is taken as it
+comes (no single answer can refute it; crosscheck compares).
+
+The stats are the winner's own, with `member` (who won), `members` (the line-up, which bench's
+and report's virtual best of the members reads), `raced` (the members that got the puzzle),
+`stopped` (those killed) and `rejected` (a refused answer, with the reason).
+`helper_cpu_seconds` adds up the members' CPU during the race (from /proc where it can).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+import time
+from typing import Any, ClassVar
+
+from ..errors import BackendFailure, BackendOptionError, SudokuError
+from ..grid import Grid, Shape
+from ..result import Mode, SolveResult, Status
+from . import solver_process
+from .base import Backend, BackendOption, Deadline, Outcome
+from .solver_process import SolverProcess
+
+DEFAULT_MEMBERS = "dfs+sat+cpsat"
+SEPARATOR = "+"
+
+
+def parse_members(text: str) -> str:
+    """The members as written ('dfs+sat+cpsat'), checked: registered backends that can run
+    here, each once, none a portfolio.
+
+    Raises:
+        BackendOptionError: naming the member at fault.
+    """
+    from . import backend_class, backend_names, install_hint
+
+    names = text.split(SEPARATOR)
+    if not text.strip() or any(not name.strip() for name in names):
+        raise BackendOptionError(
+            f"option 'members' takes backend names joined by '{SEPARATOR}' "
+            f"(e.g. {DEFAULT_MEMBERS}), got {text!r}"
+        )
+    names = [name.strip() for name in names]
+    for name in names:
+        try:
+            cls = backend_class(name)
+        except SudokuError:
+            raise BackendOptionError(
+                f"portfolio member {name!r} is not a backend "
+                f"(choose from {', '.join(n for n in backend_names() if n != 'portfolio')})"
+            ) from None
+        if issubclass(cls, PortfolioBackend):
+            raise BackendOptionError("a portfolio cannot be a member of a portfolio")
+        if not cls.is_available():
+            raise BackendOptionError(
+                f"portfolio member {name!r} needs {', '.join(cls.requires)}: {install_hint(cls)}"
+            )
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise BackendOptionError(f"portfolio member {repeated[0]!r} is named twice")
+    return SEPARATOR.join(names)
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    """The CPU seconds (user and system) a running process has used so far; None where /proc
+    cannot say."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
+            fields = handle.read().rpartition(")")[2].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+class PortfolioBackend(Backend):
+    """A race of member backends in child processes: the first answer the verifier accepts
+    wins and the other members are killed at once.
+
+    Raises:
+        BackendOptionError: for no members, an unknown member, a member that is itself a
+            portfolio, or a member named twice.
+    """
+
+    name = "portfolio"
+    guarantees_lexmin = True  # lex-min answers come only from members that guarantee it
+    description = (
+        "a race of backends in child processes (members=dfs+sat+cpsat): the first answer "
+        "the verifier accepts wins, the others are killed"
+    )
+    options: ClassVar[tuple[BackendOption, ...]] = (
+        BackendOption(
+            "members",
+            f"the backends that race, joined by '{SEPARATOR}', each with its default options; "
+            "in lexmin mode only those that guarantee the lex-min",
+            DEFAULT_MEMBERS,
+            parse=parse_members,
+        ),
+    )
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.members: tuple[str, ...] = tuple(self.option_values["members"].split(SEPARATOR))
+        self.processes: dict[str, _Member] = {}
+
+    def racers(self, mode: Mode) -> list[_Member]:
+        """The members that race in `mode` (their processes not started yet).
+
+        Raises:
+            BackendOptionError: in lexmin mode, when no member guarantees the lex-min.
+        """
+        from . import backend_class
+
+        names = [
+            name
+            for name in self.members
+            if mode is not Mode.LEXMIN or backend_class(name).guarantees_lexmin
+        ]
+        if not names:
+            raise BackendOptionError(
+                f"portfolio: no member of {SEPARATOR.join(self.members)} guarantees the lex-min"
+            )
+        return [
+            self.processes.get(name) or self.processes.setdefault(name, _Member(name))
+            for name in names
+        ]
+
+    def prepare(self, grid: Grid) -> bool:
+        return self.prepare_for(grid, Mode.LEXMIN)
+
+    def prepare_for(self, grid: Grid, mode: Mode | str) -> bool:
+        """Have every racing member that never built this shape build it, all at once: the
+        one-off set-up. A member restarted after a race builds again on the puzzles' clocks."""
+        shape = (grid.size, grid.box)
+        new = [member for member in self.racers(Mode(mode)) if shape not in member.process.built]
+        for member in new:
+            if member.building is not None:
+                member.finish_building()
+            if shape not in member.process.shapes:
+                member.start_building(shape)
+        for member in new:  # the children build side by side
+            if member.building is not None:
+                member.finish_building()
+        return bool(new)
+
+    def _solve(self, grid: Grid, *, mode: Mode, limit: int, deadline: Deadline) -> Outcome:
+        shape = (grid.size, grid.box)
+        race = _Race(grid, mode, limit, deadline)
+        for member in self.racers(mode):
+            race.add(member, shape)
+        try:
+            while race.winner is None and race.listening:
+                wait = (
+                    None if deadline.at is None else deadline.at + solver_process.KILL_GRACE_SECONDS
+                )
+                left = None if wait is None else wait - time.perf_counter()
+                if left is not None and left <= 0:
+                    break
+                ready, _, _ = select.select(list(race.listening), [], [], left)
+                if not ready:
+                    break  # the deadline and its grace are over
+                for pipe in ready:
+                    race.hear(race.listening.pop(pipe), shape)
+                    if race.winner is not None:
+                        break
+        finally:
+            race.stop_the_rest(shape)
+        return race.outcome(self.members)
+
+    def close(self) -> None:
+        for member in self.processes.values():
+            member.stop()
+        self.processes.clear()
+
+
+class _Member:
+    """One member's child process, and whether it is building a shape or solving a puzzle."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.process = SolverProcess(name, {})
+        self.building: tuple[int, Shape] | None = None  # the shape whose build is under way
+        self.solving = False
+
+    def pid(self) -> int | None:
+        return None if self.process.process is None else self.process.process.pid
+
+    def start_building(self, shape: tuple[int, Shape]) -> None:
+        """Start the child if it is not running, and send it a shape to build (no waiting).
+
+        Raises:
+            BackendFailure: when the child is gone.
+        """
+        if not self.process.alive():
+            self.process.start()
+        self.process.send(("build", self.name, self.process.options, *shape))
+        self.building = shape
+
+    def finish_building(self) -> tuple[int, Shape]:
+        """Wait for the build under way; the shape built.
+
+        Raises:
+            BackendFailure: when the child failed or died (it is stopped).
+        """
+        shape, self.building = self.building, None
+        assert shape is not None
+        self.process.receive()
+        self.process.shapes.add(shape)
+        self.process.built.add(shape)
+        return shape
+
+    def stop(self) -> None:
+        self.process.stop()
+        self.building, self.solving = None, False
+
+
+class _Race:
+    """One puzzle's race: who is listened to, what each member answered, and who won."""
+
+    def __init__(self, grid: Grid, mode: Mode, limit: int, deadline: Deadline) -> None:
+        self.grid, self.mode, self.limit, self.deadline = grid, mode, limit, deadline
+        self.listening: dict[Any, _Member] = {}  # answer pipe -> member
+        self.members: list[_Member] = []
+        self.cpu_at_start: dict[str, float | None] = {}
+        self.winner: str | None = None
+        self.answer: Outcome | None = None
+        self.raced: list[str] = []
+        self.rejected: dict[str, str] = {}
+        self.timeouts: dict[str, Outcome] = {}
+        self.reported_cpu: dict[str, float] = {}
+        self.stopped: dict[str, float | None] = {}  # the members killed: their CPU at the kill
+
+    def add(self, member: _Member, shape: tuple[int, Shape]) -> None:
+        """Give a member the puzzle now, or once it has built the shape (a member restarted
+        after the last race joins when it is ready)."""
+        self.members.append(member)
+        pid = member.pid()
+        self.cpu_at_start[member.name] = None if pid is None else _cpu_seconds(pid)
+        try:
+            if member.building is None and shape not in member.process.shapes:
+                member.start_building(shape)
+        except BackendFailure as error:
+            self.rejected[member.name] = str(error)
+            return
+        if member.building is None:
+            self.enter(member)
+        else:
+            self.listening[member.process.answers()] = member
+
+    def enter(self, member: _Member) -> None:
+        """Send the member the puzzle, with the time left as its own limit."""
+        request = (self.grid.values, self.grid.box, self.mode.value, self.limit)
+        try:
+            member.process.send(
+                ("solve", member.name, member.process.options, *request, self.deadline.remaining())
+            )
+        except BackendFailure as error:
+            self.rejected[member.name] = str(error)
+            return
+        member.solving = True
+        self.raced.append(member.name)
+        self.listening[member.process.answers()] = member
+
+    def hear(self, member: _Member, shape: tuple[int, Shape]) -> None:
+        """Read what a member said: a build done (it enters the race, or builds this shape),
+        or its answer to the puzzle (the winner's, a timeout, or one set aside)."""
+        if member.building is not None:
+            try:
+                built = member.finish_building()
+                if built != shape:
+                    member.start_building(shape)
+            except BackendFailure as error:
+                self.rejected[member.name] = str(error)
+                return
+            if member.building is None:
+                self.enter(member)
+            else:
+                self.listening[member.process.answers()] = member
+            return
+        member.solving = False
+        try:
+            status, values, count, stats, reason = member.process.receive()
+        except BackendFailure as error:
+            self.rejected[member.name] = str(error)
+            return
+        stats = dict(stats)
+        self.reported_cpu[member.name] = float(stats.pop("helper_cpu_seconds", 0.0))
+        outcome = Outcome(Status(status), values, count, stats, reason)
+        if outcome.status is Status.TIMEOUT:
+            self.timeouts[member.name] = outcome
+            return
+        refused = self.refusal(member.name, outcome)
+        if refused is not None:
+            self.rejected[member.name] = refused
+            return
+        self.winner, self.answer = member.name, outcome
+
+    def refusal(self, name: str, outcome: Outcome) -> str | None:
+        """Why the verifier refuses a member's answer, or None when it accepts it."""
+        from ..verify import check_result
+
+        counting = self.mode is Mode.COUNT
+        result = SolveResult(
+            backend=name,
+            mode=self.mode,
+            status=outcome.status,
+            solution=None if outcome.values is None else Grid(tuple(outcome.values), self.grid.box),
+            count=outcome.count if counting else None,
+            limit=self.limit if counting else None,
+        )
+        return check_result(self.grid, result)
+
+    def stop_the_rest(self, shape: tuple[int, Shape]) -> None:
+        """Kill the members still solving the puzzle, now, and start each again at once (it
+        builds the shape while the next puzzles race, and joins a race when it is ready).
+        Members still building go on building."""
+        for member in self.members:
+            if member.solving:
+                pid = member.pid()
+                self.stopped[member.name] = None if pid is None else _cpu_seconds(pid)
+                member.stop()
+                with contextlib.suppress(BackendFailure):
+                    member.start_building(shape)
+
+    def cpu_seconds(self) -> float:
+        """The members' CPU seconds in the race: what /proc says each child used, else what
+        the child reported for its solve."""
+        total = 0.0
+        for member in self.members:
+            before = self.cpu_at_start[member.name]
+            if member.name in self.stopped:
+                after = self.stopped[member.name]
+            else:
+                pid = member.pid()
+                after = None if pid is None else _cpu_seconds(pid)
+            if before is not None and after is not None and after >= before:
+                total += after - before
+            else:
+                total += self.reported_cpu.get(member.name, 0.0)
+        return total
+
+    def outcome(self, members: tuple[str, ...]) -> Outcome:
+        """The portfolio's answer: the winner's, else a timeout, else a failure naming why
+        each member gave none.
+
+        Raises:
+            BackendFailure: when every member failed or gave an answer the verifier refused.
+        """
+        portfolio: dict[str, Any] = {
+            "members": SEPARATOR.join(members),
+            "raced": SEPARATOR.join(self.raced),
+            "helper_cpu_seconds": self.cpu_seconds(),
+        }
+        if self.stopped:
+            portfolio["stopped"] = SEPARATOR.join(self.stopped)
+        if self.rejected:
+            portfolio["rejected"] = "; ".join(
+                f"{name}: {reason}" for name, reason in self.rejected.items()
+            )
+        if self.answer is not None:
+            answer = self.answer
+            answer.stats = {**answer.stats, **portfolio, "member": self.winner}
+            return answer
+        if self.rejected and not (self.timeouts or self.stopped or self.deadline.expired()):
+            raise BackendFailure(f"no member's answer was accepted: {portfolio['rejected']}")
+        counts = [o.count for o in self.timeouts.values() if o.count is not None]
+        return Outcome.timeout(self.deadline, count=max(counts, default=None), stats=portfolio)
