@@ -79,14 +79,18 @@ def parse_members(text: str) -> str:
 
 
 def _cpu_seconds(pid: int) -> float | None:
-    """The CPU seconds (user and system) a running process has used so far; None where /proc
-    cannot say."""
+    """The CPU seconds a running process's threads have used so far (the scheduler's
+    nanoseconds in /proc, since the clock ticks of /proc/PID/stat are too coarse for a race of
+    milliseconds); None where /proc cannot say."""
     try:
-        with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
-            fields = handle.read().rpartition(")")[2].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        tasks = os.listdir(f"/proc/{pid}/task")
+        total = 0
+        for task in tasks:
+            with open(f"/proc/{pid}/task/{task}/schedstat", encoding="ascii") as handle:
+                total += int(handle.read().split()[0])
     except (OSError, ValueError, IndexError):
         return None
+    return total / 1e9
 
 
 class PortfolioBackend(Backend):
