@@ -227,15 +227,15 @@ class Backend(ABC):
 
     name: ClassVar[str]
     description: ClassVar[str]
+    # Whether lexmin mode's answer is the lex-min by construction, whatever the options (the
+    # method is argued in the backend's docs): a portfolio takes lex-min answers only from
+    # backends that say so. False until a backend declares it.
+    guarantees_lexmin: ClassVar[bool] = False
     requires: ClassVar[tuple[str, ...]] = ()  # importable modules the backend needs
     packages: ClassVar[tuple[str, ...]] = ()  # distributions whose versions a run records
     setup_modules: ClassVar[tuple[str, ...]] = ()  # modules whose import is the one-off cost
     options: ClassVar[tuple[BackendOption, ...]] = ()  # the options, as data
     install_hint: ClassVar[str] = ""  # one line: how to install `requires` (default: pip)
-    # Whether lexmin mode's answer is the lex-min by construction, whatever the options (the
-    # method is argued in the backend's docs): a portfolio takes lex-min answers only from
-    # backends that say so. False until a backend declares it.
-    guarantees_lexmin: ClassVar[bool] = False
 
     def __init__(self, **options: Any) -> None:
         """Take the declared options (unknown ones refused, values converted, defaults filled
