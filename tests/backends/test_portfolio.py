@@ -53,10 +53,12 @@ def test_the_first_accepted_answer_wins_and_the_others_are_killed_at_once():
         assert result.stats["member"] == "dfs" and result.stats["stopped"] == "stuck"
         assert result.stats["members"] == "dfs+stuck"
         assert not _alive(stuck)  # killed when dfs won, not left sleeping
-        # started again at once: it builds the shape while the next puzzles race
-        assert _pids(backend)["stuck"] != stuck and backend.processes["stuck"].building
-        alive = _pids(backend).values()
-    assert alive and not any(_alive(pid) for pid in alive)
+        # a new worker, forked from the member's solver process at once, races the next puzzle
+        again = backend.solve(Grid.empty(9), time_limit=60)
+        assert again.stats["raced"] == "dfs+stuck" and again.stats["stopped"] == "stuck"
+        assert "setup_seconds" not in again.stats
+        zygotes = [member.zygote.process.pid for member in backend.processes.values()]
+    assert not any(_alive(pid) for pid in zygotes)
     assert _children() == before  # close() leaves no process behind
 
 
@@ -72,14 +74,11 @@ def test_at_the_deadline_every_member_still_running_is_killed():
     assert _children() == before
 
 
-def test_a_member_started_again_joins_a_race_once_it_is_ready():
+def test_a_member_killed_in_one_race_races_the_next():
     with get_backend("portfolio", members="slow+stuck") as backend:
-        first = backend.solve(Grid.empty(4), time_limit=60)
-        assert (first.stats["member"], first.stats["stopped"]) == ("slow", "stuck")
-        # slow takes a second: the restarted stuck has built the shape by then and joins
-        later = [backend.solve(Grid.empty(4), time_limit=60).stats for _ in range(3)]
-    assert any(stats["raced"] == "slow+stuck" for stats in later)
-    assert all(stats["member"] == "slow" for stats in later)
+        results = [backend.solve(Grid.empty(4), time_limit=60) for _ in range(3)]
+    assert [result.stats["raced"] for result in results] == ["slow+stuck"] * 3
+    assert [result.stats["stopped"] for result in results] == ["stuck"] * 3
 
 
 def test_an_answer_the_verifier_refuses_is_set_aside_and_the_race_goes_on():
@@ -128,7 +127,7 @@ def test_a_member_that_fails_is_set_aside():
         result = backend.solve(puzzle, mode=Mode.ANY, time_limit=60)
     assert result.stats["member"] == "slow" and result.status is Status.SOLVED
     assert result.stats["rejected"] == (
-        "failing: the failing helper process failed: BackendFailure: solver returned status 99"
+        "failing: the failing worker failed: BackendFailure: solver returned status 99"
     )
 
 
@@ -136,9 +135,13 @@ def test_a_member_with_a_helper_of_its_own_solves_in_its_portfolio_child():
     pytest.importorskip("z3", reason="needs z3-solver")
     with get_backend("portfolio", members="z3") as backend:
         assert backend.solve(Grid.empty(9), time_limit=60).solution.to_line() == EMPTY_9_LEXMIN
-        child = backend.processes["z3"].process
-        assert child.options == {"process": "inline"}
-        assert psutil.Process(child.process.pid).children() == []  # no helper under it
+        member = backend.processes["z3"]
+        assert member.zygote.options == {"process": "inline"}
+        worker = psutil.Process(member.pid())
+        assert worker.children() == []  # no helper of its own under the worker
+        assert [child.pid for child in psutil.Process(member.zygote.process.pid).children()] == [
+            worker.pid
+        ]
 
 
 @pytest.mark.parametrize(

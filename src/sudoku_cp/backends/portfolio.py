@@ -1,15 +1,13 @@
 """The `portfolio` backend: several backends race on each puzzle, the first accepted answer wins.
 
-`portfolio[members=dfs+sat+cpsat]` keeps one child process per member (`SolverProcess`, the
-`z3` helper's child), each with the member's kept solver; a shape's first build is set-up,
-outside the clock. A puzzle is sent to every ready member at once; the first answer that the
-verifier accepts (`verify.check_result`: the givens kept, a full grid, no repeat, a count that
-fits its status) is the portfolio's, and the members still solving are killed with their
-process group at that moment. A member whose answer the verifier refuses, or whose child fails,
-is set aside and the race goes on. At the deadline the members that have not answered are
-killed (after the solver process's grace). A killed member is started again at once: it builds
-the shape while the next puzzles race, and joins the first race that starts, or goes on, once
-it is ready, so its restart costs the puzzles' clocks what it takes from them (CPU), no more.
+`portfolio[members=dfs+sat+cpsat]` keeps, per member, a solver process (`SolverProcess`, the
+`z3` helper's child) that builds each shape's model, outside the clock, and forks a worker: a
+copy of it, warm, started in milliseconds (`ForkedWorker`). A puzzle is sent to every member's
+worker at once; the first answer that the verifier accepts (`verify.check_result`: the givens
+kept, a full grid, no repeat, a count that fits its status) is the portfolio's, and the workers
+still solving are killed at that moment, and forked again for the next puzzle. A member whose
+answer the verifier refuses, or whose worker fails, is set aside and the race goes on. At the
+deadline the workers that have not answered are killed (after the solver process's grace).
 
 Modes: in lexmin mode only the members that guarantee the lex-min (`guarantees_lexmin`) race;
 the verifier cannot tell a lex-min from another completion. In count mode every member counts
@@ -28,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import os
 import select
+import socket
 import time
 from typing import Any, ClassVar
 
@@ -94,8 +93,8 @@ def _cpu_seconds(pid: int) -> float | None:
 
 
 class PortfolioBackend(Backend):
-    """A race of member backends in child processes: the first answer the verifier accepts
-    wins and the other members are killed at once.
+    """A race of member backends in child processes (a warm fork of each member's solver
+    process per race): the first answer the verifier accepts wins and the others are killed.
 
     Raises:
         BackendOptionError: for no members, an unknown member, a member that is itself a
@@ -149,18 +148,14 @@ class PortfolioBackend(Backend):
         return self.prepare_for(grid, Mode.LEXMIN)
 
     def prepare_for(self, grid: Grid, mode: Mode | str) -> bool:
-        """Have every racing member that never built this shape build it, all at once: the
-        one-off set-up. A member restarted after a race builds again on the puzzles' clocks."""
+        """Have every racing member whose solver process never built this shape build it, all
+        at once, and fork it a warm worker: the one-off set-up."""
         shape = (grid.size, grid.box)
-        new = [member for member in self.racers(Mode(mode)) if shape not in member.process.built]
+        new = [member for member in self.racers(Mode(mode)) if shape not in member.zygote.built]
         for member in new:
-            if member.building is not None:
-                member.finish_building()
-            if shape not in member.process.shapes:
-                member.start_building(shape)
-        for member in new:  # the children build side by side
-            if member.building is not None:
-                member.finish_building()
+            member.ready(shape, wait=False)
+        for member in new:  # the solver processes build side by side
+            member.ready(shape)
         return bool(new)
 
     def _solve(self, grid: Grid, *, mode: Mode, limit: int, deadline: Deadline) -> Outcome:
@@ -179,12 +174,12 @@ class PortfolioBackend(Backend):
                 ready, _, _ = select.select(list(race.listening), [], [], left)
                 if not ready:
                     break  # the deadline and its grace are over
-                for pipe in ready:
-                    race.hear(race.listening.pop(pipe), shape)
+                for channel in ready:
+                    race.hear(race.listening.pop(channel))
                     if race.winner is not None:
                         break
         finally:
-            race.stop_the_rest(shape)
+            race.stop_the_rest()
         return race.outcome(self.members)
 
     def close(self) -> None:
@@ -194,44 +189,73 @@ class PortfolioBackend(Backend):
 
 
 class _Member:
-    """One member's child process, and whether it is building a shape or solving a puzzle."""
+    """One member: its solver process, which builds the shapes and forks workers, and the
+    worker that races (killed when it loses, and forked again at once, warm)."""
 
     def __init__(self, name: str) -> None:
         self.name = name
-        self.process = SolverProcess(name, {})
-        self.building: tuple[int, Shape] | None = None  # the shape whose build is under way
+        self.zygote = SolverProcess(name, {}, forks=True)
+        self.worker: solver_process.ForkedWorker | None = None
+        self.forking: socket.socket | None = None  # a fork asked for, its id not read yet
+        self.building: tuple[int, Shape] | None = None  # a build sent, its answer not read yet
         self.solving = False
 
     def pid(self) -> int | None:
-        return None if self.process.process is None else self.process.process.pid
+        return None if self.worker is None else self.worker.pid
 
-    def start_building(self, shape: tuple[int, Shape]) -> None:
-        """Start the child if it is not running, and send it a shape to build (no waiting).
-
-        Raises:
-            BackendFailure: when the child is gone.
-        """
-        if not self.process.alive():
-            self.process.start()
-        self.process.send(("build", self.name, self.process.options, *shape))
-        self.building = shape
-
-    def finish_building(self) -> tuple[int, Shape]:
-        """Wait for the build under way; the shape built.
+    def ready(self, shape: tuple[int, Shape], *, wait: bool = True) -> None:
+        """Make sure a worker with the shape's model is waiting: the solver process started
+        and the shape built if need be (the worker forked anew after a build). With `wait`
+        false, only send the build, if one is needed.
 
         Raises:
-            BackendFailure: when the child failed or died (it is stopped).
+            BackendFailure: when the solver process or its worker fails.
         """
-        shape, self.building = self.building, None
-        assert shape is not None
-        self.process.receive()
-        self.process.shapes.add(shape)
-        self.process.built.add(shape)
-        return shape
+        if not self.zygote.alive():
+            self.drop_worker()
+            self.forking = self.building = None
+            self.zygote.start()
+        if shape not in self.zygote.shapes and self.building is None:
+            self.take_fork()  # the solver process answers in order
+            self.zygote.send(("build", self.name, self.zygote.options, *shape))
+            self.building = shape
+        if not wait:
+            return
+        if self.building is not None:
+            self.zygote.receive()
+            self.zygote.shapes.add(self.building)
+            self.zygote.built.add(self.building)
+            self.building = None
+            self.drop_worker()  # forked before the build: it lacks the shape
+        self.take_fork()
+        if self.worker is None:
+            self.forking = self.zygote.fork()
+            self.take_fork()
+
+    def take_fork(self) -> None:
+        """Read the worker a fork asked for, if one was asked for."""
+        if self.forking is not None:
+            channel, self.forking = self.forking, None
+            self.worker = self.zygote.forked(channel)
+
+    def replace_worker(self) -> None:
+        """Kill the worker now and ask for a new one (read before the next race)."""
+        self.drop_worker()
+        if self.zygote.alive():
+            with contextlib.suppress(BackendFailure):  # the next `ready` starts a new process
+                self.forking = self.zygote.fork()
+
+    def drop_worker(self) -> None:
+        worker, self.worker, self.solving = self.worker, None, False
+        if worker is not None:
+            worker.stop()
 
     def stop(self) -> None:
-        self.process.stop()
-        self.building, self.solving = None, False
+        self.drop_worker()
+        if self.forking is not None:
+            self.forking.close()
+            self.forking = None
+        self.zygote.stop()  # its process group: a worker being forked goes with it
 
 
 class _Race:
@@ -249,59 +273,36 @@ class _Race:
         self.timeouts: dict[str, Outcome] = {}
         self.reported_cpu: dict[str, float] = {}
         self.stopped: dict[str, float | None] = {}  # the members killed: their CPU at the kill
+        self.broken: list[_Member] = []  # members whose worker failed
 
     def add(self, member: _Member, shape: tuple[int, Shape]) -> None:
-        """Give a member the puzzle now, or once it has built the shape (a member restarted
-        after the last race joins when it is ready)."""
+        """Give a member the puzzle (its worker forked, and the shape built, if need be)."""
         self.members.append(member)
-        pid = member.pid()
-        self.cpu_at_start[member.name] = None if pid is None else _cpu_seconds(pid)
         try:
-            if member.building is None and shape not in member.process.shapes:
-                member.start_building(shape)
-        except BackendFailure as error:
-            self.rejected[member.name] = str(error)
-            return
-        if member.building is None:
-            self.enter(member)
-        else:
-            self.listening[member.process.answers()] = member
-
-    def enter(self, member: _Member) -> None:
-        """Send the member the puzzle, with the time left as its own limit."""
-        request = (self.grid.values, self.grid.box, self.mode.value, self.limit)
-        try:
-            member.process.send(
-                ("solve", member.name, member.process.options, *request, self.deadline.remaining())
+            member.ready(shape)
+            assert member.worker is not None
+            self.cpu_at_start[member.name] = _cpu_seconds(member.worker.pid)
+            request = (self.grid.values, self.grid.box, self.mode.value, self.limit)
+            member.worker.send(
+                ("solve", member.name, member.zygote.options, *request, self.deadline.remaining())
             )
         except BackendFailure as error:
             self.rejected[member.name] = str(error)
+            self.broken.append(member)
             return
         member.solving = True
         self.raced.append(member.name)
-        self.listening[member.process.answers()] = member
+        self.listening[member.worker.answers()] = member
 
-    def hear(self, member: _Member, shape: tuple[int, Shape]) -> None:
-        """Read what a member said: a build done (it enters the race, or builds this shape),
-        or its answer to the puzzle (the winner's, a timeout, or one set aside)."""
-        if member.building is not None:
-            try:
-                built = member.finish_building()
-                if built != shape:
-                    member.start_building(shape)
-            except BackendFailure as error:
-                self.rejected[member.name] = str(error)
-                return
-            if member.building is None:
-                self.enter(member)
-            else:
-                self.listening[member.process.answers()] = member
-            return
+    def hear(self, member: _Member) -> None:
+        """Read a member's answer: the winner's, a timeout, or one set aside with the reason."""
+        assert member.worker is not None
         member.solving = False
         try:
-            status, values, count, stats, reason = member.process.receive()
+            status, values, count, stats, reason = member.worker.receive()
         except BackendFailure as error:
             self.rejected[member.name] = str(error)
+            self.broken.append(member)
             return
         stats = dict(stats)
         self.reported_cpu[member.name] = float(stats.pop("helper_cpu_seconds", 0.0))
@@ -330,17 +331,16 @@ class _Race:
         )
         return check_result(self.grid, result)
 
-    def stop_the_rest(self, shape: tuple[int, Shape]) -> None:
-        """Kill the members still solving the puzzle, now, and start each again at once (it
-        builds the shape while the next puzzles race, and joins a race when it is ready).
-        Members still building go on building."""
+    def stop_the_rest(self) -> None:
+        """Kill the workers still solving the puzzle, now, and ask for new ones at once (a
+        fork of the member's solver process: warm, in milliseconds); replace broken ones."""
         for member in self.members:
             if member.solving:
                 pid = member.pid()
                 self.stopped[member.name] = None if pid is None else _cpu_seconds(pid)
-                member.stop()
-                with contextlib.suppress(BackendFailure):
-                    member.start_building(shape)
+                member.replace_worker()
+            elif member in self.broken:
+                member.replace_worker()
 
     def cpu_seconds(self) -> float:
         """The members' CPU seconds in the race: what /proc says each child used, else what
