@@ -199,6 +199,7 @@ class _Member:
         self.forking: socket.socket | None = None  # a fork asked for, its id not read yet
         self.building: tuple[int, Shape] | None = None  # a build sent, its answer not read yet
         self.solving = False
+        self.dying: list[solver_process.ForkedWorker] = []  # killed, maybe not gone yet
 
     def pid(self) -> int | None:
         return None if self.worker is None else self.worker.pid
@@ -211,6 +212,7 @@ class _Member:
         Raises:
             BackendFailure: when the solver process or its worker fails.
         """
+        self.bury()
         if not self.zygote.alive():
             self.drop_worker()
             self.forking = self.building = None
@@ -246,12 +248,22 @@ class _Member:
                 self.forking = self.zygote.fork()
 
     def drop_worker(self) -> None:
+        """Kill the worker now (`bury` makes sure it is gone)."""
         worker, self.worker, self.solving = self.worker, None, False
         if worker is not None:
             worker.stop()
+            self.dying.append(worker)
+
+    def bury(self) -> None:
+        """Wait for the workers killed so far to be gone: the next race's start, long after
+        the kill, rather than the kill itself (a few milliseconds of the winner's time)."""
+        for worker in self.dying:
+            worker.wait_gone()
+        self.dying.clear()
 
     def stop(self) -> None:
         self.drop_worker()
+        self.bury()
         if self.forking is not None:
             self.forking.close()
             self.forking = None

@@ -253,6 +253,7 @@ class ForkedWorker:
         self.name, self.pid, self.channel = name, pid, channel
         self.reader = channel.makefile("rb")
         self.writer = channel.makefile("wb")
+        self.handle: int | None = None  # once stopped: a pidfd that says when it is gone
 
     def answers(self) -> socket.socket:
         return self.channel
@@ -284,20 +285,22 @@ class ForkedWorker:
         return answer
 
     def stop(self) -> None:
-        """Kill the worker now, and wait until it is gone (its solver process, which ignores
-        its children's ends, lets the system reap it), a second at most."""
-        try:
-            handle = os.pidfd_open(self.pid)
-        except OSError:  # gone already, or no pidfd here
-            handle = None
+        """Kill the worker now, without waiting for it to be gone (`wait_gone`): its solver
+        process, which ignores its children's ends, lets the system reap it."""
+        with contextlib.suppress(OSError):  # gone already, or no pidfd here
+            self.handle = os.pidfd_open(self.pid)
         with contextlib.suppress(ProcessLookupError):
             os.kill(self.pid, signal.SIGKILL)
-        if handle is not None:
-            select.select([handle], [], [], WORKER_END_SECONDS)  # readable once it has ended
-            os.close(handle)
         for stream in (self.reader, self.writer, self.channel):
             with contextlib.suppress(OSError):
                 stream.close()
+
+    def wait_gone(self) -> None:
+        """Wait until the stopped worker is gone, `WORKER_END_SECONDS` at most."""
+        handle, self.handle = self.handle, None
+        if handle is not None:
+            select.select([handle], [], [], WORKER_END_SECONDS)  # readable once it has ended
+            os.close(handle)
 
 
 # -- the child ------------------------------------------------------------------------------------
