@@ -161,9 +161,9 @@ class PortfolioBackend(Backend):
     def _solve(self, grid: Grid, *, mode: Mode, limit: int, deadline: Deadline) -> Outcome:
         shape = (grid.size, grid.box)
         race = _Race(grid, mode, limit, deadline)
-        for member in self.racers(mode):
-            race.add(member, shape)
         try:
+            for member in self.racers(mode):
+                race.add(member, shape)
             while race.winner is None and race.listening:
                 wait = (
                     None if deadline.at is None else deadline.at + solver_process.KILL_GRACE_SECONDS
@@ -194,7 +194,7 @@ class _Member:
 
     def __init__(self, name: str) -> None:
         self.name = name
-        self.zygote = SolverProcess(name, {}, forks=True)
+        self.zygote = SolverProcess(name, {}, forks=True)  # the solver process that forks
         self.worker: solver_process.ForkedWorker | None = None
         self.forking: socket.socket | None = None  # a fork asked for, its id not read yet
         self.building: tuple[int, Shape] | None = None  # a build sent, its answer not read yet
