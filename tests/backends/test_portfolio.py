@@ -93,6 +93,18 @@ def test_a_member_killed_in_one_race_races_the_next():
     assert [result.stats["stopped"] for result in results] == ["stuck"] * 3
 
 
+def test_a_worker_ends_with_its_solver_process_even_in_the_middle_of_a_puzzle():
+    import signal
+
+    with get_backend("portfolio", members="stuck") as backend:
+        backend.prepare(Grid.empty(4))
+        member = backend.processes["stuck"]
+        worker = member.pid()
+        member.worker.send(("solve", "stuck", {}, Grid.empty(4).values, (2, 2), "any", 1, None))
+        os.kill(member.zygote.process.pid, signal.SIGKILL)  # as when the parent is killed
+        assert _ends(worker)
+
+
 def test_an_answer_the_verifier_refuses_is_set_aside_and_the_race_goes_on():
     puzzle = Grid.parse("1200000000000000")
     with get_backend("portfolio", members="rulebreaker+slow") as backend:

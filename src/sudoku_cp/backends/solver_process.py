@@ -364,6 +364,7 @@ class _Server:
             os.close(descriptors[0])
             return pid
         try:  # the worker
+            _end_with_parent()
             signal.signal(signal.SIGCHLD, signal.SIG_DFL)
             for stream in (requests, answers, self.forks):
                 stream.close()
@@ -372,6 +373,18 @@ class _Server:
             self.serve(channel.makefile("rb"), channel.makefile("wb"))
         finally:
             os._exit(0)
+
+
+def _end_with_parent() -> None:
+    """Have the system kill this process when its parent ends (Linux's PR_SET_PDEATHSIG): a
+    worker busy with a puzzle reads no request, so it would not see its solver process go."""
+    parent = os.getppid()
+    with contextlib.suppress(OSError, AttributeError):
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # the parent ended before the request took effect
+        os._exit(0)
 
 
 def _serve(requests: BinaryIO, answers: BinaryIO, forks: socket.socket | None = None) -> None:
