@@ -29,7 +29,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("certify", "certify.*"),  # the proofs: under the runs, which certify as answers come
     ("backends.base",),
     ("backends", "backends.*"),
-    ("configurations", "datasets", "datasets.*", "inputs", "generate", "generate.*"),
+    ("configurations", "datasets", "datasets.*", "inputs", "generate", "generate.*", "instances"),
     ("judging", "testing", "testing.*"),
     (
         "executors.base",

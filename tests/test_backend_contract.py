@@ -60,6 +60,8 @@ test_exact_contract = contract_tests(
     "exact", combinations=["encoding=minimal,process=inline"], **FULL
 )
 
+test_portfolio_contract = contract_tests("portfolio", **FULL)
+
 
 def test_the_suite_covers_every_builtin():
     tested = {

@@ -30,6 +30,7 @@ NO_TEST_MODULE: dict[str, tuple[tuple[str, ...], str]] = {
     "backends/cpsat/__init__.py": (("backends/cpsat/test_backend.py",), "the package's names"),
     "backends/dfs/__init__.py": (("backends/dfs/test_backend.py",), "the package's names"),
     "backends/dlx/__init__.py": (("backends/dlx/test_backend.py",), "the package's names"),
+    "backends/minizinc/__init__.py": (("backends/minizinc/test_model.py",), "the package's names"),
     "backends/sat/__init__.py": (("backends/sat/test_backend.py",), "the package's names"),
     "certify/__init__.py": (("certify/test_certifier.py",), "the package's names"),
     "cli/objects.py": (

@@ -71,3 +71,37 @@ def test_an_answer_after_the_limit_is_not_solved() -> None:
     assert not late.solved_within(1.0) and late.solved_within(None)
     assert not PuzzleOutcome("wrong", 0.1, 9, 30).solved_within(1.0)
     assert PuzzleOutcome("unsatisfiable", 0.1, 9, 30).solved_within(1.0)
+
+
+def test_a_portfolio_is_followed_by_the_virtual_best_of_its_members(tmp_path: Path) -> None:
+    from sudoku_cp.scores import is_virtual, scored_summary
+
+    members = {"members": "b+c"}
+    runs = {  # p's runs name its members; b, c and d ran too; d is no member
+        0: [("p", 0.3, members), ("b", 0.2, {}), ("c", 0.1, {}), ("d", 0.05, {})],
+        1: [("p", 0.4, members), ("b", 0.6, {}), ("c", 0.5, {}), ("d", 0.05, {})],
+    }
+    records = [
+        puzzle_record(
+            "s",
+            number,
+            [
+                {"backend": name, "status": "solved", "seconds": seconds, "stats": stats}
+                for name, seconds, stats in puzzle
+            ],
+        )
+        for number, puzzle in runs.items()
+    ]
+    header = bench_header(backends=("p", "b", "c", "d"), time_limit=1.0)
+    results = load_results(write_log(tmp_path / "r.jsonl", header, records))
+    rows = scored_summary(results.rows(), time_limit=1.0, baseline=None)
+    assert [row.backend for row in rows] == ["p", "VBS(b+c)", "b", "c", "d", "VBS"]
+    members_best = rows[1]
+    assert (members_best.solved, members_best.median) == (2, pytest.approx((0.1 + 0.5) / 2))
+    assert members_best.par2 == pytest.approx(0.3)
+    assert rows[-1].median == pytest.approx(0.05)  # the set's VBS has d
+    assert is_virtual("VBS(b+c)") and is_virtual("VBS") and not is_virtual("p")
+    # without its members in the run, a portfolio has no such row
+    alone = [row for row in results.rows() if row.backend in ("p", "d")]
+    shown = [row.backend for row in scored_summary(alone, time_limit=1.0, baseline=None)]
+    assert shown == ["p", "d", "VBS"]

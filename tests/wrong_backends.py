@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import time
 from collections.abc import Iterator
 from typing import ClassVar
 
@@ -40,6 +41,7 @@ class NotLexminBackend(DfsBackend):
     order (so, on a puzzle with one completion, the right answer)."""
 
     name = "notlexmin"
+    guarantees_lexmin = False  # it says so: a portfolio does not race it in lexmin mode
 
     def _solve(self, grid: Grid, *, mode: Mode, limit: int, deadline: Deadline) -> Outcome:
         outcome = super()._solve(grid, mode=mode, limit=limit, deadline=deadline)
@@ -216,6 +218,26 @@ class FailingBackend(DfsBackend):
         return super()._solve(grid, mode=mode, limit=limit, deadline=deadline)
 
 
+class SlowBackend(DfsBackend):
+    """Solves correctly after a second's sleep (a member that loses a race it could win)."""
+
+    name = "slow"
+
+    def _solve(self, grid: Grid, *, mode: Mode, limit: int, deadline: Deadline) -> Outcome:
+        time.sleep(1)
+        return super()._solve(grid, mode=mode, limit=limit, deadline=deadline)
+
+
+class StuckBackend(DfsBackend):
+    """Sleeps ten minutes before solving, deadline or not: a native solver that ignores it."""
+
+    name = "stuck"
+
+    def _solve(self, grid: Grid, *, mode: Mode, limit: int, deadline: Deadline) -> Outcome:
+        time.sleep(600)
+        return super()._solve(grid, mode=mode, limit=limit, deadline=deadline)
+
+
 WRONG_BACKENDS = {
     cls.name: cls.__name__
     for cls in (
@@ -230,6 +252,8 @@ WRONG_BACKENDS = {
         ProcessKillerBackend,
         KillOnceBackend,
         FailingBackend,
+        SlowBackend,
+        StuckBackend,
     )
 }
 

@@ -14,6 +14,8 @@ of its repeats and the median of their wall-clock times.
   that gave one), and marked.
 - the virtual best solver (`VirtualBest`): per puzzle, the best time among the configurations
   not excluded; and each configuration's `unique` solves, the puzzles no other one solved.
+  A portfolio's row (its runs' stats name its `members`) is followed by the virtual best of its
+  members when they all ran too, not excluded: `VBS(dfs+sat+cpsat)`.
 """
 
 from __future__ import annotations
@@ -172,6 +174,27 @@ def _score_group(
 VIRTUAL_BEST = "VBS"  # the label of the virtual best solver's row
 
 
+def members_label(members: str) -> str:
+    """The label of the virtual best of a portfolio's members: 'VBS(dfs+sat+cpsat)'."""
+    return f"{VIRTUAL_BEST}({members})"
+
+
+def is_virtual(label: str) -> bool:
+    """Whether a summary row is a virtual best (of a set, or of a portfolio's members)."""
+    return label == VIRTUAL_BEST or (label.startswith(f"{VIRTUAL_BEST}(") and label[-1] == ")")
+
+
+def _portfolios(rows: Iterable[RunRow]) -> dict[GroupKey, tuple[str, ...]]:
+    """The portfolio configurations of `rows`, by (set, mode, label): their members, as their
+    runs' stats name them."""
+    found: dict[GroupKey, tuple[str, ...]] = {}
+    for row in rows:
+        members = row.run.stats.get("members")
+        if isinstance(members, str) and (row.set, row.mode, row.backend) not in found:
+            found[row.set, row.mode, row.backend] = tuple(members.split("+"))
+    return found
+
+
 def scored_summary(
     rows: Iterable[RunRow],
     *,
@@ -181,7 +204,8 @@ def scored_summary(
 ) -> list[SummaryRow]:
     """The bench summary (`bench_statistics.summarize`) with the scores: each configuration's
     Borda score, unique solves and exclusion, and after each set's configurations its virtual
-    best solver's row (label `VBS`: solved, PAR-2 and the times of the fastest answers)."""
+    best solver's row (label `VBS`: solved, PAR-2 and the times of the fastest answers), and
+    after a portfolio's row the virtual best of its members (`members_label`)."""
     rows = list(rows)
     outcomes = puzzle_outcomes(rows)
     summary = summarize_times(
@@ -190,20 +214,56 @@ def scored_summary(
     scores = score(outcomes, time_limit=time_limit)
     by_key = {(row.set, row.mode, row.backend): row for row in scores.configurations}
     best = {(row.set, row.mode): row for row in scores.virtual_best}
+    portfolios = _portfolios(rows)
     scored: list[SummaryRow] = []
     for number, row in enumerate(summary):
         found = by_key[row.set, row.mode, row.backend]
         scored.append(replace(row, borda=found.borda, unique=found.unique, excluded=found.excluded))
+        members = portfolios.get((row.set, row.mode, row.backend), ())
+        group = best[row.set, row.mode]
+        if members and all(member in group.members for member in members):
+            scored.append(
+                _virtual_row(
+                    _best_of(group, members, outcomes, time_limit),
+                    outcomes,
+                    time_limit,
+                    label=members_label("+".join(members)),
+                )
+            )
         following = summary[number + 1] if number + 1 < len(summary) else None
         if following is None or (following.set, following.mode) != (row.set, row.mode):
             scored.append(_virtual_row(best[row.set, row.mode], outcomes, time_limit))
     return scored
 
 
+def _best_of(
+    group: VirtualBest,
+    members: Sequence[str],
+    outcomes: Mapping[GroupKey, Mapping[int, PuzzleOutcome]],
+    time_limit: float | None,
+) -> VirtualBest:
+    """The virtual best of some of a set's configurations (a portfolio's members)."""
+    fastest: dict[int, float] = {}
+    for member in members:
+        for number, outcome in outcomes[group.set, group.mode, member].items():
+            if outcome.solved_within(time_limit) and outcome.seconds is not None:
+                fastest[number] = min(fastest.get(number, outcome.seconds), outcome.seconds)
+    numbers = sorted({n for member in members for n in outcomes[group.set, group.mode, member]})
+    return replace(
+        group,
+        puzzles=len(numbers),
+        solved=len(fastest),
+        par2=_par2(fastest, numbers, time_limit),
+        members=tuple(members),
+    )
+
+
 def _virtual_row(
     best: VirtualBest,
     outcomes: Mapping[GroupKey, Mapping[int, PuzzleOutcome]],
     time_limit: float | None,
+    *,
+    label: str = VIRTUAL_BEST,
 ) -> SummaryRow:
     """The virtual best solver as a row of the summary: per puzzle the fastest answer within
     the limit among its members."""
@@ -216,7 +276,7 @@ def _virtual_row(
     return SummaryRow(
         set=best.set,
         mode=best.mode,
-        backend=VIRTUAL_BEST,
+        backend=label,
         puzzles=best.puzzles,
         solved=best.solved,
         timeouts=best.puzzles - best.solved,  # the puzzles no member solved
@@ -270,6 +330,8 @@ __all__ = [
     "ConfigurationScore",
     "Scores",
     "VirtualBest",
+    "is_virtual",
+    "members_label",
     "score",
     "scored_summary",
 ]

@@ -46,6 +46,7 @@ __all__ = [
     "plugins",
     "register_backend",
     "registered",
+    "registry_entry",
     "reload_plugins",
     "shorthand_flags",
     "TimeUp",
@@ -65,6 +66,7 @@ _REGISTRY: dict[str, tuple[str, str]] = {
     "dlx": ("sudoku_cp.backends.dlx", "DlxBackend"),
     "z3": ("sudoku_cp.backends.z3", "Z3Backend"),
     "exact": ("sudoku_cp.backends.exact", "ExactBackend"),
+    "portfolio": ("sudoku_cp.backends.portfolio", "PortfolioBackend"),
 }
 BUILTIN_BACKENDS: tuple[str, ...] = tuple(_REGISTRY)
 # Plugin distributions shipped in this repository, with how to install each: `sudoku-cp
@@ -192,6 +194,17 @@ def registered(name: str, module_name: str, class_name: str) -> Iterator[None]:
             _REGISTRY.pop(name, None)
         else:
             _REGISTRY[name] = previous
+
+
+def registry_entry(name: str) -> tuple[str, str]:
+    """Where the registry finds `name`'s class: (module, class), for a child process to
+    register it too.
+
+    Raises:
+        UnknownBackendError: for an unregistered name.
+    """
+    backend_class(name)  # the check, and the one-line error
+    return _REGISTRY[name]
 
 
 def backend_names() -> list[str]:

@@ -227,6 +227,10 @@ class Backend(ABC):
 
     name: ClassVar[str]
     description: ClassVar[str]
+    # Whether lexmin mode's answer is the lex-min by construction, whatever the options (the
+    # method is argued in the backend's docs): a portfolio takes lex-min answers only from
+    # backends that say so. False until a backend declares it.
+    guarantees_lexmin: ClassVar[bool] = False
     requires: ClassVar[tuple[str, ...]] = ()  # importable modules the backend needs
     packages: ClassVar[tuple[str, ...]] = ()  # distributions whose versions a run records
     setup_modules: ClassVar[tuple[str, ...]] = ()  # modules whose import is the one-off cost

@@ -206,6 +206,7 @@ class OracleBackend(Backend):
     (`SolverProcess`), killed when it overruns a deadline; this process then only passes
     puzzles and answers."""
 
+    guarantees_lexmin = True  # `lexmin_by_tightening`
     solver_name: ClassVar[str]  # the solver, as the reasons name it ("Z3")
 
     def __init__(self, **options: Any) -> None:

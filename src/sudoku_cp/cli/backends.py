@@ -1,5 +1,5 @@
 """`sudoku-cp backends` (what is installed, and the options) and `sudoku-cp encode` (one
-puzzle's CNF in DIMACS)."""
+puzzle as an instance file: DIMACS, OPB, LP, MiniZinc or XCSP3)."""
 
 from __future__ import annotations
 
@@ -97,12 +97,20 @@ def _describe(name: str, width: int, problems: dict[str, str], *, in_full: bool)
         _row("", "", problems[name], width)
 
 
+def _instance_formats() -> list[str]:
+    from ..instances import FORMATS
+
+    return list(FORMATS)
+
+
 @click.command(
     epilog="""Examples:
 
 \b
   sudoku-cp encode data/examples/baekjoon2239.txt -o puzzle.cnf
-  sudoku-cp encode puzzles.txt --index 3 --encoding minimal --amo seqcounter"""
+  sudoku-cp encode puzzles.txt --index 3 --encoding minimal --amo seqcounter
+  sudoku-cp encode data/examples/baekjoon2239.txt -o puzzle.lp
+  sudoku-cp encode data/examples/baekjoon2239.txt --format xcsp3 -o puzzle.xml"""
 )
 @input_options
 @option(
@@ -111,20 +119,34 @@ def _describe(name: str, width: int, problems: dict[str, str], *, in_full: bool)
     default=0,
     help="Which puzzle of the input to encode (0-based).",
 )
-@option("--encoding", type=LazyChoice(_encodings), default="extended", help="CNF encoding.")
+@option(
+    "--format",
+    "instance_format",
+    type=LazyChoice(_instance_formats),
+    default=None,
+    help="dimacs: CNF; opb: pseudo-Boolean; lp: 0-1 integer program (CPLEX LP); mzn: the "
+    "MiniZinc model; dzn: the puzzle as MiniZinc data; xcsp3: XCSP3 XML.  "
+    "[default: from the -o suffix (.cnf .opb .lp .mzn .dzn .xml), else dimacs]",
+)
+@option(
+    "--encoding",
+    type=LazyChoice(_encodings),
+    default=None,
+    help="dimacs: CNF encoding.  [default: extended]",
+)
 @option(
     "--amo",
     type=LazyChoice(_amo_encodings),
-    default="pairwise",
+    default=None,
     metavar="NAME",
-    help="At-most-one encoding (see 'sudoku-cp backends sat').",
+    help="dimacs: at-most-one encoding (see 'sudoku-cp backends sat').  [default: pairwise]",
 )
 @option(
     "-o",
     "--output",
     type=click.Path(dir_okay=False, allow_dash=True),
     default="-",
-    help="Where to write the DIMACS CNF.",
+    help="Where to write the instance.",
 )
 @run_command
 def encode(
@@ -133,13 +155,21 @@ def encode(
     box: str | None,
     no_download: bool,
     index: int,
-    encoding: str,
-    amo: str,
+    instance_format: str | None,
+    encoding: str | None,
+    amo: str | None,
     output: str,
 ) -> None:
-    """Write one puzzle's CNF in DIMACS, to run any SAT solver on it."""
-    from ..backends.sat import write_dimacs
+    """Write one puzzle as an instance file for a solver sudoku-cp does not wrap: CNF for a SAT
+    solver, OPB for a pseudo-Boolean one, LP for a MIP solver, MiniZinc, or XCSP3."""
+    from ..instances import format_of_suffix, write_instance
 
+    instance_format = instance_format or format_of_suffix(output) or "dimacs"
+    if instance_format != "dimacs":
+        given = [flag for flag, value in (("--encoding", encoding), ("--amo", amo)) if value]
+        if given:
+            verb = "apply" if len(given) > 1 else "applies"
+            fail(f"{' and '.join(given)} {verb} to --format dimacs only, not {instance_format}")
     stream = puzzle_stream(files, input_format, box, no_download)
     record = next((record for record in stream if record.index == index), None)
     report_input_errors(stream, 0)
@@ -152,8 +182,9 @@ def encode(
         )
     if record.grid is None:
         fail(str(record.error))
+    dimacs = {"encoding": encoding or "extended", "amo": amo or "pairwise"}
     with output_file(output) as handle:
-        write_dimacs(record.grid, handle, encoding=encoding, amo=amo)
+        write_instance(record.grid, handle, instance_format, **dimacs)
 
 
 __all__ = ["encode", "list_backends"]

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..bench_statistics import SummaryRow
-from ..scores import VIRTUAL_BEST
+from ..scores import is_virtual
 from .markup import latex_escape, markdown_text
 from .text import aligned, label_legend, wrapped
 
@@ -37,7 +37,7 @@ def backend_cell(row: SummaryRow, shorts: Mapping[str, str] | None = None) -> st
 def _counts(row: SummaryRow) -> list[str]:
     """timeout, wrong, error; on the virtual best's row, the puzzles no member solved, and '-'
     (its members' wrong answers and errors are theirs)."""
-    if row.backend == VIRTUAL_BEST:
+    if is_virtual(row.backend):
         return [str(row.timeouts), "-", "-"]
     return [str(row.timeouts), str(row.wrong), str(row.errors)]
 
@@ -159,7 +159,7 @@ def summary_legend(
         "solved). unique: the puzzles no other configuration solved. VBS: the virtual best "
         "solver, the fastest of the configurations on each puzzle. A configuration with a "
         "wrong answer on a set is marked excluded: it is left out of that set's Borda scores "
-        "and its VBS.",
+        "and its VBS. VBS(a+b): the virtual best of a portfolio's members a and b, under it.",
     ]
     resources = (
         " cpu median: CPU seconds (all threads), in ms. peak MB: the peak resident memory of "
@@ -182,7 +182,7 @@ def render_summary_text(
     tables (outcomes and scores; the spread of times and the resources; with repeats the 95%
     intervals), configurations by their short labels (`shorts`) with a legend of the full."""
     given = {row.backend: (shorts or {}).get(row.backend, row.backend) for row in rows}
-    given.pop(VIRTUAL_BEST, None)
+    given = {label: short for label, short in given.items() if not is_virtual(label)}
     shorts = {row.backend: backend_cell(row, shorts) for row in rows}
     several_modes = len({row.mode for row in rows}) > 1
     blocks = []
@@ -252,7 +252,7 @@ def _interval_table(
     Wilcoxon test's p-value."""
     table = [["backend", "median 95% CI"] + (["ratio 95% CI", "Wilcoxon p"] if baseline else [])]
     for row in rows:
-        if row.backend == VIRTUAL_BEST:
+        if is_virtual(row.backend):
             continue
         table.append(
             [shorts[row.backend], format_interval(row.median_ci, format_milliseconds)]

@@ -25,7 +25,7 @@ from ..render.bench import (
 )
 from ..report import SETUP_COLUMNS, command_line, environment_rows, sessions_of, setup_rows
 from ..results_log.reader import Results, RunRow
-from ..scores import VIRTUAL_BEST, scored_summary
+from ..scores import VIRTUAL_BEST, is_virtual, scored_summary
 from .certificates import RunCertification, RunKey
 
 
@@ -214,6 +214,8 @@ def _full(row: SummaryRow, short: ShortLabel | None) -> str:
     """What hovering a row's configuration says."""
     if row.backend == VIRTUAL_BEST:
         return "the virtual best solver: on each puzzle, the fastest configuration not excluded"
+    if is_virtual(row.backend):
+        return "the virtual best of the portfolio's members: on each puzzle, the fastest of them"
     full = short.full if short else row.backend
     return (
         f"{full}: excluded from this set's Borda scores and its VBS (a wrong answer)"

@@ -91,6 +91,7 @@ class ChocoBackend(Backend):
     """
 
     name = "choco"
+    guarantees_lexmin = True
     description = (
         "Choco CP solver (plugin sudoku-cp-choco): AllDifferent per unit, lex-min by "
         "a row-major smallest-value search"

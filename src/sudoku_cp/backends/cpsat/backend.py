@@ -67,6 +67,7 @@ class CpSatBackend(Backend):
     """
 
     name = "cpsat"
+    guarantees_lexmin = True
     description = (
         "OR-Tools CP-SAT model; lex-min by a fixed row-major search (Booleans, "
         "from 26x26 integers) or a staged exact objective"

@@ -32,6 +32,7 @@ class DfsBackend(Backend):
     """
 
     name = "dfs"
+    guarantees_lexmin = True
     description = (
         "pure-Python search: bitmasks, singles (+ locked candidates and look-ahead "
         "for large lex-min), MRV oracle for lex-min"

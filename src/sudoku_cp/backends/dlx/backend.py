@@ -85,6 +85,7 @@ class DlxBackend(Backend):
     """
 
     name = "dlx"
+    guarantees_lexmin = True
     description = "pure-Python exact cover: Knuth's Algorithm X with dancing links (arrays of ints)"
     options: ClassVar[tuple[BackendOption, ...]] = (
         BackendOption(

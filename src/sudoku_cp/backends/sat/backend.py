@@ -102,6 +102,7 @@ class SatBackend(Backend):
     grids, by a row-major search over the solver's unit propagation."""
 
     name: ClassVar[str] = "sat"
+    guarantees_lexmin = True
     description: ClassVar[str] = (
         "SAT (python-sat): CNF encoding, lex-min by iterative tightening "
         "or by a row-major search over unit propagation"
