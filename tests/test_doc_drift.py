@@ -312,6 +312,8 @@ def test_every_default_on_the_command_pages_is_the_real_one():
 
 
 NUMBERS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+NUMBERS += ["eleven", "twelve", "thirteen", "fourteen", "fifteen"]
+RACES = {"portfolio"}  # a race of other backends: in the tables, not counted as independent
 
 
 def test_the_home_pages_list_every_backend_alike():
@@ -326,7 +328,7 @@ def test_the_home_pages_list_every_backend_alike():
         rows = table_rows(text, "| backend | method |")
         assert set(rows) == {*BUILTIN_BACKENDS, "choco"}, name
         count = re.search(r"(\w+) independent backends", text)
-        assert count is not None and count[1].lower() == NUMBERS[len(rows)], name
+        assert count is not None and count[1].lower() == NUMBERS[len(set(rows) - RACES)], name
         tables[name] = {backend: row.split("|")[2].strip() for backend, row in rows.items()}
     # The plugin's cell links to its folder in the README only.
     tables["README.md"]["choco"] = tables["README.md"]["choco"].replace(

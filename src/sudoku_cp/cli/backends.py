@@ -131,15 +131,15 @@ def _instance_formats() -> list[str]:
 @option(
     "--encoding",
     type=LazyChoice(_encodings),
-    default=None,
-    help="dimacs: CNF encoding.  [default: extended]",
+    default="extended",
+    help="dimacs: CNF encoding.",
 )
 @option(
     "--amo",
     type=LazyChoice(_amo_encodings),
-    default=None,
+    default="pairwise",
     metavar="NAME",
-    help="dimacs: at-most-one encoding (see 'sudoku-cp backends sat').  [default: pairwise]",
+    help="dimacs: at-most-one encoding (see 'sudoku-cp backends sat').",
 )
 @option(
     "-o",
@@ -156,8 +156,8 @@ def encode(
     no_download: bool,
     index: int,
     instance_format: str | None,
-    encoding: str | None,
-    amo: str | None,
+    encoding: str,
+    amo: str,
     output: str,
 ) -> None:
     """Write one puzzle as an instance file for a solver sudoku-cp does not wrap: CNF for a SAT
@@ -166,7 +166,12 @@ def encode(
 
     instance_format = instance_format or format_of_suffix(output) or "dimacs"
     if instance_format != "dimacs":
-        given = [flag for flag, value in (("--encoding", encoding), ("--amo", amo)) if value]
+        context = click.get_current_context()
+        given = [
+            "--" + name
+            for name in ("encoding", "amo")
+            if context.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT
+        ]
         if given:
             verb = "apply" if len(given) > 1 else "applies"
             fail(f"{' and '.join(given)} {verb} to --format dimacs only, not {instance_format}")
@@ -182,9 +187,8 @@ def encode(
         )
     if record.grid is None:
         fail(str(record.error))
-    dimacs = {"encoding": encoding or "extended", "amo": amo or "pairwise"}
     with output_file(output) as handle:
-        write_instance(record.grid, handle, instance_format, **dimacs)
+        write_instance(record.grid, handle, instance_format, encoding=encoding, amo=amo)
 
 
 __all__ = ["encode", "list_backends"]
