@@ -25,7 +25,9 @@ def test_text_shows_steps_and_the_grid_after_the_chosen_step() -> None:
     result = invoke("-", "--step", "0", stdin=BAEKJOON_2239 + "\n")
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert lines[0].startswith("<stdin>:1: solved in ") and lines[0].endswith("rating 1 (hidden single)")
+    assert lines[0].startswith("<stdin>:1: solved in ") and lines[0].endswith(
+        "rating 1 (hidden single)"
+    )
     assert lines[1].startswith("  1. hidden single")
     assert "the start:" in lines
     assert max(map(len, lines)) <= 80
@@ -33,7 +35,9 @@ def test_text_shows_steps_and_the_grid_after_the_chosen_step() -> None:
 
 def test_stuck_says_after_how_many_steps_and_complete_goes_on() -> None:
     stuck = invoke("-", stdin=HARD + "\n")
-    assert stuck.exit_code == 0 and "stuck after 20 steps, rating 11 (contradiction)" in stuck.stdout
+    assert (
+        stuck.exit_code == 0 and "stuck after 20 steps, rating 11 (contradiction)" in stuck.stdout
+    )
     done = invoke("-", "--complete", "--techniques", "singles", "--format", "jsonl", stdin=HARD)
     record = json.loads(done.stdout)
     assert record["status"] == "solved" and record["rating"]["level"] == 11
@@ -42,7 +46,12 @@ def test_stuck_says_after_how_many_steps_and_complete_goes_on() -> None:
 
 def test_jsonl_one_record_per_puzzle_with_check_and_core() -> None:
     result = invoke(
-        "-", "--format", "jsonl", "--check", "--why-unsat", stdin=f"{BAEKJOON_2239}\n{UNSOLVABLE_4}\n"
+        "-",
+        "--format",
+        "jsonl",
+        "--check",
+        "--why-unsat",
+        stdin=f"{BAEKJOON_2239}\n{UNSOLVABLE_4}\n",
     )
     assert result.exit_code == 0, result.output
     first, second = map(json.loads, result.stdout.splitlines())
@@ -74,7 +83,9 @@ def test_a_step_that_fails_its_check_is_wrong_exit_1(monkeypatch) -> None:
     monkeypatch.setattr(job_module, "explain", broken)
     result = invoke("-", "--check", stdin=BAEKJOON_2239)
     assert result.exit_code == 1
-    assert "<stdin>:1: wrong: step 1 (x-wing): r1c2<>4, but a completion has 4 there" in result.stdout
+    assert (
+        "<stdin>:1: wrong: step 1 (x-wing): r1c2<>4, but a completion has 4 there" in result.stdout
+    )
 
 
 @pytest.mark.parametrize(
