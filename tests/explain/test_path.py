@@ -64,3 +64,14 @@ def test_kaggle_is_singles_only() -> None:
 def test_the_hardest_need_more_than_subsets() -> None:
     for grid in itertools.islice(puzzles(shared("forum_hardest_1905_11plus"), 40), 40):
         assert explain(grid).rating.level > SUBSETS_LEVEL
+
+
+@pytest.mark.parametrize(("name", "first"), [("top1465", 300), ("serg_benchmark", 100)])
+def test_every_step_is_sound_on_public_puzzles(name: str, first: int) -> None:
+    """Hundreds of public puzzles, every step checked: top1465 has one completion each, the serg
+    benchmark several (each step then asked of the oracle)."""
+    grids = puzzles(shared(name), first)
+    with Oracle(9, (3, 3)) as oracle:
+        for grid in grids:
+            result = check_explanation(grid, explain(grid), oracle)
+            assert result.failures == [], grid.to_line()
