@@ -103,3 +103,15 @@ def test_bad_input_is_one_line_and_exit_2(args, stdin: str, message: str) -> Non
     assert result.stderr.startswith(message)
     assert len(result.stderr.splitlines()) == 1
     assert "Traceback" not in result.output
+
+
+def test_why_unsat_certify_certifies_the_core() -> None:
+    pytest.importorskip("dratify")
+    result = invoke("-", "--why-unsat", "--certify", "--format", "jsonl", stdin=UNSOLVABLE_4)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["unsat_core_certified"] is True
+    refused = invoke("-", "--certify", stdin=UNSOLVABLE_4)
+    assert refused.exit_code == 2
+    assert (
+        refused.stderr == "Error: --certify certifies unsatisfiable cores: it needs --why-unsat\n"
+    )

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
-from sudoku_cp.explain.core import is_minimal, unsat_core
+import pytest
+
+from sudoku_cp.explain.core import UnsatCore, certify_core, is_minimal, unsat_core
 from sudoku_cp.explain.oracle import Oracle
 from sudoku_cp.grid import Grid
 
@@ -40,3 +42,17 @@ def test_minimality_is_checked_not_assumed() -> None:
         everything = oracle.literals(grid.givens().items())
         assert is_minimal(everything, oracle)  # the four givens are all the puzzle has
         assert not is_minimal([*everything, oracle.literals([(15, 1)])[0]], oracle)
+
+
+def test_a_core_is_certified_by_a_checked_proof_and_verified_completions() -> None:
+    pytest.importorskip("dratify")
+    grid = Grid.parse(UNSOLVABLE_4)
+    with Oracle(4, (2, 2)) as oracle:
+        core = unsat_core(grid, oracle)
+        assert core is not None and certify_core(core, grid, oracle) is None
+        padded = UnsatCore((*core.givens, (15, 1)), minimal=False, calls=0)
+        refused = certify_core(padded, grid.with_values({15: 1}), oracle)  # not minimal
+        assert refused is not None and refused.endswith(": no checked completion")
+        solvable = UnsatCore(((1, 1),), minimal=False, calls=0)
+        refused = certify_core(solvable, grid, oracle)
+        assert refused is not None and refused.startswith("no completion is not certified")

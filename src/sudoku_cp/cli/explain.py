@@ -61,6 +61,13 @@ Groups: singles, locked candidates, pairs, triples, quads, fish, wings."""
     help="For a puzzle with no completion: a minimal set of givens with none.",
 )
 @option(
+    "--certify",
+    is_flag=True,
+    default=False,
+    help="With --why-unsat: certify each core (a checked DRAT proof, a verified completion "
+    "without each given).",
+)
+@option(
     "--format",
     "output_format",
     type=click.Choice(["text", "jsonl"]),
@@ -78,6 +85,7 @@ def explain(
     step: int | None,
     check: bool,
     why_unsat: bool,
+    certify: bool,
     output_format: str,
 ) -> None:
     """Explain the puzzles of FILES or puzzle SETs (standard input when none, or '-').
@@ -90,9 +98,11 @@ def explain(
     from ..explain import TECHNIQUES, parse_techniques
     from ..explain.job import ExplainJob
 
+    if certify and not why_unsat:
+        fail("--certify certifies unsatisfiable cores: it needs --why-unsat")
     chosen = parse_techniques(techniques) if techniques is not None else tuple(TECHNIQUES)
     stream = puzzle_stream(files, input_format, box, no_download)
-    job = ExplainJob(chosen, complete=complete, check=check, why_unsat=why_unsat)
+    job = ExplainJob(chosen, complete=complete, check=check, why_unsat=why_unsat, certify=certify)
     shown = 0
     wrong = bad = 0
     with job:
@@ -123,6 +133,7 @@ def _print(record: Any, outcome: Any, output_format: str, step: int | None) -> i
     from ..render import explain as render
 
     failed = outcome.check is not None and not outcome.check.sound
+    failed = failed or outcome.certified is False
     if output_format == "jsonl":
         echo(to_json_line({"source": record.where, **outcome.to_dict()}))
         return int(failed)
@@ -144,4 +155,8 @@ def _print(record: Any, outcome: Any, output_format: str, step: int | None) -> i
     if outcome.core is not None:
         echo(render.core_picture(outcome.core.grid(grid), len(grid.givens())))
         echo(f"minimal: {'checked' if outcome.core.minimal else 'NOT minimal'}")
+        if outcome.certified is not None:
+            refused = outcome.core_refused
+            echo("certified" if refused is None else f"{record.where}: not certified: {refused}")
+            failed = failed or refused is not None
     return int(failed)

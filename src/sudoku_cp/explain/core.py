@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..grid import Grid
+from .board import candidate_name
 from .oracle import Candidate, Oracle
 
 
@@ -50,6 +51,28 @@ def unsat_core(grid: Grid, oracle: Oracle) -> UnsatCore | None:
     )
 
 
+def certify_core(core: UnsatCore, puzzle: Grid, oracle: Oracle) -> str | None:
+    """Certify a core by certify's proof machinery: no completion, by a DRAT proof checked by
+    dratify, and for each given a completion without it, checked by the one verifier. None when
+    certified, else why not.
+
+    Raises:
+        CheckerUnavailableError: when dratify is not installed.
+    """
+    from ..certify import Certifier, UnsatClaim
+
+    grid = core.grid(puzzle)
+    certification = Certifier().certify(UnsatClaim(grid))
+    if not certification.certified:
+        return f"no completion is not certified: {certification.reason}"
+    for cell, value in core.givens:
+        smaller = grid.with_values({cell: 0})
+        completion = oracle.completion(oracle.literals(smaller.givens().items()))
+        if completion is None or not completion.is_solution_of(smaller):
+            return f"without {candidate_name(cell, value, puzzle.size)}: no checked completion"
+    return None
+
+
 def is_minimal(core: list[int], oracle: Oracle) -> bool:
     """No completion with all of `core`, and one without each of its literals."""
     if oracle.satisfiable(core):
@@ -62,4 +85,4 @@ def _in_order(core: list[int], literal_of: dict[int, Candidate]) -> list[int]:
     return sorted((literal for literal in core if literal in literal_of), key=literal_of.get)  # type: ignore[arg-type]
 
 
-__all__ = ["UnsatCore", "is_minimal", "unsat_core"]
+__all__ = ["UnsatCore", "certify_core", "is_minimal", "unsat_core"]

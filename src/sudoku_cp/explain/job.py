@@ -9,7 +9,7 @@ from typing import Any
 
 from ..grid import Grid, Shape
 from .checking import StepCheck, check_explanation
-from .core import UnsatCore, unsat_core
+from .core import UnsatCore, certify_core, unsat_core
 from .oracle import Oracle
 from .path import explain
 from .steps import Explanation
@@ -23,6 +23,8 @@ class Outcome:
     explanation: Explanation
     check: StepCheck | None = None
     core: UnsatCore | None = None
+    certify: bool = False
+    core_refused: str | None = None  # with certify: why the core is not certified
 
     def to_dict(self) -> dict[str, Any]:
         """The jsonl record (docs/commands/explain.md): rows, columns and values 1-based."""
@@ -42,19 +44,33 @@ class Outcome:
                 [cell // size + 1, cell % size + 1, value] for cell, value in self.core.givens
             ]
             data["unsat_core_minimal"] = self.core.minimal
+            if self.certified is not None:
+                data["unsat_core_certified"] = self.certified
         return data
+
+    @property
+    def certified(self) -> bool | None:
+        """With certify: whether the core is certified (None: not asked, or no core)."""
+        return None if self.core is None or not self.certify else self.core_refused is None
 
 
 class ExplainJob:
     """Explains puzzles one after another; close it (or use `with`) to free the oracles."""
 
     def __init__(
-        self, techniques: Sequence[str], *, complete: bool, check: bool, why_unsat: bool
+        self,
+        techniques: Sequence[str],
+        *,
+        complete: bool,
+        check: bool,
+        why_unsat: bool,
+        certify: bool = False,
     ) -> None:
         self.techniques = tuple(techniques)
         self.complete = complete
         self.check = check
         self.why_unsat = why_unsat
+        self.certify = certify  # certify each core by a checked proof
         self.oracles: dict[tuple[int, Shape], Oracle] = {}
 
     def oracle(self, grid: Grid) -> Oracle:
@@ -70,6 +86,9 @@ class ExplainJob:
             outcome.check = check_explanation(grid, explanation, self.oracle(grid))
         if self.why_unsat:
             outcome.core = unsat_core(grid, self.oracle(grid))
+            if self.certify and outcome.core is not None:
+                outcome.certify = True
+                outcome.core_refused = certify_core(outcome.core, grid, self.oracle(grid))
         return outcome
 
     def close(self) -> None:
