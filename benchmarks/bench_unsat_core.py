@@ -106,7 +106,7 @@ def cpmpy_mus(grids: list[Grid]) -> tuple[list[float], list[int]]:
             givens = [(where[str(c)], grid.values[where[str(c)]]) for c in core]
             assert is_minimal(oracle.literals(givens), oracle), grid.to_line()
             sizes.append(len(core))
-            progress(f"cpmpy {n}x{n}: {len(seconds)}/{len(grids)}")
+            progress(f"cpmpy {n}x{n}: {len(seconds)}/{len(grids)}: {seconds[-1] * 1000:.0f} ms")
     return seconds, sizes
 
 
