@@ -49,3 +49,13 @@ def test_sixteen_and_twenty_five_are_listed_in_80_columns() -> None:
 def test_the_core_is_a_grid_of_its_givens() -> None:
     text = core_picture(Grid.parse(UNSOLVABLE_4), 4)
     assert text.splitlines()[0] == "no completion: a minimal core of 4 givens (of 4):"
+
+
+def test_long_steps_wrap_at_80_columns_under_their_number() -> None:
+    from sudoku_cp.explain.steps import Step
+
+    step = Step("naked pair", eliminations=tuple((cell, 5) for cell in range(2, 16)), cells=(0, 1))
+    lines = step_lines([step] * 12, 16)
+    assert max(map(len, lines)) <= 80
+    assert lines[0].startswith("  1. naked pair in r1c1 r1c2") and lines[1].startswith("     r1c")
+    assert any(line.startswith("  12. ") for line in lines)

@@ -131,6 +131,7 @@ def _print(record: Any, outcome: Any, output_format: str, step: int | None) -> i
     """Print one puzzle's explanation; 1 when a step failed its check, else 0."""
     from ..formats import to_json_line
     from ..render import explain as render
+    from ..render.text import wrapped
 
     failed = outcome.check is not None and not outcome.check.sound
     failed = failed or outcome.certified is False
@@ -140,7 +141,7 @@ def _print(record: Any, outcome: Any, output_format: str, step: int | None) -> i
     grid, explanation = outcome.grid, outcome.explanation
     if step is not None and step > len(explanation.steps):
         fail(f"--step {step}: {record.where} has {len(explanation.steps)} steps")
-    echo(f"{record.where}: {render.headline(explanation)}")
+    echo(wrapped(f"{record.where}: {render.headline(explanation)}"))
     for line in render.step_lines(explanation.steps, grid.size):
         echo(line)
     shown = len(explanation.steps) if step is None else step

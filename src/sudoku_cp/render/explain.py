@@ -4,6 +4,8 @@ cell a small block of its candidates when that fits, else one line per blank cel
 
 from __future__ import annotations
 
+import textwrap
+
 from ..explain.board import Board, bits, cell_name
 from ..explain.steps import Explanation, Step
 from ..grid import BLANK, Grid, value_symbol
@@ -25,9 +27,18 @@ def headline(explanation: Explanation) -> str:
 
 
 def step_lines(steps: list[Step], size: int, indent: str = "  ") -> list[str]:
+    """One numbered item per step, wrapped at 80 columns; a contradiction's chain under it."""
     lines = []
     for number, step in enumerate(steps, start=1):
-        lines.append(f"{indent}{number}. {step.describe(size)}")
+        head = f"{indent}{number}. "
+        text = textwrap.fill(
+            step.describe(size),
+            WIDTH,
+            initial_indent=head,
+            subsequent_indent=" " * len(head),
+            break_long_words=False,
+        )
+        lines += text.splitlines()
         if step.chain:
             lines += step_lines(list(step.chain), size, indent + "     ")
     return lines
