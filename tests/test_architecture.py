@@ -30,6 +30,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("backends.base",),
     ("backends", "backends.*"),
     ("configurations", "datasets", "datasets.*", "inputs", "generate", "generate.*", "instances"),
+    ("explain", "explain.*"),  # human techniques, checked by the sat backend's CNF
     ("judging", "testing", "testing.*"),
     (
         "executors.base",

@@ -49,6 +49,7 @@ NO_TEST_MODULE: dict[str, tuple[tuple[str, ...], str]] = {
         ("cli/test_faults.py", "cli/test_signal_storm.py"),
         "signals sent to real processes",
     ),
+    "explain/__init__.py": (("explain/test_path.py",), "the package's names"),
     "executors/inline.py": (("test_engine.py", "executors/test_executors.py"), "one loop"),
     "executors/isolated.py": (
         ("executors/test_local.py", "test_bench_statistics.py"),

@@ -251,7 +251,7 @@ def test_scaling_by_size_pools_the_givens(matplotlib):
     (axes,) = scaling_figure(two_sizes_by_givens()).axes  # two sizes: by size is the default
     assert line_labels(axes) == ["dfs", "sat"]
     assert [list(line.get_xdata()) for line in axes.get_lines()] == [[9, 16], [9, 16]]
-    with pytest.raises(PlotError, match="choose size or givens"):
+    with pytest.raises(PlotError, match="choose size, givens or rating"):
         scaling_figure(two_sizes_by_givens(), by="cells")
 
 
@@ -436,3 +436,19 @@ def test_legends_and_axes_name_configurations_by_their_short_labels(matplotlib):
     assert axes.get_title().startswith("sat glucose3 vs sat cadical195")
     (axes,) = plot_figure(records, "scaling", names=names).axes
     assert line_labels(axes) == list(names.values())
+
+
+def test_scaling_by_rating_draws_time_against_the_rated_puzzles_only(matplotlib):
+    rows = []
+    for index, (level, seconds) in enumerate([(1, 0.001), (1, 0.003), (3, 0.01), (None, 5.0)]):
+        row = run_record("s", index, "dfs", "solved", seconds)
+        rating = None if level is None else {"level": level, "technique": "t"}
+        rows.append(replace(row, entry=replace(row.entry, rating=rating)))
+    (axes,) = scaling_figure(rows, by="rating").axes
+    (line,) = axes.get_lines()
+    assert list(line.get_xdata()) == [1, 3]
+    assert list(line.get_ydata()) == pytest.approx([2.0, 10.0])
+    assert axes.get_title() == "time vs rating"
+    unrated = [replace(row, entry=replace(row.entry, rating=None)) for row in rows]
+    with pytest.raises(PlotError, match="the solved puzzles have 0 ratings"):
+        scaling_figure(unrated, by="rating")

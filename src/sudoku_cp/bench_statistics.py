@@ -96,6 +96,7 @@ class PuzzleOutcome:
     seconds: float | None  # median over repeats; None unless every repeat answered
     size: int
     givens: int
+    rating: int | None = None  # the puzzle's explain level, when the log has it (bench --rating)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "status", RunStatus(self.status))
@@ -141,7 +142,8 @@ def puzzle_outcomes(rows: Iterable[RunRow]) -> dict[GroupKey, dict[int, PuzzleOu
                 else None
             )
             entry = repeats[0].entry
-            outcomes[key][index] = PuzzleOutcome(status, seconds, entry.size, entry.givens)
+            level = entry.rating["level"] if entry.rating else None
+            outcomes[key][index] = PuzzleOutcome(status, seconds, entry.size, entry.givens, level)
     return outcomes
 
 

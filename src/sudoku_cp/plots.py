@@ -37,10 +37,16 @@ if TYPE_CHECKING:  # annotations only: matplotlib is optional and imported when 
     from matplotlib.figure import Figure
 
 PLOT_KINDS = ("cactus", "scatter", "scaling")
-SCALING_AXES = ("size", "givens")
+SCALING_AXES = ("size", "givens", "rating")
 # Distinct x values a scaling plot needs before it shows a trend: two sizes make a line, but
 # two givens counts of one set (every 17clue puzzle has 17) are a dot or two.
-SCALING_LEAST = {"size": 2, "givens": 3}
+SCALING_LEAST = {"size": 2, "givens": 3, "rating": 2}
+AXIS_NAMES = {
+    "size": "grid size N",
+    "givens": "number of givens",
+    "rating": "explain rating (level of the hardest technique)",
+}
+AXIS_WORDS = {"size": "grid size", "givens": "givens", "rating": "rating"}
 
 
 def cactus_figure(
@@ -294,9 +300,9 @@ def scaling_figure(
     axes = figure.subplots()
     _scaling_lines(axes, series, styles, sizes)
     axes.set_yscale("log")
-    axes.set_xlabel("grid size N" if by == "size" else "number of givens")
+    axes.set_xlabel(AXIS_NAMES[by])
     axes.set_ylabel("time per puzzle (ms): median, p10-p90")
-    axes.set_title(f"time vs {'grid size' if by == 'size' else 'givens'}")
+    axes.set_title(f"time vs {AXIS_WORDS[by]}")
     if by == "size":
         axes.set_xticks(sorted({value for points in series.values() for value in points}))
     else:
@@ -355,7 +361,7 @@ def _shortfall(by: str, series: Mapping[Any, Mapping[int, list[float]]]) -> str 
     least = SCALING_LEAST[by]
     if len(values) >= least:
         return None
-    what = "grid size" if by == "size" else "givens count"
+    what = {"size": "grid size", "givens": "givens count", "rating": "rating"}[by]
     found = f"{len(values)} {what}{'s' if len(values) != 1 else ''}"
     shown = f" ({', '.join(map(str, values))})" if values else ""
     return f"the solved puzzles have {found}{shown}, and the plot needs {least} or more"
@@ -376,14 +382,14 @@ def _scaling_series(
     if by is None:
         by = "size" if len(sizes) > 1 else "givens"
     if by not in SCALING_AXES:
-        raise PlotError(f"scaling by {by!r}: choose size or givens")
-    per_size = by == "givens" and len(sizes) > 1
+        raise PlotError(f"scaling by {by!r}: choose size, givens or rating")
+    per_size = by != "size" and len(sizes) > 1
     series: dict[tuple[str, str, int | None], dict[int, list[float]]] = {}
     for (_, mode, backend), by_puzzle in outcomes.items():
         for outcome in by_puzzle.values():
-            if outcome.answered and outcome.seconds is not None:
+            x = {"size": outcome.size, "givens": outcome.givens, "rating": outcome.rating}[by]
+            if outcome.answered and outcome.seconds is not None and x is not None:
                 key = (backend, mode, outcome.size if per_size else None)
-                x = outcome.givens if by == "givens" else outcome.size
                 series.setdefault(key, {}).setdefault(x, []).append(outcome.seconds * MILLISECONDS)
     return by, sizes, series
 

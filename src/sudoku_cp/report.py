@@ -166,6 +166,7 @@ PLOT_CAPTIONS = {
     "cactus": "Cactus plot: puzzles solved within a given time per puzzle.",
     "scatter": "Per-puzzle times of two backends, log-log; the dashed line is the diagonal.",
     "scaling": "Time per puzzle against the grid size or number of givens.",
+    "rating": "Time per puzzle against its explain rating (bench --rating): median, p10-p90.",
 }
 
 

@@ -45,6 +45,7 @@ from .errors import BenchError, GridParseError, GridShapeError, ResultsFileError
 from .executors import Executor, default_jobs
 from .executors.inline import InlineExecutor
 from .formats import InputPuzzle
+from .grid import Grid
 from .judging import Judged, SkippedLine, SolveSettings, stored_results
 from .result import RunStatus
 from .results_log.reader import RunRow
@@ -53,6 +54,13 @@ from .results_log.resume import make_header
 from .results_log.writer import ResultsLog
 from .scores import scored_summary
 from .verify import compare
+
+
+def rating_of(grid: Grid | None) -> dict[str, Any] | None:
+    """A puzzle's rating by `sudoku_cp.explain` (the techniques alone, as `explain` rates)."""
+    from .explain import explain
+
+    return None if grid is None else explain(grid).rating.to_dict()
 
 
 def command_line() -> str:
@@ -82,6 +90,7 @@ class Session:
         jobs: int | None = None,
         argv: str | None = None,
         extra_settings: Mapping[str, Any] | None = None,
+        rating: bool = False,
     ) -> None:
         """Raises:
         ResultsFileError: for `resume` without `results`.
@@ -101,6 +110,9 @@ class Session:
         self.jobs = jobs or default_jobs()
         self.argv = argv or command_line()
         self.extra_settings = dict(extra_settings or {})
+        self.rating = rating  # each new entry gets the puzzle's explain rating
+        if rating:
+            self.extra_settings["rating"] = True
         self.log: ResultsLog | None = None
         self.resumed = 0  # records replayed from the log
         self.invalid = 0  # input lines that are not puzzles
@@ -240,6 +252,8 @@ class Session:
                     self.invalid += 1
                 else:
                     entry = item.to_entry()
+                    if self.rating:
+                        entry = replace(entry, rating=rating_of(item.input.grid))
                     if self.log is not None:
                         self.log.append(entry)  # in the log before anyone sees it
                     self.new += 1

@@ -461,3 +461,20 @@ def test_certify_says_what_was_not_certified(register: Any) -> None:
     register_wrong(register, "notlexmin")  # not the lex-min of the two empty grids
     result = invoke("bench", *TINY, "-b", "notlexmin", "--no-setup", "--certify")
     assert "\n1/3 answers certified; 2 not certified, counted as wrong\n" in result.stdout
+
+
+def test_cli_bench_rating_stores_each_puzzle_s_rating(tmp_path: Path) -> None:
+    log = tmp_path / "rated.jsonl"
+    result = invoke("bench", *TINY, "--backends", "dfs", "--results", log, "--no-setup", "--rating")
+    assert result.exit_code == 0, result.output
+    header, *records = lines_of(log)
+    assert header["settings"]["rating"] is True
+    assert [record["rating"] for record in records] == [
+        {"level": 1, "technique": "hidden single"},
+        {"level": 11, "technique": "contradiction"},  # the empty 4x4: singles cannot start
+        {"level": 11, "technique": "contradiction"},
+    ]
+    unrated = tmp_path / "plain.jsonl"
+    invoke("bench", *TINY, "--backends", "dfs", "--results", unrated, "--no-setup")
+    assert all("rating" not in record for record in lines_of(unrated)[1:])
+    assert load_results(log).entries[0].rating == {"level": 1, "technique": "hidden single"}

@@ -103,3 +103,16 @@ def test_certifications_reach_the_columns_and_the_runs(tmp_path: Path) -> None:
     assert columns["cert"] == [[1, 0, NONE], [NONE, NONE, NONE]]
     details = [json.loads(text) for text in puzzle_details(inputs.results, labels, certifications)]
     assert details[1]["r"][0]["cert"] == [0, "no"] and "cert" not in details[2]["r"][0]
+
+
+def test_ratings_reach_the_columns_and_the_meta_data(tmp_path: Path) -> None:
+    records = hand_made()
+    records[0] = {**records[0], "rating": {"level": 3, "technique": "hidden pair"}}
+    records[2] = {**records[2], "rating": {"level": 1, "technique": "hidden single"}}
+    results = load_results(write_log(tmp_path / "r.jsonl", bench_header(), records))
+    labels, shorts = configuration_list(results)
+    columns = puzzle_columns(results, labels, puzzle_outcomes(list(results.rows())), {})
+    assert columns["rating"] == [3, NONE, 1]
+    assert meta_data(results, labels, shorts, baseline=None, certified=False)["ratings"] == [1, 3]
+    unrated = load_results(write_log(tmp_path / "u.jsonl", bench_header(), hand_made()))
+    assert "rating" not in puzzle_columns(unrated, labels, {}, {})

@@ -161,3 +161,20 @@ def test_a_record_error_names_the_field() -> None:
         Run.from_json({"status": "solved"})
     with pytest.raises(RecordError, match="repeat is not a whole number: true"):
         Run.from_json({"backend": "a", "status": "solved", "repeat": True})
+
+
+def test_a_rating_round_trips_and_a_log_without_one_reads_as_none() -> None:
+    record = hand_made()[0]
+    assert "rating" not in record and PuzzleEntry.from_json(record).rating is None
+    rated = {**record, "rating": {"level": 3, "technique": "hidden pair"}}
+    entry = PuzzleEntry.from_json(rated)
+    assert entry.rating == {"level": 3, "technique": "hidden pair"}
+    assert entry.to_json()["rating"] == {"level": 3, "technique": "hidden pair"}
+    assert PuzzleEntry.from_json(entry.to_json()) == entry
+    assert "rating" not in PuzzleEntry.from_json(record).to_json()
+
+
+@pytest.mark.parametrize("rating", [{"level": "3", "technique": "x"}, {"level": 3}, [3], True])
+def test_a_malformed_rating_is_a_record_error(rating: object) -> None:
+    with pytest.raises(RecordError, match="rating"):
+        PuzzleEntry.from_json({**hand_made()[0], "rating": rating})

@@ -40,6 +40,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "encode": ("backends", "encode"),
     "data": ("data", "data"),
     "certify": ("certify", "certify"),
+    "explain": ("explain", "explain"),
 }
 
 

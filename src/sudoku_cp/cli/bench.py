@@ -90,6 +90,12 @@ from .signals import EXIT_OK, EXIT_UNSOLVED, check_stop, quiet_echo, signal_word
     help="With -j 1 and the local executor: each configuration in a worker process of "
     "its own (--executor isolated), so that its peak memory is its own.",
 )
+@option(
+    "--rating",
+    is_flag=True,
+    default=False,
+    help="Store each puzzle's explain rating in the log (rated after its runs, not timed).",
+)
 @run_command
 def bench(
     files: tuple[str, ...],
@@ -113,6 +119,7 @@ def bench(
     first: int | None,
     measure_setup: bool,
     isolate: bool,
+    rating: bool,
     **given: Any,
 ) -> None:
     """Time backends over puzzle sets (one set per file) and print the summary table.
@@ -145,6 +152,7 @@ def bench(
         executor=make_executor(executor, jobs, scheduler),
         jobs=jobs,
         extra_settings={"baseline": baseline, "first": first},
+        rating=rating,
     )
     _end(session, baseline, _measure(session, measure_setup, results))
 

@@ -286,6 +286,14 @@ def _report_plots(results: Any, target: Any, missing: dict[str, str]) -> dict[st
             figure = plot_figure(runs, kind, time_limit=results.time_limit, names=names)
             save_figure(figure, image)
             plots[kind] = image.name  # relative: the report and its images move together
+        if any(row.entry.rating for row in runs):  # bench --rating: time against rating
+            shortfall = scaling_shortfall(runs, by="rating")
+            if shortfall is not None:
+                missing["rating"] = shortfall
+            else:
+                image = target.with_name(f"{target.stem}-rating.png")
+                save_figure(plot_figure(runs, "scaling", by="rating", names=names), image)
+                plots["rating"] = image.name
     except PlotUnavailableError as error:
         quiet_echo(f"Warning: {error}; the report has no plots.")
     return plots

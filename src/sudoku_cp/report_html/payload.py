@@ -93,6 +93,7 @@ def meta_data(
         "time_limit": results.time_limit,
         "time_unit": TIME_UNIT,
         "certified": certified,
+        "ratings": sorted({entry.rating["level"] for entry in results.entries if entry.rating}),
     }
 
 
@@ -149,6 +150,10 @@ def puzzle_columns(
         for number, label in enumerate(labels):
             outcome = outcomes.get((entry.set, str(entry.mode), label), {}).get(entry.number)
             _add_outcome(columns, number, outcome, cpu.get(label, []))
+    if any(entry.rating for entry in results.entries):  # bench --rating
+        columns["rating"] = [
+            entry.rating["level"] if entry.rating else NONE for entry in results.entries
+        ]
     if certifications:
         columns["cert"] = _certificate_columns(results, labels, certifications)
     return columns

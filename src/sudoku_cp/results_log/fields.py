@@ -52,4 +52,18 @@ def shown(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-__all__ = ["RecordError", "field_of", "shown", "word_of"]
+def rating_of(data: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A puzzle's rating (`bench --rating`), None in a log without one.
+
+    Raises: RecordError: for a rating without a whole-number level and a technique.
+    """
+    rating = field_of(data, "rating", dict, optional=True)
+    if rating is None:
+        return None
+    level, technique = rating.get("level"), rating.get("technique")
+    if isinstance(level, bool) or not isinstance(level, int) or not isinstance(technique, str):
+        raise RecordError(f"rating is not a level and a technique: {shown(rating)}")
+    return {"level": level, "technique": technique}
+
+
+__all__ = ["RecordError", "field_of", "rating_of", "shown", "word_of"]

@@ -17,7 +17,7 @@ from typing import Any, Final
 
 from ..grid import Grid, Shape, parse_box
 from ..result import Mode, RunStatus, Verdict
-from .fields import RecordError, field_of, shown, word_of
+from .fields import RecordError, field_of, rating_of, shown, word_of
 
 RESULTS_FORMAT = "sudoku-cp results"
 RESULTS_VERSION = 3  # 3: a wrong answer's grid under "answer" (2: under "solution")
@@ -192,6 +192,7 @@ class PuzzleEntry(PuzzleFields):
     verdict: Verdict = Verdict.AGREE
     findings: tuple[str, ...] = ()
     runs: tuple[Run, ...] = ()
+    rating: Mapping[str, Any] | None = None  # bench --rating: {"level": 3, "technique": ...}
 
     @property
     def key(self) -> tuple[str, int]:
@@ -223,6 +224,8 @@ class PuzzleEntry(PuzzleFields):
             findings=list(self.findings),
             runs=[run.to_json() for run in self.runs],
         )
+        if self.rating is not None:
+            data["rating"] = dict(self.rating)
         return data
 
     @classmethod
@@ -247,6 +250,7 @@ class PuzzleEntry(PuzzleFields):
             verdict=verdict,
             findings=tuple(findings),
             runs=tuple(Run.from_json(run, version=version) for run in runs),
+            rating=rating_of(data),
         )
 
 

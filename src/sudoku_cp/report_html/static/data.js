@@ -126,7 +126,7 @@ R.fullLabel = (index) => R.meta.configurations[index].full;
  * in input order. Plots and the puzzle table read it.
  */
 R.filters = {
-  set: -1, shape: -1, mode: -1, verdict: -1,
+  set: -1, shape: -1, mode: -1, verdict: -1, rating: -1, /* rating: an explain level */
   statusOf: -1, status: -1, /* a configuration (-1: any) whose status is `status` */
   slowerOf: -1, slowerThan: -1, factor: 0, /* configuration, baseline, k (0: off) */
   cert: "",
@@ -149,6 +149,7 @@ R.keeps = function (index) {
   if (f.shape >= 0 && c.shape[index] !== f.shape) return false;
   if (f.mode >= 0 && c.mode[index] !== f.mode) return false;
   if (f.verdict >= 0 && c.verdict[index] !== f.verdict) return false;
+  if (f.rating >= 0 && (!c.rating || c.rating[index] !== f.rating)) return false;
   const configs = R.meta.configurations.length;
   if (f.status >= 0) {
     if (f.statusOf >= 0) {

@@ -76,7 +76,11 @@
     const baseline = R.meta.baseline === null ? 0 : R.meta.baseline;
     $("#f-slower-than").value = String(baseline);
     $("#f-cert-field").hidden = !R.meta.certified;
-    for (const id of ["#f-set", "#f-shape", "#f-mode", "#f-verdict", "#f-status-of", "#f-status",
+    const ratings = R.meta.ratings || [];
+    options($("#f-rating"), ratings.map((level) => [level,
+      `${level} (${R.count(c.rating.filter((found) => found === level).length)})`]), "any rating");
+    $("#f-rating-field").hidden = ratings.length === 0;
+    for (const id of ["#f-set", "#f-shape", "#f-mode", "#f-verdict", "#f-rating", "#f-status-of", "#f-status",
       "#f-slower-of", "#f-slower-than", "#f-factor", "#f-cert"]) {
       $(id).addEventListener("change", readFilters);
     }
@@ -96,6 +100,7 @@
       shape: number("#f-shape"),
       mode: number("#f-mode"),
       verdict: number("#f-verdict"),
+      rating: number("#f-rating"),
       statusOf: number("#f-status-of"),
       status: number("#f-status"),
       slowerOf: number("#f-slower-of"),

@@ -29,6 +29,7 @@
     const facts = [`line ${R.count(c.line[index])}`, R.shapeName(c.shape[index]),
       `${c.givens[index]} givens`];
     if (R.meta.modes.length > 1) facts.push(R.meta.modes[c.mode[index]]);
+    if (c.rating && c.rating[index] >= 0) facts.push(`rating ${c.rating[index]}`);
     return facts.join(" · ");
   };
 
