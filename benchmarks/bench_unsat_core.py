@@ -5,8 +5,8 @@ CPMpy's `mus` (OR-Tools), on the same puzzles.
                                           [--skip-cpmpy]
 
 Puzzles (unsatisfiable, no repeated given): half generated (data/generated/unsat-9x9.txt and
-unsat-16x16.txt), half public puzzles with one given changed (../shared/data/top1465.txt and
-16x16_3000.txt: a given takes another value that no given peer holds, kept when the puzzle then
+unsat-16x16.txt), half public puzzles with one given changed (the sets top1465 and 16x16_3000,
+by name: a given takes another value that no given peer holds, kept when the puzzle then
 has no completion, one change per puzzle, in file order). Per puzzle:
 
 - `ours`: `sudoku_cp.explain.core.unsat_core` with the oracle of its shape kept across puzzles,
@@ -30,12 +30,12 @@ import sys
 import time
 from pathlib import Path
 
+from sudoku_cp.datasets import resolve_source
 from sudoku_cp.explain.core import is_minimal, unsat_core
 from sudoku_cp.explain.oracle import Oracle
 from sudoku_cp.grid import Grid
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared" / "data"
 
 
 def lines(path: Path) -> list[str]:
@@ -63,7 +63,7 @@ def changed(path: Path, count: int, oracle: Oracle) -> list[Grid]:
 
 def puzzles(size: int, count: int) -> list[Grid]:
     generated = ROOT / "data" / "generated" / f"unsat-{size}x{size}.txt"
-    public = SHARED / ("top1465.txt" if size == 9 else "16x16_3000.txt")
+    public = Path(resolve_source("top1465" if size == 9 else "16x16_3000"))
     half = count // 2
     made = [Grid.parse(line) for line in lines(generated)[:half]]
     with Oracle(size, made[0].box) as oracle:

@@ -147,3 +147,23 @@ def test_the_mirror_check_sees_a_module_without_tests(tmp_path: Path) -> None:
         "widgets/__init__.py: no tests/widgets/test_widgets.py",
     ]
     assert mirrored("__init__.py") == "test_sudoku_cp.py"
+
+
+def test_no_file_holds_a_merge_conflict_marker():
+    # A merge once committed CHANGELOG.md with its conflict markers in it.
+    markers = ("<" * 7 + " ", "=" * 7 + "\n", ">" * 7 + " ")
+    found = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for folder in ("src", "tests", "docs", "benchmarks", "studies", "plugins", ".ci")
+        for path in sorted((ROOT / folder).rglob("*"))
+        if path.is_file() and path.suffix in {".py", ".md", ".toml", ".yml", ".txt", ""}
+        for number, line in enumerate(path.read_text(errors="replace").splitlines(True), 1)
+        if line.startswith(markers)
+    ]
+    found += [
+        f"{name}:{number}"
+        for name in ("README.md", "CHANGELOG.md", "pyproject.toml", "mkdocs.yml")
+        for number, line in enumerate((ROOT / name).read_text().splitlines(True), 1)
+        if line.startswith(markers)
+    ]
+    assert found == []
