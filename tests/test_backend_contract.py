@@ -59,6 +59,7 @@ test_z3_contract = contract_tests("z3", combinations=["model=integer,process=inl
 test_exact_contract = contract_tests(
     "exact", combinations=["encoding=minimal,process=inline"], **FULL
 )
+test_minizinc_contract = contract_tests("minizinc", **FULL)
 
 
 def test_the_suite_covers_every_builtin():

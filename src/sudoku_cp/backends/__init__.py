@@ -65,6 +65,7 @@ _REGISTRY: dict[str, tuple[str, str]] = {
     "dlx": ("sudoku_cp.backends.dlx", "DlxBackend"),
     "z3": ("sudoku_cp.backends.z3", "Z3Backend"),
     "exact": ("sudoku_cp.backends.exact", "ExactBackend"),
+    "minizinc": ("sudoku_cp.backends.minizinc", "MiniZincBackend"),
 }
 BUILTIN_BACKENDS: tuple[str, ...] = tuple(_REGISTRY)
 # Plugin distributions shipped in this repository, with how to install each: `sudoku-cp
