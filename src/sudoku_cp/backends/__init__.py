@@ -66,6 +66,8 @@ _REGISTRY: dict[str, tuple[str, str]] = {
     "z3": ("sudoku_cp.backends.z3", "Z3Backend"),
     "exact": ("sudoku_cp.backends.exact", "ExactBackend"),
     "minizinc": ("sudoku_cp.backends.minizinc", "MiniZincBackend"),
+    "highs": ("sudoku_cp.backends.highs", "HighsBackend"),
+    "pumpkin": ("sudoku_cp.backends.pumpkin", "PumpkinBackend"),
 }
 BUILTIN_BACKENDS: tuple[str, ...] = tuple(_REGISTRY)
 # Plugin distributions shipped in this repository, with how to install each: `sudoku-cp
