@@ -59,6 +59,10 @@ def test_a_missing_driver_names_what_to_install(monkeypatch):
     result = CliRunner().invoke(main, ["solve", "-b", "minizinc", "-"], input=BAEKJOON_2239)
     assert result.exit_code == 2
     assert len(result.stderr.splitlines()) == 1 and "apt-get install minizinc" in result.stderr
+    from sudoku_cp.testing.suite import _unavailable
+
+    skip = _unavailable(backend_class("minizinc"))  # the contract suite's one skip line
+    assert skip is not None and "\n" not in skip and "apt-get install minizinc" in skip
 
 
 def test_the_lexmin_is_refused_to_a_solver_that_ignores_the_search(monkeypatch):
