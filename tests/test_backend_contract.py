@@ -60,7 +60,7 @@ test_exact_contract = contract_tests(
     "exact", combinations=["encoding=minimal,process=inline"], **FULL
 )
 test_minizinc_contract = contract_tests("minizinc", **FULL)
-test_pumpkin_contract = contract_tests("pumpkin", **FULL)
+test_pumpkin_contract = contract_tests("pumpkin", combinations=["process=inline"], **FULL)
 test_highs_contract = contract_tests(
     "highs", combinations=["lexmin=staged|tightening,encoding=extended|minimal"], **FULL
 )

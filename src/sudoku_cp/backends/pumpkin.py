@@ -8,7 +8,9 @@ Pumpkin's Python interface has no search control (no variable or value order), s
 the shared tightening loop (backends/lexmin.py): "x(i) < s" is the assumption [x(i) <= s - 1],
 the fixed prefix the assumptions [x(j) == v]. Count: `count_by_blocking`, blocking with the
 clause OR_{blank i} [x(i) != s_i]. Any: one call. Time limits: Pumpkin's `timeout`, the time
-left, on every call; an Unknown answer is a TIMEOUT, never a "no".
+left, on every call; an Unknown answer is a TIMEOUT, never a "no". Pumpkin can overrun its
+timeout by seconds, so by default (`process=helper`) all of this runs in a child process, killed
+when it overruns the deadline (backends/solver_process.py).
 
 With `proof=DIR`, each puzzle's model writes Pumpkin's proof log (DRCP) to
 DIR/puzzle-PID-K.drcp, and the stats name the file; docs/backends.md says what can check it.
@@ -18,14 +20,16 @@ from __future__ import annotations
 
 import itertools
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
 from ..errors import BackendFailure, BackendOptionError
-from ..grid import Grid
-from ..result import Mode, Status
-from .base import Backend, BackendOption, Deadline, Outcome, TimeUp
-from .lexmin import Count, Questions, count_by_blocking, lexmin_by_tightening
+from ..grid import Grid, Shape
+from ..result import Mode
+from .base import BackendOption, Deadline, Outcome, TimeUp
+from .lexmin import OracleBackend
+from .solver_process import process_option
 
 LEXMIN_ARGUMENT = (
     "Pumpkin's Python interface sets no search order, so the shared tightening loop asks it "
@@ -51,6 +55,18 @@ def _proof_directory(text: str) -> str:
             f"option 'proof': cannot make the directory {text!r}: {error.strerror or error}"
         ) from None
     return str(path)
+
+
+@dataclass(eq=False)
+class _Shape:
+    """What is kept per shape: nothing but the shape (each puzzle builds its own model)."""
+
+    size: int
+    box: Shape
+    retired: bool = False
+
+    def statistics(self) -> dict[str, int]:
+        return {}
 
 
 class _Puzzle:
@@ -131,8 +147,12 @@ class _Puzzle:
         ]
         model.add_constraint(constraints.Clause(differ, tag))
 
+    def close(self) -> None:
+        """Let the model go: its proof log is complete once it is dropped."""
+        self.model = None
 
-class PumpkinBackend(Backend):
+
+class PumpkinBackend(OracleBackend):
     """Pumpkin (`pumpkin-solver`), lazy clause generation: an integer per cell, `AllDifferent`
     per unit; lex-min by the shared tightening loop over assumptions; proof logs on request.
 
@@ -149,6 +169,7 @@ class PumpkinBackend(Backend):
     requires = ("pumpkin_solver",)
     packages = ("pumpkin-solver",)
     setup_modules = ("pumpkin_solver",)
+    solver_name = "Pumpkin"
     install_hint = "pip install 'sudoku-cp[pumpkin]' (or pip install pumpkin-solver)"
     options: ClassVar[tuple[BackendOption, ...]] = (
         BackendOption(
@@ -158,57 +179,29 @@ class PumpkinBackend(Backend):
             "",
             parse=_proof_directory,
         ),
+        process_option("Pumpkin's own timeout can overrun by seconds"),
     )
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         self.proof: str = self.option_values["proof"]
         self._numbers = itertools.count(1)
-        self._imported = False
+        self._proof_file: str | None = None  # the last puzzle's, in this process
 
-    def prepare(self, grid: Grid) -> bool:
-        """Import Pumpkin once, outside the clock."""
-        if self._imported:
-            return False
-        import pumpkin_solver  # noqa: F401
+    def build(self, size: int, box: Shape) -> _Shape:
+        import pumpkin_solver  # noqa: F401  (the one-off import, outside the clock)
 
-        self._imported = True
-        return True
+        return _Shape(size, box)
 
-    def _proof_file(self) -> str | None:
-        if not self.proof:
-            return None
-        return os.path.join(self.proof, f"puzzle-{os.getpid()}-{next(self._numbers)}.drcp")
+    def oracle(self, model: _Shape, grid: Grid, deadline: Deadline) -> _Puzzle:
+        self._proof_file = None
+        if self.proof:
+            name = f"puzzle-{os.getpid()}-{next(self._numbers)}.drcp"
+            self._proof_file = os.path.join(self.proof, name)
+        return _Puzzle(grid, deadline, self._proof_file)
 
     def _solve(self, grid: Grid, *, mode: Mode, limit: int, deadline: Deadline) -> Outcome:
-        proof = self._proof_file()
-        puzzle = _Puzzle(grid, deadline, proof)
-        questions, counted = Questions(), Count()
-        values: tuple[int, ...] | None = None
-        timed_out = False
-        try:
-            if mode is Mode.LEXMIN:
-                values = lexmin_by_tightening(grid, puzzle, deadline, questions)
-            elif mode is Mode.COUNT:
-                count_by_blocking(puzzle, limit, deadline, counted, questions)
-                values = counted.first
-            else:
-                questions.calls += 1
-                if puzzle.satisfiable():
-                    questions.yes += 1
-                    values = puzzle.completion()
-        except TimeUp:
-            timed_out = True
-        finally:
-            del puzzle.model  # the proof log is complete once its model is gone
-        stats: dict[str, Any] = {**questions.stats()}
-        if proof is not None:
-            stats["proof"] = proof
-        count = counted.count if mode is Mode.COUNT else None
-        if timed_out:
-            return Outcome.timeout(deadline, count=count, stats=stats)
-        if values is None:
-            return Outcome.unsatisfiable(
-                "Pumpkin proved that no completion exists", count=count, stats=stats
-            )
-        return Outcome(Status.SOLVED, values, count, stats)
+        outcome = super()._solve(grid, mode=mode, limit=limit, deadline=deadline)
+        if self.solver_process is None and self._proof_file is not None:
+            outcome.stats["proof_file"] = self._proof_file  # (a solver process's child says it)
+        return outcome
