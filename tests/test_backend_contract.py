@@ -59,6 +59,11 @@ test_z3_contract = contract_tests("z3", combinations=["model=integer,process=inl
 test_exact_contract = contract_tests(
     "exact", combinations=["encoding=minimal,process=inline"], **FULL
 )
+test_minizinc_contract = contract_tests("minizinc", **FULL)
+test_pumpkin_contract = contract_tests("pumpkin", combinations=["process=inline"], **FULL)
+test_highs_contract = contract_tests(
+    "highs", combinations=["lexmin=staged|tightening,encoding=extended|minimal"], **FULL
+)
 
 test_portfolio_contract = contract_tests("portfolio", **FULL)
 

@@ -12,7 +12,18 @@ def test_backends_lists_every_backend(run):
     from sudoku_cp.backends import BUILTIN_BACKENDS
 
     assert result.exit_code == 0 and names[: len(BUILTIN_BACKENDS)] == list(BUILTIN_BACKENDS)
-    assert BUILTIN_BACKENDS == ("dfs", "cpsat", "sat", "dlx", "z3", "exact", "portfolio")
+    assert BUILTIN_BACKENDS == (
+        "dfs",
+        "cpsat",
+        "sat",
+        "dlx",
+        "z3",
+        "exact",
+        "minizinc",
+        "highs",
+        "pumpkin",
+        "portfolio",
+    )
     assert "options: solver, encoding, amo, lexmin" in run("backends", "sat").stdout
 
 

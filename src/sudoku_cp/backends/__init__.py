@@ -66,6 +66,9 @@ _REGISTRY: dict[str, tuple[str, str]] = {
     "dlx": ("sudoku_cp.backends.dlx", "DlxBackend"),
     "z3": ("sudoku_cp.backends.z3", "Z3Backend"),
     "exact": ("sudoku_cp.backends.exact", "ExactBackend"),
+    "minizinc": ("sudoku_cp.backends.minizinc", "MiniZincBackend"),
+    "highs": ("sudoku_cp.backends.highs", "HighsBackend"),
+    "pumpkin": ("sudoku_cp.backends.pumpkin", "PumpkinBackend"),
     "portfolio": ("sudoku_cp.backends.portfolio", "PortfolioBackend"),
 }
 BUILTIN_BACKENDS: tuple[str, ...] = tuple(_REGISTRY)

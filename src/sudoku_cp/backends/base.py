@@ -236,6 +236,7 @@ class Backend(ABC):
     setup_modules: ClassVar[tuple[str, ...]] = ()  # modules whose import is the one-off cost
     options: ClassVar[tuple[BackendOption, ...]] = ()  # the options, as data
     install_hint: ClassVar[str] = ""  # one line: how to install `requires` (default: pip)
+    lexmin_reason: ClassVar[str] = ""  # why its lex-min is the lex-min (`sudoku-cp backends NAME`)
 
     def __init__(self, **options: Any) -> None:
         """Take the declared options (unknown ones refused, values converted, defaults filled

@@ -103,6 +103,10 @@ class PortfolioBackend(Backend):
 
     name = "portfolio"
     guarantees_lexmin = True  # lex-min answers come only from members that guarantee it
+    lexmin_reason = (
+        "in lexmin mode only the members that guarantee the lex-min race, so the winner's "
+        "answer is the lex-min by that member's own argument"
+    )
     description = (
         "a race of backends in child processes (members=dfs+sat+cpsat): the first answer "
         "the verifier accepts wins, the others are killed"

@@ -87,6 +87,8 @@ def _describe(name: str, width: int, problems: dict[str, str], *, in_full: bool)
     if options:
         _row("", "", f"options: {', '.join(options)}", width)
     if in_full:
+        if cls.lexmin_reason:
+            _row("", "", f"lex-min: {cls.lexmin_reason}", width)
         for option in cls.options:
             _row("", "", f"- {option.describe()}", width)
         for option in cls.options:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..backends import Backend, backend_class, get_backend
+from ..backends import Backend, backend_class, get_backend, install_hint
 from ..configurations import Configuration
 from ..errors import SudokuError
 from .cases import ContractCase, contract_cases
@@ -44,8 +44,11 @@ def _label(backend: str | type[Backend]) -> str:
 
 
 def _unavailable(cls: type[Backend]) -> str | None:
-    """Why the backend cannot run here (a solver package not installed), or None."""
-    return None if cls.is_available() else f"needs {', '.join(cls.requires)}"
+    """Why the backend cannot run here (a solver package not installed), in one line naming
+    what to install, or None."""
+    if cls.is_available():
+        return None
+    return f"needs {', '.join(cls.requires)}: {install_hint(cls)}"
 
 
 def _configurations(
