@@ -282,7 +282,7 @@ class HighsBackend(Backend):
     requires = ("highspy",)
     packages = ("highspy",)
     setup_modules = ("highspy", "numpy")
-    install_hint = "pip install 'sudoku-cp[highs]' (or pip install highspy)"
+    install_hint = "pip install '.[highs]' from a sudoku-cp checkout (or pip install highspy)"
     options: ClassVar[tuple[BackendOption, ...]] = (
         BackendOption(
             "lexmin",

@@ -170,7 +170,9 @@ class PumpkinBackend(OracleBackend):
     packages = ("pumpkin-solver",)
     setup_modules = ("pumpkin_solver",)
     solver_name = "Pumpkin"
-    install_hint = "pip install 'sudoku-cp[pumpkin]' (or pip install pumpkin-solver)"
+    install_hint = (
+        "pip install '.[pumpkin]' from a sudoku-cp checkout (or pip install pumpkin-solver)"
+    )
     options: ClassVar[tuple[BackendOption, ...]] = (
         BackendOption(
             "proof",

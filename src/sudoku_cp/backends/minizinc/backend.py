@@ -28,7 +28,8 @@ DEFAULT_SOLVER = "gecode"
 # ones whose first solution is the lex-min.
 ANNOTATION_SOLVERS = ("gecode", "chuffed", "org.gecode.gecode", "org.chuffed.chuffed")
 INSTALL_HINT = (
-    "pip install 'sudoku-cp[minizinc]' and the MiniZinc toolchain "
+    "pip install '.[minizinc]' from a sudoku-cp checkout (or pip install minizinc) and the "
+    "MiniZinc toolchain "
     "(Debian: apt-get install minizinc, which brings Gecode)"
 )
 
