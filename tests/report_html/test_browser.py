@@ -343,3 +343,44 @@ def test_a_cactus_panel_counts_each_puzzle_once_across_modes(
     until(browser, lambda d: d.execute_script("return SudokuReport.n") == 4)
     title = browser.execute_script("return SudokuReport.cactusTitle(0, [0, 1, 2, 3])")
     assert title == "two (2 puzzles)"
+
+
+def test_the_puzzle_view_steps_through_the_explanation(browser: WebDriver, tmp_path: Path) -> None:
+    example = Path(__file__).parents[2] / "data" / "examples" / "baekjoon2239.txt"
+    log, page = tmp_path / "rated.jsonl", tmp_path / "rated.html"
+    result = invoke("bench", example, "-b", "dfs", "--rating", "--results", log)
+    assert result.exit_code == 0, result.output
+    assert invoke("report", log, "-o", page).exit_code == 0
+    browser.get("about:blank")
+    browser.get_log("browser")
+    open_page(browser, page, "#puzzle-1")
+    view = browser.find_element(By.ID, "puzzle-view")
+    until(browser, lambda d: view.get_attribute("data-record") == "0")
+    box = view.find_element(By.CSS_SELECTOR, ".explanation")
+    assert "solved in 51 steps" in view.text
+    steps = box.find_elements(By.CSS_SELECTOR, ".ex-steps li")
+    assert len(steps) == 51 and steps[0].text.startswith(("hidden single", "naked single"))
+
+    def grid() -> list[str]:
+        return [cell.text for cell in box.find_elements(By.CSS_SELECTOR, ".ex-grid span")]
+
+    start = grid()
+    assert start.count("") == 51 and box.get_attribute("data-step") == "0"
+    click(browser, box.find_element(By.CSS_SELECTOR, ".ex-next"))
+    until(browser, lambda d: box.get_attribute("data-step") == "1")
+    after = grid()
+    changed = [cell for cell, (a, b) in enumerate(zip(start, after, strict=True)) if a != b]
+    assert len(changed) == 1 and start[changed[0]] == ""
+    row, col = divmod(changed[0], 9)
+    assert f"r{row + 1}c{col + 1}={after[changed[0]]}" in steps[0].text  # 1-based, as listed
+    placed = box.find_element(By.CSS_SELECTOR, '.ex-grid span[data-mark="ex-placed"]')
+    assert placed.get_attribute("data-cell") == str(changed[0])
+    box.send_keys(Keys.ARROW_RIGHT)  # in the explanation the arrows step, not change puzzle
+    until(browser, lambda d: box.get_attribute("data-step") == "2")
+    box.send_keys(Keys.ARROW_LEFT, Keys.ARROW_LEFT)
+    until(browser, lambda d: box.get_attribute("data-step") == "0")
+    assert grid() == start and view.get_attribute("data-record") == "0"
+    click(browser, steps[-1].find_element(By.TAG_NAME, "button"))
+    until(browser, lambda d: box.get_attribute("data-step") == "51")
+    assert "" not in grid()
+    assert console_errors(browser) == []

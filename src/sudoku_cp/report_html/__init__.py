@@ -20,6 +20,7 @@ from typing import Any
 from .._version import __version__
 from ..bench_statistics import puzzle_outcomes
 from .certificates import ReportInputs, is_certify_report, load_report_inputs
+from .explanations import puzzle_explanations
 from .payload import (
     configuration_list,
     meta_data,
@@ -76,7 +77,8 @@ def render_html_report(
     rows = list(results.rows())
     outcomes = puzzle_outcomes(rows)  # once, for the summary and the columns
     columns = puzzle_columns(results, labels, outcomes, inputs.certifications)
-    details = "\n".join(puzzle_details(results, labels, inputs.certifications))
+    explanations = puzzle_explanations(results.entries)
+    details = "\n".join(puzzle_details(results, labels, inputs.certifications, explanations))
     summary = summary_table(
         results, rows, outcomes, shorts, inputs.certifications, baseline=baseline
     )
