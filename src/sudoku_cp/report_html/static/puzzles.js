@@ -294,7 +294,8 @@
       `<div class="explanation" tabindex="0" title="← → step through (when focused)">` +
       `<div class="ex-side"><div class="ex-controls"><button type="button" class="ex-prev" ` +
       `title="previous step">◀ step</button><span class="ex-at" aria-live="polite"></span>` +
-      `<button type="button" class="ex-next" title="next step">step ▶</button></div>` +
+      `<button type="button" class="ex-next" title="next step">step ▶</button><label>` +
+      `<input type="checkbox" class="ex-pencil"> pencil marks</label></div>` +
       `<div class="ex-grid"></div></div><ol class="ex-steps">${items}</ol></div>`;
   }
 
@@ -306,6 +307,53 @@
       for (let i = 0; i < placements.length; i += 2) values[placements[i]] = placements[i + 1];
     }
     return values;
+  }
+
+  /* The candidates (bit v-1 for value v) after the first `k` steps, as explain keeps them: a
+   * blank cell starts with every value no given peer holds; a placement empties its cell and
+   * strikes its value from the cell's peers; an elimination strikes one value. */
+  function candidatesAfter(puzzle, shape, steps, k) {
+    const { size, rows, cols } = shape;
+    const peers = (cell) => {
+      const row = Math.floor(cell / size);
+      const col = cell % size;
+      const top = row - (row % rows);
+      const left = col - (col % cols);
+      const found = [];
+      for (let i = 0; i < size; i++) {
+        found.push(row * size + i, i * size + col);
+        found.push((top + Math.floor(i / cols)) * size + left + (i % cols));
+      }
+      return found.filter((peer) => peer !== cell);
+    };
+    const full = (1 << size) - 1;
+    const candidates = puzzle.map((value) => (value ? 0 : full));
+    const place = (cell, value) => {
+      candidates[cell] = 0;
+      for (const peer of peers(cell)) candidates[peer] &= ~(1 << (value - 1));
+    };
+    puzzle.forEach((value, cell) => value && place(cell, value));
+    const values = puzzle.slice();
+    for (let n = 0; n < k; n++) {
+      const [, placements, eliminations] = steps[n];
+      for (let i = 0; i < eliminations.length; i += 2) {
+        candidates[eliminations[i]] &= ~(1 << (eliminations[i + 1] - 1));
+      }
+      for (let i = 0; i < placements.length; i += 2) {
+        if (values[placements[i]]) continue;
+        values[placements[i]] = placements[i + 1];
+        place(placements[i], placements[i + 1]);
+      }
+    }
+    return candidates;
+  }
+
+  function pencilHtml(mask, shape) {
+    const marks = [];
+    for (let value = 1; value <= shape.size; value++) {
+      marks.push(`<i>${mask & (1 << (value - 1)) ? R.symbol(value) : ""}</i>`);
+    }
+    return `<b class="pm" style="--k:${shape.cols}">${marks.join("")}</b>`;
   }
 
   function wireSteps(index, detail) {
@@ -325,18 +373,28 @@
         for (let i = 0; i < placements.length; i += 2) marks.set(placements[i], "ex-placed");
       }
       const values = valuesAfter(puzzle, steps, at);
-      box.querySelector(".ex-grid").innerHTML = R.gridHtml(values, shape, { givens })
+      const pencil = box.querySelector(".ex-pencil").checked;
+      const candidates = pencil ? candidatesAfter(puzzle, shape, steps, at) : null;
+      const target = box.querySelector(".ex-grid");
+      target.classList.toggle("pencil", pencil);
+      target.innerHTML = R.gridHtml(values, shape, { givens })
+        .replace(/data-cell="(\d+)"([^>]*)><\/span>/g, (whole, cell, rest) => candidates ?
+          `data-cell="${cell}"${rest}>${pencilHtml(candidates[Number(cell)], shape)}</span>` :
+          whole)
         .replace(/data-cell="(\d+)"/g, (whole, cell) =>
           marks.has(Number(cell)) ? `${whole} data-mark="${marks.get(Number(cell))}"` : whole);
       box.querySelector(".ex-at").textContent = `${at} / ${steps.length}`;
       box.dataset.step = String(at);
       box.querySelectorAll(".ex-steps li").forEach((li) =>
         li.classList.toggle("current", Number(li.dataset.step) === at));
+      const current = box.querySelector(".ex-steps li.current");
+      if (current) current.scrollIntoView({ block: "nearest" });
       box.querySelector(".ex-prev").disabled = at === 0;
       box.querySelector(".ex-next").disabled = at === steps.length;
     };
     box.querySelector(".ex-prev").addEventListener("click", () => show(at - 1));
     box.querySelector(".ex-next").addEventListener("click", () => show(at + 1));
+    box.querySelector(".ex-pencil").addEventListener("change", () => show(at));
     box.querySelector(".ex-steps").addEventListener("click", (event) => {
       const li = event.target.closest("li[data-step]");
       if (li) show(Number(li.dataset.step));
