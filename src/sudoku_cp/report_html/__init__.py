@@ -3,8 +3,8 @@
 `render_html_report(inputs, baseline=...)` returns the page as text: the summary table per
 configuration (sortable), cactus, scatter and scaling plots (interactive: hover shows the puzzle,
 a click opens it), the per-puzzle table (filtered, sorted, drawn a screenful at a time) whose rows
-open the puzzle drawn as grids with the cells the verifier objects to marked, and every
-session's environment and exact command line.
+open the puzzle drawn as grids with the cells the verifier objects to marked and its explanation
+stepped through (`explanations`), and every session's environment and exact command line.
 
 Everything is inline (styles, scripts, data): the page opens from `file://` with no network. The
 page is a Jinja2 template (`templates/report.html.j2`) with its CSS and scripts as package data
