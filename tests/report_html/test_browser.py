@@ -20,6 +20,9 @@ from typing import Any
 
 import pytest
 
+from sudoku_cp.explain import Board, explain
+from sudoku_cp.grid import Grid
+
 from ..bench_helpers import invoke
 from .logs import BACKENDS, LONG, NINE, disagreement_log, records_of
 
@@ -343,3 +346,106 @@ def test_a_cactus_panel_counts_each_puzzle_once_across_modes(
     until(browser, lambda d: d.execute_script("return SudokuReport.n") == 4)
     title = browser.execute_script("return SudokuReport.cactusTitle(0, [0, 1, 2, 3])")
     assert title == "two (2 puzzles)"
+
+
+def test_the_puzzle_view_steps_through_the_explanation(browser: WebDriver, tmp_path: Path) -> None:
+    example = Path(__file__).parents[2] / "data" / "examples" / "baekjoon2239.txt"
+    log, page = tmp_path / "rated.jsonl", tmp_path / "rated.html"
+    result = invoke("bench", example, "-b", "dfs", "--rating", "--results", log)
+    assert result.exit_code == 0, result.output
+    assert invoke("report", log, "-o", page).exit_code == 0
+    browser.get("about:blank")
+    browser.get_log("browser")
+    open_page(browser, page, "#puzzle-1")
+    view = browser.find_element(By.ID, "puzzle-view")
+    until(browser, lambda d: view.get_attribute("data-record") == "0")
+    box = view.find_element(By.CSS_SELECTOR, ".explanation")
+    assert "solved in 51 steps" in view.text
+    steps = box.find_elements(By.CSS_SELECTOR, ".ex-steps li")
+    assert len(steps) == 51 and steps[0].text.startswith(("hidden single", "naked single"))
+
+    def grid() -> list[str]:
+        return [cell.text for cell in box.find_elements(By.CSS_SELECTOR, ".ex-grid span")]
+
+    start = grid()
+    assert start.count("") == 51 and box.get_attribute("data-step") == "0"
+    click(browser, box.find_element(By.CSS_SELECTOR, ".ex-next"))
+    until(browser, lambda d: box.get_attribute("data-step") == "1")
+    after = grid()
+    changed = [cell for cell, (a, b) in enumerate(zip(start, after, strict=True)) if a != b]
+    assert len(changed) == 1 and start[changed[0]] == ""
+    row, col = divmod(changed[0], 9)
+    assert f"r{row + 1}c{col + 1}={after[changed[0]]}" in steps[0].text  # 1-based, as listed
+    placed = box.find_element(By.CSS_SELECTOR, '.ex-grid span[data-mark="ex-placed"]')
+    assert placed.get_attribute("data-cell") == str(changed[0])
+    box.send_keys(Keys.ARROW_RIGHT)  # in the explanation the arrows step, not change puzzle
+    until(browser, lambda d: box.get_attribute("data-step") == "2")
+    box.send_keys(Keys.ARROW_LEFT, Keys.ARROW_LEFT)
+    until(browser, lambda d: box.get_attribute("data-step") == "0")
+    assert grid() == start and view.get_attribute("data-record") == "0"
+    click(browser, box.find_element(By.CSS_SELECTOR, ".ex-pencil"))
+    click(browser, steps[9].find_element(By.TAG_NAME, "button"))
+    until(browser, lambda d: box.get_attribute("data-step") == "10")
+    assert pencil_marks(browser, box) == board_after("".join(example.read_text().split()), 10)
+    click(browser, steps[-1].find_element(By.TAG_NAME, "button"))
+    until(browser, lambda d: box.get_attribute("data-step") == "51")
+    assert "" not in grid()
+    assert console_errors(browser) == []
+
+
+def pencil_marks(driver: WebDriver, box: WebElement) -> dict[int, str]:
+    """The pencil marks the page draws: each blank cell's candidates."""
+    found: dict[str, str] = driver.execute_script(
+        "const marks = {};"
+        "arguments[0].querySelectorAll('.ex-grid span[data-cell]').forEach((span) => {"
+        "  const pm = span.querySelector('.pm');"
+        "  if (pm) marks[span.dataset.cell] = [...pm.children].map((i) => i.textContent).join('');"
+        "});"
+        "return marks;",
+        box,
+    )
+    return {int(cell): marks for cell, marks in found.items()}
+
+
+def board_after(puzzle: str, steps: int) -> dict[int, str]:
+    """The candidates of each blank cell after the first steps, as explain keeps them."""
+    grid = Grid.parse(puzzle)
+    board = Board.of(grid)
+    for step in explain(grid).steps[:steps]:
+        board.apply(step.placements, step.eliminations)
+    return {
+        cell: "".join(str(value) for value in range(1, 10) if mask >> (value - 1) & 1)
+        for cell, mask in enumerate(board.candidates)
+        if board.values[cell] == 0
+    }
+
+
+POINTING = (  # easy50.txt, puzzle 6: singles and pointing, which eliminates
+    "100920000524010000000000070050008102000000000402700090060000000000030945000071006"
+)
+
+
+def test_the_pencil_marks_follow_the_eliminations(browser: WebDriver, tmp_path: Path) -> None:
+    source, log, page = tmp_path / "pointing.txt", tmp_path / "p.jsonl", tmp_path / "p.html"
+    source.write_text(POINTING + "\n")
+    result = invoke("bench", source, "-b", "dfs", "--results", log)
+    assert result.exit_code == 0, result.output
+    assert invoke("report", log, "-o", page).exit_code == 0
+    steps = explain(Grid.parse(POINTING)).steps
+    first = next(n for n, step in enumerate(steps, 1) if step.eliminations)
+    browser.get("about:blank")
+    browser.get_log("browser")
+    open_page(browser, page, "#puzzle-1")
+    box = until(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#puzzle-view .explanation"))
+    click(browser, box.find_element(By.CSS_SELECTOR, ".ex-pencil"))
+    before = board_after(POINTING, first - 1)
+    for _ in range(first):
+        click(browser, box.find_element(By.CSS_SELECTOR, ".ex-next"))
+    until(browser, lambda d: box.get_attribute("data-step") == str(first))
+    assert "pointing" in steps[first - 1].technique
+    assert pencil_marks(browser, box) == board_after(POINTING, first) != before
+    eliminated = box.find_elements(By.CSS_SELECTOR, '.ex-grid span[data-mark="ex-elim"]')
+    assert sorted(int(str(cell.get_attribute("data-cell"))) for cell in eliminated) == sorted(
+        {cell for cell, _ in steps[first - 1].eliminations}
+    )
+    assert console_errors(browser) == []

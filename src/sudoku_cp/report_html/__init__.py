@@ -3,8 +3,8 @@
 `render_html_report(inputs, baseline=...)` returns the page as text: the summary table per
 configuration (sortable), cactus, scatter and scaling plots (interactive: hover shows the puzzle,
 a click opens it), the per-puzzle table (filtered, sorted, drawn a screenful at a time) whose rows
-open the puzzle drawn as grids with the cells the verifier objects to marked, and every
-session's environment and exact command line.
+open the puzzle drawn as grids with the cells the verifier objects to marked and its explanation
+stepped through (`explanations`), and every session's environment and exact command line.
 
 Everything is inline (styles, scripts, data): the page opens from `file://` with no network. The
 page is a Jinja2 template (`templates/report.html.j2`) with its CSS and scripts as package data
@@ -20,6 +20,7 @@ from typing import Any
 from .._version import __version__
 from ..bench_statistics import puzzle_outcomes
 from .certificates import ReportInputs, is_certify_report, load_report_inputs
+from .explanations import puzzle_explanations
 from .payload import (
     configuration_list,
     meta_data,
@@ -76,7 +77,8 @@ def render_html_report(
     rows = list(results.rows())
     outcomes = puzzle_outcomes(rows)  # once, for the summary and the columns
     columns = puzzle_columns(results, labels, outcomes, inputs.certifications)
-    details = "\n".join(puzzle_details(results, labels, inputs.certifications))
+    explanations = puzzle_explanations(results.entries)
+    details = "\n".join(puzzle_details(results, labels, inputs.certifications, explanations))
     summary = summary_table(
         results, rows, outcomes, shorts, inputs.certifications, baseline=baseline
     )

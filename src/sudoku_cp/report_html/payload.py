@@ -194,10 +194,12 @@ def puzzle_details(
     results: Results,
     labels: Sequence[str],
     certifications: Mapping[RunKey, RunCertification],
+    explanations: Sequence[Mapping[str, Any]] | None = None,
 ) -> list[str]:
     """One compact JSON text per entry: its source, box, findings, distinct answers with
-    their marks and findings, and every run (configuration index, repeat, status index, times
-    in seconds, peak memory, answer index, count, reason, stats, certification)."""
+    their marks and findings, every run (configuration index, repeat, status index, times
+    in seconds, peak memory, answer index, count, reason, stats, certification) and, when
+    given, its explanation (`explanations.puzzle_explanations`)."""
     position = {label: number for number, label in enumerate(labels)}
     details = []
     for index, entry in enumerate(results.entries):
@@ -213,6 +215,8 @@ def puzzle_details(
             _run_detail(run, position, answers.index(run.grid_text), certifications, index)
             for run in entry.runs
         ]
+        if explanations is not None:
+            detail["ex"] = explanations[index]
         details.append(to_json(detail))
     return details
 

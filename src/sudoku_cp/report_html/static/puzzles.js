@@ -239,6 +239,7 @@
     const detail = await R.detail(index);
     if (R.current !== index) return; /* another puzzle was opened meanwhile */
     viewBody.innerHTML = puzzleHtml(index, detail);
+    wireSteps(index, detail);
     overlay.dataset.record = String(index);
     overlay.querySelector(".panel").focus();
     document.dispatchEvent(new CustomEvent("report:opened", { detail: index }));
@@ -273,7 +274,139 @@
       `${chip(run.c)} ${R.status(run.s)}`);
     const none = silent.length ? `<p class="no-grid">No grid from ${silent.join(", ")}.</p>` : "";
     return `${findings}<div class="grids">${grids.join("")}</div>${none}${markLegend(detail)}` +
-      `<h3>Runs</h3>${runsTable(detail)}`;
+      `${explanationHtml(detail.ex)}<h3>Runs</h3>${runsTable(detail)}`;
+  }
+
+  /* -- the explanation: its steps, and the grid after step k ------------------------------------ */
+
+  function explanationHtml(ex) {
+    if (!ex) return "";
+    if (ex.none !== undefined) {
+      return `<h3>Explanation</h3><p class="no-explanation">No explanation: ${R.escape(ex.none)}.</p>`;
+    }
+    const ending = ex.st === "solved" ? `solved in ${R.plural(ex.s.length, "step")}` :
+      ex.st === "stuck" ? `stuck after ${R.plural(ex.s.length, "step")}: the techniques ` +
+        "find no further step (it needs a proof by contradiction, or has several completions)" :
+        `unsatisfiable after ${R.plural(ex.s.length, "step")} (${R.escape(ex.why || "")})`;
+    const items = ex.s.map(([text], k) =>
+      `<li data-step="${k + 1}"><button type="button">${R.escape(text)}</button></li>`).join("");
+    return `<h3>Explanation</h3><p class="ex-status">${ending}</p>` +
+      `<div class="explanation" tabindex="0" title="← → step through (when focused)">` +
+      `<div class="ex-side"><div class="ex-controls"><button type="button" class="ex-prev" ` +
+      `title="previous step">◀ step</button><span class="ex-at" aria-live="polite"></span>` +
+      `<button type="button" class="ex-next" title="next step">step ▶</button><label>` +
+      `<input type="checkbox" class="ex-pencil"> pencil marks</label></div>` +
+      `<div class="ex-grid"></div></div><ol class="ex-steps">${items}</ol></div>`;
+  }
+
+  /* The values after the first `k` steps, and the cells step k changes. */
+  function valuesAfter(puzzle, steps, k) {
+    const values = puzzle.slice();
+    for (let n = 0; n < k; n++) {
+      const placements = steps[n][1];
+      for (let i = 0; i < placements.length; i += 2) values[placements[i]] = placements[i + 1];
+    }
+    return values;
+  }
+
+  /* The candidates (bit v-1 for value v) after the first `k` steps, as explain keeps them: a
+   * blank cell starts with every value no given peer holds; a placement empties its cell and
+   * strikes its value from the cell's peers; an elimination strikes one value. */
+  function candidatesAfter(puzzle, shape, steps, k) {
+    const { size, rows, cols } = shape;
+    const peers = (cell) => {
+      const row = Math.floor(cell / size);
+      const col = cell % size;
+      const top = row - (row % rows);
+      const left = col - (col % cols);
+      const found = [];
+      for (let i = 0; i < size; i++) {
+        found.push(row * size + i, i * size + col);
+        found.push((top + Math.floor(i / cols)) * size + left + (i % cols));
+      }
+      return found.filter((peer) => peer !== cell);
+    };
+    const full = (1 << size) - 1;
+    const candidates = puzzle.map((value) => (value ? 0 : full));
+    const place = (cell, value) => {
+      candidates[cell] = 0;
+      for (const peer of peers(cell)) candidates[peer] &= ~(1 << (value - 1));
+    };
+    puzzle.forEach((value, cell) => value && place(cell, value));
+    const values = puzzle.slice();
+    for (let n = 0; n < k; n++) {
+      const [, placements, eliminations] = steps[n];
+      for (let i = 0; i < eliminations.length; i += 2) {
+        candidates[eliminations[i]] &= ~(1 << (eliminations[i + 1] - 1));
+      }
+      for (let i = 0; i < placements.length; i += 2) {
+        if (values[placements[i]]) continue;
+        values[placements[i]] = placements[i + 1];
+        place(placements[i], placements[i + 1]);
+      }
+    }
+    return candidates;
+  }
+
+  function pencilHtml(mask, shape) {
+    const marks = [];
+    for (let value = 1; value <= shape.size; value++) {
+      marks.push(`<i>${mask & (1 << (value - 1)) ? R.symbol(value) : ""}</i>`);
+    }
+    return `<b class="pm" style="--k:${shape.cols}">${marks.join("")}</b>`;
+  }
+
+  function wireSteps(index, detail) {
+    const box = viewBody.querySelector(".explanation");
+    if (!box) return;
+    const steps = detail.ex.s;
+    const shape = R.shape(R.columns.shape[index]);
+    const puzzle = R.values(R.columns.puzzle[index]);
+    const givens = puzzle.map((v) => v !== 0);
+    let at = 0;
+    const show = (k) => {
+      at = Math.min(Math.max(k, 0), steps.length);
+      const marks = new Map();
+      if (at > 0) {
+        const [, placements, eliminations] = steps[at - 1];
+        for (let i = 0; i < eliminations.length; i += 2) marks.set(eliminations[i], "ex-elim");
+        for (let i = 0; i < placements.length; i += 2) marks.set(placements[i], "ex-placed");
+      }
+      const values = valuesAfter(puzzle, steps, at);
+      const pencil = box.querySelector(".ex-pencil").checked;
+      const candidates = pencil ? candidatesAfter(puzzle, shape, steps, at) : null;
+      const target = box.querySelector(".ex-grid");
+      target.classList.toggle("pencil", pencil);
+      target.innerHTML = R.gridHtml(values, shape, { givens })
+        .replace(/data-cell="(\d+)"([^>]*)><\/span>/g, (whole, cell, rest) => candidates ?
+          `data-cell="${cell}"${rest}>${pencilHtml(candidates[Number(cell)], shape)}</span>` :
+          whole)
+        .replace(/data-cell="(\d+)"/g, (whole, cell) =>
+          marks.has(Number(cell)) ? `${whole} data-mark="${marks.get(Number(cell))}"` : whole);
+      box.querySelector(".ex-at").textContent = `${at} / ${steps.length}`;
+      box.dataset.step = String(at);
+      box.querySelectorAll(".ex-steps li").forEach((li) =>
+        li.classList.toggle("current", Number(li.dataset.step) === at));
+      const current = box.querySelector(".ex-steps li.current");
+      if (current) current.scrollIntoView({ block: "nearest" });
+      box.querySelector(".ex-prev").disabled = at === 0;
+      box.querySelector(".ex-next").disabled = at === steps.length;
+    };
+    box.querySelector(".ex-prev").addEventListener("click", () => show(at - 1));
+    box.querySelector(".ex-next").addEventListener("click", () => show(at + 1));
+    box.querySelector(".ex-pencil").addEventListener("change", () => show(at));
+    box.querySelector(".ex-steps").addEventListener("click", (event) => {
+      const li = event.target.closest("li[data-step]");
+      if (li) show(Number(li.dataset.step));
+    });
+    box.addEventListener("keydown", (event) => {
+      /* inside the explanation the arrows step through it, not through the puzzles */
+      if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
+      event.stopPropagation();
+      event.preventDefault();
+      show(at + (event.key === "ArrowRight" ? 1 : -1));
+    });
+    show(0);
   }
 
   function chip(config) {
