@@ -17,16 +17,17 @@ from .objects import (
     solve_settings,
 )
 from .options import (
+    bench_solve_options,
     executor_options,
     first_option,
     input_options,
     option,
     renamed,
     results_options,
-    solve_options,
 )
 from .output import echo, fail, run_command, stdout_closed
 from .signals import EXIT_OK, EXIT_UNSOLVED, check_stop, quiet_echo, signal_word, stop_with
+from .study import study_option
 
 
 @click.command(
@@ -36,8 +37,10 @@ from .signals import EXIT_OK, EXIT_UNSOLVED, check_stop, quiet_echo, signal_word
   sudoku-cp bench top95 --backends dfs,cpsat,sat --results r.jsonl
   sudoku-cp bench 17clue --first 1000 --repeat 3 --time-limit 10 \\
       --results r.jsonl
-  sudoku-cp report r.jsonl -o report.html"""
+  sudoku-cp report r.jsonl -o report.html
+  sudoku-cp bench --config studies/families.toml --first 5 --time-limit 1"""
 )
+@study_option(comma_lists=("backend_list", "mode"))
 @input_options
 @option(
     "--backends",
@@ -46,7 +49,7 @@ from .signals import EXIT_OK, EXIT_UNSOLVED, check_stop, quiet_echo, signal_word
     default="dfs,cpsat,sat",
     help="Comma-separated backends or configurations to time.",
 )
-@solve_options
+@bench_solve_options
 @option(
     "--repeat",
     type=click.IntRange(min=1),
@@ -90,6 +93,14 @@ from .signals import EXIT_OK, EXIT_UNSOLVED, check_stop, quiet_echo, signal_word
     help="With -j 1 and the local executor: each configuration in a worker process of "
     "its own (--executor isolated), so that its peak memory is its own.",
 )
+@option(
+    "--report",
+    "reports",
+    metavar="FILE",
+    multiple=True,
+    help="At the end, write this report of the results logs, as `sudoku-cp report -o FILE` "
+    "does (.md, .html, .tex, .csv, .json); may be repeated. Needs --results.",
+)
 @run_command
 def bench(
     files: tuple[str, ...],
@@ -98,12 +109,6 @@ def bench(
     no_download: bool,
     backend_list: str,
     mode: str,
-    limit: int,
-    time_limit: float | None,
-    certify: bool,
-    keep_proofs: str | None,
-    repeat: int,
-    warmup: int,
     jobs: int,
     executor: str,
     scheduler: str | None,
@@ -113,6 +118,7 @@ def bench(
     first: int | None,
     measure_setup: bool,
     isolate: bool,
+    reports: tuple[str, ...],
     **given: Any,
 ) -> None:
     """Time backends over puzzle sets (one set per file) and print the summary table.
@@ -124,31 +130,123 @@ def bench(
     Exit: 0 every answer right (timeouts included), 1 a wrong answer or a backend
     error, 2 bad usage or input, 130/143 interrupted (continue with --resume).
     """
-    from ..sessions import BenchSession
-
     chosen = configurations([backend_list], given)
     baseline = _baseline(chosen, baseline)
-    if resume and not results:
-        fail("--resume needs --results FILE (the results log of the run to continue)")
+    _needs_results(results, resume=resume, reports=reports)
+    modes = mode.split(",")
+    logs = _mode_logs(results, modes)
     puzzles = _read_sets(files, input_format, box, no_download, first)
     if executor == "local" and jobs == 1 and isolate:
         executor = "isolated"
+    failed = _run_modes(
+        puzzles,
+        chosen,
+        _mode_settings(modes, given),
+        logs,
+        inputs=list(files) or ["-"],
+        resume=resume,
+        executor=(executor, jobs, scheduler),
+        extra_settings={"baseline": baseline, "first": first},
+        measure_setup=measure_setup,
+        baseline=baseline,
+    )
+    _write_reports(reports, [log for log in logs if log], baseline)
+    sys.exit(EXIT_UNSOLVED if failed else EXIT_OK)
+
+
+def _needs_results(results: str | None, *, resume: bool, reports: tuple[str, ...]) -> None:
+    if resume and not results:
+        fail("--resume needs --results FILE (the results log of the run to continue)")
+    if reports and not results:
+        fail("--report needs --results FILE (the results log the report is made of)")
+
+
+def _run_modes(
+    puzzles: list[Any],
+    chosen: list[Any],
+    settings: dict[str, Any],
+    logs: list[str | None],
+    **session_options: Any,
+) -> bool:
+    """A session per mode, one after the other, each with its log and its tables (under the
+    mode's name when there are several); whether an answer was wrong or failed."""
+    failed = False
+    for number, (mode, log) in enumerate(zip(settings, logs, strict=True)):
+        if len(settings) > 1:
+            echo(("\n" if number else "") + f"Mode {mode} ({log or 'no log'}):")
+        failed |= _bench_mode(puzzles, chosen, settings[mode], results=log, **session_options)
+    return failed
+
+
+def _mode_settings(modes: list[str], given: dict[str, Any]) -> dict[str, Any]:
+    """Each mode's `SolveSettings`, from the solve options (the command's other keywords)."""
+    return {
+        mode: solve_settings(
+            mode,
+            given["limit"],
+            given["time_limit"],
+            given["certify"],
+            given["keep_proofs"],
+            warmup=given["warmup"],
+            repeat=given["repeat"],
+            prime=True,
+        )
+        for mode in modes
+    }
+
+
+def _mode_logs(results: str | None, modes: list[str]) -> list[str | None]:
+    """Each mode's results log: the one named, or with several modes one each beside it,
+    named after its mode (r.jsonl: r-lexmin.jsonl, r-any.jsonl)."""
+    from pathlib import Path
+
+    if results is None or len(modes) == 1:
+        return [results] * len(modes)
+    path = Path(results)
+    return [str(path.with_name(f"{path.stem}-{mode}{path.suffix}")) for mode in modes]
+
+
+def _bench_mode(
+    puzzles: list[Any],
+    chosen: list[Any],
+    settings: Any,
+    *,
+    executor: tuple[str, int, str | None],
+    measure_setup: bool,
+    baseline: str,
+    **session_options: Any,
+) -> bool:
+    """One mode's session: run, shown; whether an answer was wrong or failed."""
+    from ..sessions import BenchSession
+
+    name, jobs, scheduler = executor
     session = BenchSession(
         puzzles,
         chosen,
-        solve_settings(
-            mode, limit, time_limit, certify, keep_proofs, warmup=warmup, repeat=repeat, prime=True
-        ),
-        inputs=list(files) or ["-"],
-        results=results,
-        resume=resume,
-        executor=make_executor(executor, jobs, scheduler),
+        settings,
+        executor=make_executor(name, jobs, scheduler),
         jobs=jobs,
-        extra_settings={"baseline": baseline, "first": first},
+        **session_options,
     )
-    _measure(session, measure_setup, results)
+    _measure(session, measure_setup, session_options["results"])
     _show(session, baseline)
-    sys.exit(EXIT_UNSOLVED if session.failed else EXIT_OK)
+    return bool(session.failed)
+
+
+def _write_reports(reports: tuple[str, ...], logs: list[str], baseline: str) -> None:
+    """The reports asked for, each of every mode's log, as `sudoku-cp report` writes them."""
+    from .report import report
+
+    context = click.get_current_context()
+    for path in reports:
+        context.invoke(
+            report,
+            results_files=tuple(logs),
+            output=path,
+            report_format=None,
+            baseline=baseline,
+            with_plots=True,
+        )
 
 
 def _baseline(chosen: list[Any], baseline: str | None) -> str:
