@@ -10,6 +10,7 @@ in input order. An input line that is not a puzzle comes through in its place as
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 from collections.abc import Callable, Generator, Iterable, Sequence
@@ -22,12 +23,13 @@ from .executors.inline import InlineExecutor
 from .formats import InputPuzzle
 from .grid import Grid, Shape
 from .judging import CheckedPuzzle, Judged, PuzzleRuns, SkippedLine, SolveSettings, judge
-from .result import SolveResult
+from .result import SolveResult, Status
 
 if TYPE_CHECKING:
     from .certify import Certification
 
 LOGGER = logging.getLogger(__name__)
+DEADLINE_GRACE = 10.0  # seconds past the time limits before the fresh executor kills a solve
 
 
 def peak_memory_mb() -> float | None:
@@ -70,6 +72,32 @@ class SolveJob(Job):
 
     def seconds(self, output: Any) -> float:
         return float(output.solve_seconds)
+
+    def deadline(self) -> float | None:
+        """Every timed and untimed solve of an item's part at the time limit, half as much
+        again, and `DEADLINE_GRACE` seconds for the set-up a solve's clock leaves out."""
+        settings = self.settings
+        if settings.time_limit is None:
+            return None
+        solves = settings.repeat + settings.warmup + settings.prime
+        return 1.5 * solves * settings.time_limit + DEADLINE_GRACE
+
+    def timed_out(self, item: Any, part: str, seconds: float) -> PuzzleRuns:
+        (configuration,) = [item for item in self.configurations if item.label == part]
+        timeout = SolveResult(
+            backend=configuration.backend,
+            mode=self.settings.mode,
+            status=Status.TIMEOUT,
+            seconds=seconds,
+            reason=f"killed at its deadline of {seconds:g} s",
+        )
+        runs = PuzzleRuns(item)
+        runs.results[part] = [timeout] * self.settings.repeat
+        return runs
+
+    def cold(self) -> SolveJob:
+        """No priming: a single item's process would solve it twice."""
+        return SolveJob(self.configurations, dataclasses.replace(self.settings, prime=False))
 
 
 class WarmBackends(JobWorker):
