@@ -47,19 +47,28 @@ class SolveJob(Job):
     """Solve each puzzle with every configuration: the engine's job for every executor. Its
     parts are the configurations' labels."""
 
-    def __init__(self, configurations: Sequence[Configuration], settings: SolveSettings) -> None:
+    def __init__(
+        self,
+        configurations: Sequence[Configuration],
+        settings: SolveSettings,
+        stopped: dict[str, int] | None = None,
+    ) -> None:
         self.configurations = list(configurations)
         self.settings = settings
+        # --stop-at-timeout: label -> the size it timed out at. Shared with the driver, so seen
+        # by workers in this process or forked after the timeout (inline and fresh executors).
+        self.stopped = {} if stopped is None else stopped
 
     @property
     def parts(self) -> Sequence[str]:
         return [configuration.label for configuration in self.configurations]
 
     def start(self) -> WarmBackends:
-        return WarmBackends(self.configurations, self.settings)
+        return WarmBackends(self.configurations, self.settings, self.stopped)
 
     def only(self, part: str) -> SolveJob:
-        return SolveJob([item for item in self.configurations if item.label == part], self.settings)
+        chosen = [item for item in self.configurations if item.label == part]
+        return SolveJob(chosen, self.settings, self.stopped)
 
     def failed(self, item: Any, part: str, reason: str) -> PuzzleRuns:
         return PuzzleRuns(item, errors={part: reason})
@@ -97,15 +106,22 @@ class SolveJob(Job):
 
     def cold(self) -> SolveJob:
         """No priming: a single item's process would solve it twice."""
-        return SolveJob(self.configurations, dataclasses.replace(self.settings, prime=False))
+        cold = dataclasses.replace(self.settings, prime=False)
+        return SolveJob(self.configurations, cold, self.stopped)
 
 
 class WarmBackends(JobWorker):
     """The backends of one worker, built once and rebuilt after a failure."""
 
-    def __init__(self, configurations: Sequence[Configuration], settings: SolveSettings) -> None:
+    def __init__(
+        self,
+        configurations: Sequence[Configuration],
+        settings: SolveSettings,
+        stopped: dict[str, int] | None = None,
+    ) -> None:
         self.configurations = list(configurations)
         self.settings = settings
+        self.stopped = {} if stopped is None else stopped
         self.backends: dict[str, Backend] = {item.label: item.build() for item in configurations}
         self.primed: set[tuple[int, Shape]] = set()
 
@@ -122,6 +138,10 @@ class WarmBackends(JobWorker):
         for configuration in self.configurations:
             label = configuration.label
             if part is not None and label != part:
+                continue
+            if grid.size >= self.stopped.get(label, grid.size + 1):
+                skipped = _not_run(configuration, settings, self.stopped[label])
+                runs.results[label] = [skipped] * settings.repeat
                 continue
             backend = self.backends[label]
             try:
@@ -173,6 +193,25 @@ class WarmBackends(JobWorker):
             backend.close()
 
 
+def _not_run(configuration: Configuration, settings: SolveSettings, size: int) -> SolveResult:
+    """A timeout not run: the configuration timed out at `size`, and this puzzle is as large."""
+    return SolveResult(
+        backend=configuration.backend,
+        mode=settings.mode,
+        status=Status.TIMEOUT,
+        reason=f"not run: stopped after a timeout at {size}x{size}",
+    )
+
+
+def _note_timeouts(job: SolveJob, runs: PuzzleRuns) -> None:
+    """--stop-at-timeout: each configuration's first size with a timeout."""
+    grid = runs.input.grid
+    for label, results in runs.results.items():
+        timed_out = any(result.status is Status.TIMEOUT for result in results)
+        if grid is not None and timed_out and label not in job.stopped:
+            job.stopped[label] = grid.size
+
+
 def execute(
     puzzles: Iterable[InputPuzzle],
     configurations: Sequence[Configuration],
@@ -188,9 +227,12 @@ def execute(
     results log). Closing the iterator, or an exception (Ctrl-C), stops the executor's work.
     """
     executor = executor or InlineExecutor()
-    outputs = executor.map(puzzles, SolveJob(configurations, settings))
+    job = SolveJob(configurations, settings)
+    outputs = executor.map(puzzles, job)
     try:
         for runs in outputs:
+            if settings.stop_at_timeout:
+                _note_timeouts(job, runs)
             if runs.input.grid is None:
                 yield SkippedLine(runs.input)
                 continue

@@ -94,6 +94,15 @@ from .study import study_option
     "its own (--executor isolated), so that its peak memory is its own.",
 )
 @option(
+    "--stop-at-timeout",
+    is_flag=True,
+    default=False,
+    show_default=False,
+    help="A configuration that times out on a puzzle runs no later puzzle of that size or "
+    "larger (each a timeout, not run): a scaling series ends at its first timeout. Needs "
+    "--executor fresh or inline.",
+)
+@option(
     "--report",
     "reports",
     metavar="FILE",
@@ -135,9 +144,10 @@ def bench(
     _needs_results(results, resume=resume, reports=reports)
     modes = mode.split(",")
     logs = _mode_logs(results, modes)
-    puzzles = _read_sets(files, input_format, box, no_download, first)
     if executor == "local" and jobs == 1 and isolate:
         executor = "isolated"
+    _check_stop_at_timeout(given, executor, jobs)
+    puzzles = _read_sets(files, input_format, box, no_download, first)
     failed = _run_modes(
         puzzles,
         chosen,
@@ -190,9 +200,22 @@ def _mode_settings(modes: list[str], given: dict[str, Any]) -> dict[str, Any]:
             warmup=given["warmup"],
             repeat=given["repeat"],
             prime=True,
+            stop_at_timeout=given["stop_at_timeout"],
         )
         for mode in modes
     }
+
+
+def _check_stop_at_timeout(given: dict[str, Any], executor: str, jobs: int) -> None:
+    """--stop-at-timeout acts on the puzzles after a timeout: the workers must learn of it
+    before they take the next puzzle, which only this process and its fresh children do."""
+    if given["stop_at_timeout"] and not (
+        executor == "fresh" or (executor in ("inline", "local") and jobs == 1)
+    ):
+        fail(
+            f"--stop-at-timeout needs --executor fresh or inline (with --executor {executor}"
+            f"{'' if jobs == 1 else f' -j {jobs}'}, workers take puzzles ahead of the timeouts)"
+        )
 
 
 def _mode_logs(results: str | None, modes: list[str]) -> list[str | None]:
