@@ -94,6 +94,14 @@ from .study import study_option
     "its own (--executor isolated), so that its peak memory is its own.",
 )
 @option(
+    "--backend-file",
+    "backend_files",
+    metavar="NAME=PATH:CLASS",
+    multiple=True,
+    help="Also a backend NAME: the Backend class CLASS of PATH (a .py file or a package "
+    "folder), e.g. an older revision's copy for an A/B. May be repeated.",
+)
+@option(
     "--stop-at-timeout",
     is_flag=True,
     default=False,
@@ -139,6 +147,7 @@ def bench(
     Exit: 0 every answer right (timeouts included), 1 a wrong answer or a backend
     error, 2 bad usage or input, 130/143 interrupted (continue with --resume).
     """
+    _register_files(given.pop("backend_files"))
     chosen = configurations([backend_list], given)
     baseline = _baseline(chosen, baseline)
     _needs_results(results, resume=resume, reports=reports)
@@ -204,6 +213,14 @@ def _mode_settings(modes: list[str], given: dict[str, Any]) -> dict[str, Any]:
         )
         for mode in modes
     }
+
+
+def _register_files(backend_files: tuple[str, ...]) -> None:
+    """The backends of --backend-file, in the registry before the configurations are read."""
+    from ..backends.from_file import register_file_backend
+
+    for given in backend_files:
+        register_file_backend(given)
 
 
 def _check_stop_at_timeout(given: dict[str, Any], executor: str, jobs: int) -> None:
