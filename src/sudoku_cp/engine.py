@@ -204,11 +204,16 @@ def _not_run(configuration: Configuration, settings: SolveSettings, size: int) -
 
 
 def _note_timeouts(job: SolveJob, runs: PuzzleRuns) -> None:
-    """--stop-at-timeout: each configuration's first size with a timeout."""
+    """--stop-at-timeout: each configuration's first size with a timeout in its series (a run
+    of puzzles of rising size: a puzzle smaller than the size it stopped at starts a new one)."""
     grid = runs.input.grid
+    if grid is None:
+        return
     for label, results in runs.results.items():
+        if grid.size < job.stopped.get(label, 0):
+            del job.stopped[label]
         timed_out = any(result.status is Status.TIMEOUT for result in results)
-        if grid is not None and timed_out and label not in job.stopped:
+        if timed_out and label not in job.stopped:
             job.stopped[label] = grid.size
 
 
