@@ -115,8 +115,9 @@ from .study import study_option
     "reports",
     metavar="FILE",
     multiple=True,
-    help="At the end, write this report of the results logs, as `sudoku-cp report -o FILE` "
-    "does (.md, .html, .tex, .csv, .json); may be repeated. Needs --results.",
+    help="At the end, write this report of the results logs beside them (a relative FILE is "
+    "taken from their folder), as `sudoku-cp report -o FILE` does (.md, .html, .tex, .csv, "
+    ".json); may be repeated. Needs --results.",
 )
 @run_command
 def bench(
@@ -169,7 +170,7 @@ def bench(
         measure_setup=measure_setup,
         baseline=baseline,
     )
-    _write_reports(reports, [log for log in logs if log], baseline)
+    _write_reports(reports, results, [log for log in logs if log], baseline)
     sys.exit(EXIT_UNSOLVED if failed else EXIT_OK)
 
 
@@ -273,16 +274,22 @@ def _bench_mode(
     return bool(session.failed)
 
 
-def _write_reports(reports: tuple[str, ...], logs: list[str], baseline: str) -> None:
-    """The reports asked for, each of every mode's log, as `sudoku-cp report` writes them."""
+def _write_reports(
+    reports: tuple[str, ...], results: str | None, logs: list[str], baseline: str
+) -> None:
+    """The reports asked for, each of every mode's log, as `sudoku-cp report` writes them,
+    beside the results log (a relative path is taken from its folder)."""
+    from pathlib import Path
+
     from .report import report
 
     context = click.get_current_context()
+    folder = Path(results or ".").parent
     for path in reports:
         context.invoke(
             report,
             results_files=tuple(logs),
-            output=path,
+            output=str(folder / path),
             report_format=None,
             baseline=baseline,
             with_plots=True,
