@@ -1,8 +1,8 @@
 """Issue 4 performance figures for the `sat` backend, measured in one run on this machine.
 
-    python benchmarks/bench_sat.py [--data ../shared/data] [--limit-puzzles N] [--cap 10]
+    python tools/bench_sat.py [--data ../shared/data] [--limit-puzzles N] [--cap 10]
                                    [--cap-25 20] [--skip-comparison] [--quick]
-    python benchmarks/bench_sat.py --against OLD_SAT_PY [--lexmin-puzzles 1000] [--rounds 2]
+    python tools/bench_sat.py --against OLD_SAT_PY [--lexmin-puzzles 1000] [--rounds 2]
 
 `--against` only compares this sat backend with another version (a sat.py from before the
 package, e.g. `git show REV:src/sudoku_cp/backends/sat.py > /tmp/sat_old.py`, or a copy of a

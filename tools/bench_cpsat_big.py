@@ -7,11 +7,11 @@ puzzle's clock and outside the CPU figure, which is `time.process_time()` around
 Every answer is checked with `is_solution_of`; lex-min answers of the two models must agree when
 both finish. The stats columns (stages, branches, conflicts) are CP-SAT's, summed over the calls.
 
-    python benchmarks/bench_cpsat_big.py                                # empty 25..64, both models
-    python benchmarks/bench_cpsat_big.py --sizes 25 36 --limit 60       # a shorter run
-    python benchmarks/bench_cpsat_big.py --puzzle data/generated/x.txt  # first puzzle of a file
-    python benchmarks/bench_cpsat_big.py --no-empty --multi 36:0.5:0 --multi 64:0.5:0:pattern
-    python benchmarks/bench_cpsat_big.py --models integer --modes lexmin --counts on off \
+    python tools/bench_cpsat_big.py                                # empty 25..64, both models
+    python tools/bench_cpsat_big.py --sizes 25 36 --limit 60       # a shorter run
+    python tools/bench_cpsat_big.py --puzzle data/generated/x.txt  # first puzzle of a file
+    python tools/bench_cpsat_big.py --no-empty --multi 36:0.5:0 --multi 64:0.5:0:pattern
+    python tools/bench_cpsat_big.py --models integer --modes lexmin --counts on off \
         --sizes 30 35 36                                  # the row counts, side by side
 
 `--counts auto|on|off ...` (default auto) is the backend's `counts` option: the implied row counts

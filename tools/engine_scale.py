@@ -3,8 +3,8 @@ of `solve` and `crosscheck` on 200,000 puzzles, and 9x9 throughput of both comma
 older checkout of the toolkit (the code before the engine), run the same way.
 
     git worktree add /tmp/oldtree 9cae45b        # the commit before the engine
-    python benchmarks/engine_scale.py --old /tmp/oldtree/src [--puzzles 200000] [--old-big]
-    python benchmarks/engine_scale.py --old /tmp/oldtree/src --only throughput --rounds 5
+    python tools/engine_scale.py --old /tmp/oldtree/src [--puzzles 200000] [--old-big]
+    python tools/engine_scale.py --old /tmp/oldtree/src --only throughput --rounds 5
 
 Throughput is measured in CPU seconds (user + system of the command and its worker processes)
 and wall seconds, old and new interleaved round by round so that load drifts hit both alike;

@@ -1,8 +1,8 @@
 """The HTML report in headless Chromium, by hand: its screenshots for the docs, and its figures
 at scale (how long the page takes to write, how big it is, how fast it opens, filters and sorts).
 
-    python benchmarks/html_report.py screenshots docs/study/encodings.jsonl.gz docs/images
-    python benchmarks/html_report.py scale big.jsonl
+    python tools/html_report.py screenshots docs/study/encodings.jsonl.gz docs/images
+    python tools/html_report.py scale big.jsonl
 
 `screenshots` writes report-summary.png, report-plots.png, report-scatter.png,
 report-scaling.png and report-puzzles.png from a results log (.jsonl or .jsonl.gz); the puzzle

@@ -1,6 +1,6 @@
 """A kept SAT solver against fresh ones, on the sequence of the slowdown issue.
 
-    python benchmarks/bench_sat_kept.py [--allowance 2000|none] [--time-limit S] [--repeats R]
+    python tools/bench_sat_kept.py [--allowance 2000|none] [--time-limit S] [--repeats R]
                                         [--puzzles FILE[#N,...] ...]
 
 The sequence: the five puzzles of data/generated/unique-25x25.txt, then the empty 25x25

@@ -1,6 +1,6 @@
 """Issue 5 performance figures for `sudoku-cp crosscheck`, measured on this machine.
 
-    python benchmarks/crosscheck_scale.py [--data ../shared/data] [--serg-puzzles 1000]
+    python tools/crosscheck_scale.py [--data ../shared/data] [--serg-puzzles 1000]
                                           [--clue-puzzles N] [--only serg|17clue]
 
 1. The first 1,000 puzzles of serg_benchmark, --mode lexmin, dfs,cpsat,sat, with --jobs 2 and

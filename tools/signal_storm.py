@@ -1,6 +1,6 @@
 """Signals at random moments: start-up, the pool's fork, the Dask cluster's start, mid-run.
 
-    python benchmarks/signal_storm.py PUZZLES [--trials 200] [--seed 1] [--max-delay 4]
+    python tools/signal_storm.py PUZZLES [--trials 200] [--seed 1] [--max-delay 4]
                                       [--commands crosscheck,dask,solve,bench] [--window 0.3]
 
 Each trial starts a real `sudoku-cp` process in a session of its own, waits a random time

@@ -1,7 +1,7 @@
 """Performance figures for the `dfs` backend, measured in one run on this machine.
 
     git show 3314fea~1:src/sudoku_cp/backends/dfs.py > /tmp/dfs_old.py   # the baseline
-    python benchmarks/bench_dfs.py [--data ../shared/data] [--baseline /tmp/dfs_old.py]
+    python tools/bench_dfs.py [--data ../shared/data] [--baseline /tmp/dfs_old.py]
         [--cap 60] [--naive-cap 10] [--skip-naive] [--only weak]
 
 Per puzzle times are CPU seconds and include parsing and verification. Prints Markdown

@@ -1,6 +1,6 @@
 """What a certificate costs: encode / solve / check, CPU seconds, per puzzle set and variant.
 
-    python benchmarks/bench_certify.py [--serg N] [--hex N] [--unsat N] [--variants A,B,...]
+    python tools/bench_certify.py [--serg N] [--hex N] [--unsat N] [--variants A,B,...]
 
 Sets (answers made beforehand by the sat backend, not timed): `serg` lex-min answers of N puzzles
 spread over ../shared/data/serg_benchmark.txt (9x9, two or more completions each); `hex` lex-min

@@ -1,6 +1,6 @@
-"""The benchmark scripts still fit the library: each imports, and every name it imports from
-sudoku_cp - at the top or inside a function - exists. (Running them is the benchmarks' job, not
-the suite's: they take minutes to hours.)"""
+"""The scripts under tools/ (measurements that cannot be a study file) still fit the library:
+each imports, and every name it imports from sudoku_cp - at the top or inside a function -
+exists. (Running them takes minutes to hours: not the suite's job.)"""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+BENCHMARKS = Path(__file__).resolve().parent.parent / "tools"
 SCRIPTS = sorted(BENCHMARKS.glob("*.py"))
 
 

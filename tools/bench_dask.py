@@ -1,6 +1,6 @@
 """Issue 14 figures: the Dask executor against the local process pool, side by side in one run.
 
-    python benchmarks/bench_dask.py [--data ../shared/data/17clue.txt] [--puzzles 2000]
+    python tools/bench_dask.py [--data ../shared/data/17clue.txt] [--puzzles 2000]
                                     [--backends dfs,cpsat,sat] [--jobs 2] [--rounds 2]
                                     [--chunk-sizes 32] [--mode lexmin]
 

@@ -15,10 +15,10 @@ start-up cost (ortools import, set-up) in fresh interpreters.
 `git show`: the package src/sudoku_cp/backends/cpsat/, or the module cpsat.py it was before), for
 before/after figures in the same run.
 
-    python benchmarks/bench_cpsat.py                          # 1,000 per set, 2 rounds
-    python benchmarks/bench_cpsat.py --baseline main          # and the old backend beside it
-    python benchmarks/bench_cpsat.py --quick                  # a smoke run while developing
-    python benchmarks/bench_cpsat.py --quick --integer        # and the integer model on 9x9
+    python tools/bench_cpsat.py                          # 1,000 per set, 2 rounds
+    python tools/bench_cpsat.py --baseline main          # and the old backend beside it
+    python tools/bench_cpsat.py --quick                  # a smoke run while developing
+    python tools/bench_cpsat.py --quick --integer        # and the integer model on 9x9
 """
 
 from __future__ import annotations

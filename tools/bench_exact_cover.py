@@ -6,7 +6,7 @@ rotates from puzzle to puzzle, CPU seconds of this process. The exact-cover matr
 candidate of the puzzle, 4N^2 columns) is built outside the clock and timed apart. exact-cover is
 a benchmark-only package, not a dependency of sudoku-cp: `pip install exact-cover`.
 
-    python benchmarks/bench_exact_cover.py ../shared/data/top95.txt
+    python tools/bench_exact_cover.py ../shared/data/top95.txt
 """
 
 from __future__ import annotations
