@@ -17,9 +17,7 @@ from ..conftest import ROOT
 
 pytest.importorskip("distributed")
 
-spec = importlib.util.spec_from_file_location(
-    "signal_storm", ROOT / "tools" / "signal_storm.py"
-)
+spec = importlib.util.spec_from_file_location("signal_storm", ROOT / "tools" / "signal_storm.py")
 assert spec is not None and spec.loader is not None
 storm = importlib.util.module_from_spec(spec)
 sys.modules[spec.name] = storm  # its dataclasses look their module up
