@@ -37,6 +37,7 @@ LAYERS: list[tuple[str, ...]] = [
         "executors.inline",
         "executors.local",
         "executors.isolated",
+        "executors.fresh",
         "executors.dask_cluster",
         "executors.dask",
         "executors",

@@ -274,3 +274,26 @@ def test_the_architecture_page_names_every_module():
         if not listed:
             missing.append(str(relative))
     assert not missing, "not on docs/architecture.md: " + ", ".join(missing)
+
+
+def test_no_project_issue_numbers_in_user_facing_docs_or_help() -> None:
+    """The docs, the README, the study files and the command help speak of what was done, never
+    of the tracker's issue numbers (an upstream project's issue, named, is a reference)."""
+    from click.testing import CliRunner
+
+    from sudoku_cp.cli import COMMANDS, main
+
+    pattern = re.compile(r"\bissues?[ -]#?\d+", re.IGNORECASE)
+    texts = {str(path): path.read_text() for path in DOCS.rglob("*.md")}
+    texts.pop(str(DOCS / "changelog.md"), None)  # the history, kept as it was written
+    texts["README.md"] = (ROOT / "README.md").read_text()
+    texts |= {str(path): path.read_text() for path in (ROOT / "studies").glob("*.toml")}
+    runner = CliRunner()
+    texts |= {name: runner.invoke(main, [name, "--help"]).stdout for name in COMMANDS}
+    found = [
+        f"{where}: {match.group()}"
+        for where, text in texts.items()
+        for match in pattern.finditer(text)
+        if not text[: match.start()].rstrip().lower().endswith(("or-tools", "ortools"))
+    ]
+    assert found == []

@@ -317,3 +317,48 @@ def test_resume_runs_again_the_puzzles_that_ended_in_an_error(tmp_path: Path) ->
         "puzzle"
     ] * 2
     assert [line["number"] for line in lines[6:]] == [1, 3]
+
+
+@pytest.mark.parametrize("executor", ["inline", "fresh"])
+def test_stop_at_timeout_ends_a_series_at_its_first_timeout(
+    tmp_path: Path, register, executor: str
+) -> None:
+    """sleepy times out on a puzzle whose first cell is blank: on the empty 9x9 here. Its later
+    puzzles of size 9 or more are timeouts not run, until a smaller one starts a new series (the
+    next kind of input, from its smallest size); dfs runs all."""
+    from .bench_helpers import invoke, puzzles_of, register_wrong
+
+    register_wrong(register, "sleepy")
+    solvable_4 = "1" + "0" * 15
+    puzzles = [solvable_4, "0" * 81, BAEKJOON_2239, "0" * 256, solvable_4, BAEKJOON_2239]
+    path, log = tmp_path / "p.txt", tmp_path / "r.jsonl"
+    path.write_text("\n".join(puzzles) + "\n")
+    result = invoke(
+        "bench", path, "-b", "sleepy,dfs", "--executor", executor, "--stop-at-timeout",
+        "--time-limit", 5, "--no-setup", "--results", log,
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    sleepy = [record["runs"][0] for record in puzzles_of(log)]
+    assert [run["status"] for run in sleepy] == [
+        "solved", "timeout", "timeout", "timeout", "solved", "solved",
+    ]  # fmt: skip
+    assert [run["reason"] for run in sleepy[1:4]] == [
+        "no answer within 0.001 s",
+        "not run: stopped after a timeout at 9x9",
+        "not run: stopped after a timeout at 9x9",
+    ]
+    dfs = [record["runs"][1]["status"] for record in puzzles_of(log)]
+    assert dfs[:3] == ["solved"] * 3 and dfs[4:] == ["solved"] * 2
+
+
+def test_stop_at_timeout_needs_workers_that_learn_of_the_timeouts() -> None:
+    from .bench_helpers import invoke
+
+    result = invoke("bench", "x.txt", "--stop-at-timeout", "-j", 2)
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "Error: --stop-at-timeout needs --executor fresh or inline (with --executor local -j 2, "
+        "workers take puzzles ahead of the timeouts)\n"
+    )
+    isolated = invoke("bench", "x.txt", "--stop-at-timeout")
+    assert "(with --executor isolated, workers" in isolated.stderr

@@ -238,6 +238,27 @@ class StuckBackend(DfsBackend):
         return super()._solve(grid, mode=mode, limit=limit, deadline=deadline)
 
 
+class HangingBackend(DfsBackend):
+    """On puzzles whose first cell is blank: starts a helper process (its pid appended to the
+    file `helpers`, when set) and never returns, whatever the time limit, as a stuck native
+    solver would."""
+
+    name = "hanging"
+    helpers: ClassVar[str | None] = None
+
+    def _solve(self, grid: Grid, *, mode: Mode, limit: int, deadline: Deadline) -> Outcome:
+        if grid.values[0] == BLANK:
+            import subprocess
+
+            helper = subprocess.Popen(["sleep", "600"])
+            if HangingBackend.helpers is not None:
+                with open(HangingBackend.helpers, "a", encoding="utf-8") as log:
+                    log.write(f"{helper.pid}\n")
+            while True:
+                time.sleep(1)
+        return super()._solve(grid, mode=mode, limit=limit, deadline=deadline)
+
+
 WRONG_BACKENDS = {
     cls.name: cls.__name__
     for cls in (
@@ -254,6 +275,7 @@ WRONG_BACKENDS = {
         FailingBackend,
         SlowBackend,
         StuckBackend,
+        HangingBackend,
     )
 }
 
@@ -271,3 +293,4 @@ def wrong_backends() -> Iterator[dict[str, str]]:
             InterruptingBackend.solves_before_interrupt = None
             KillOnceBackend.flag = None
             ProcessKillerBackend.deaths = None
+            HangingBackend.helpers = None

@@ -10,6 +10,7 @@ in input order. An input line that is not a puzzle comes through in its place as
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 from collections.abc import Callable, Generator, Iterable, Sequence
@@ -22,12 +23,13 @@ from .executors.inline import InlineExecutor
 from .formats import InputPuzzle
 from .grid import Grid, Shape
 from .judging import CheckedPuzzle, Judged, PuzzleRuns, SkippedLine, SolveSettings, judge
-from .result import SolveResult
+from .result import SolveResult, Status
 
 if TYPE_CHECKING:
     from .certify import Certification
 
 LOGGER = logging.getLogger(__name__)
+DEADLINE_GRACE = 10.0  # seconds past the time limits before the fresh executor kills a solve
 
 
 def peak_memory_mb() -> float | None:
@@ -45,19 +47,28 @@ class SolveJob(Job):
     """Solve each puzzle with every configuration: the engine's job for every executor. Its
     parts are the configurations' labels."""
 
-    def __init__(self, configurations: Sequence[Configuration], settings: SolveSettings) -> None:
+    def __init__(
+        self,
+        configurations: Sequence[Configuration],
+        settings: SolveSettings,
+        stopped: dict[str, int] | None = None,
+    ) -> None:
         self.configurations = list(configurations)
         self.settings = settings
+        # --stop-at-timeout: label -> the size it timed out at. Shared with the driver, so seen
+        # by workers in this process or forked after the timeout (inline and fresh executors).
+        self.stopped = {} if stopped is None else stopped
 
     @property
     def parts(self) -> Sequence[str]:
         return [configuration.label for configuration in self.configurations]
 
     def start(self) -> WarmBackends:
-        return WarmBackends(self.configurations, self.settings)
+        return WarmBackends(self.configurations, self.settings, self.stopped)
 
     def only(self, part: str) -> SolveJob:
-        return SolveJob([item for item in self.configurations if item.label == part], self.settings)
+        chosen = [item for item in self.configurations if item.label == part]
+        return SolveJob(chosen, self.settings, self.stopped)
 
     def failed(self, item: Any, part: str, reason: str) -> PuzzleRuns:
         return PuzzleRuns(item, errors={part: reason})
@@ -71,13 +82,46 @@ class SolveJob(Job):
     def seconds(self, output: Any) -> float:
         return float(output.solve_seconds)
 
+    def deadline(self) -> float | None:
+        """Every timed and untimed solve of an item's part at the time limit, half as much
+        again, and `DEADLINE_GRACE` seconds for the set-up a solve's clock leaves out."""
+        settings = self.settings
+        if settings.time_limit is None:
+            return None
+        solves = settings.repeat + settings.warmup + settings.prime
+        return 1.5 * solves * settings.time_limit + DEADLINE_GRACE
+
+    def timed_out(self, item: Any, part: str, seconds: float) -> PuzzleRuns:
+        (configuration,) = [item for item in self.configurations if item.label == part]
+        timeout = SolveResult(
+            backend=configuration.backend,
+            mode=self.settings.mode,
+            status=Status.TIMEOUT,
+            seconds=seconds,
+            reason=f"killed at its deadline of {seconds:g} s",
+        )
+        runs = PuzzleRuns(item)
+        runs.results[part] = [timeout] * self.settings.repeat
+        return runs
+
+    def cold(self) -> SolveJob:
+        """No priming: a single item's process would solve it twice."""
+        cold = dataclasses.replace(self.settings, prime=False)
+        return SolveJob(self.configurations, cold, self.stopped)
+
 
 class WarmBackends(JobWorker):
     """The backends of one worker, built once and rebuilt after a failure."""
 
-    def __init__(self, configurations: Sequence[Configuration], settings: SolveSettings) -> None:
+    def __init__(
+        self,
+        configurations: Sequence[Configuration],
+        settings: SolveSettings,
+        stopped: dict[str, int] | None = None,
+    ) -> None:
         self.configurations = list(configurations)
         self.settings = settings
+        self.stopped = {} if stopped is None else stopped
         self.backends: dict[str, Backend] = {item.label: item.build() for item in configurations}
         self.primed: set[tuple[int, Shape]] = set()
 
@@ -94,6 +138,10 @@ class WarmBackends(JobWorker):
         for configuration in self.configurations:
             label = configuration.label
             if part is not None and label != part:
+                continue
+            if grid.size >= self.stopped.get(label, grid.size + 1):
+                skipped = _not_run(configuration, settings, self.stopped[label])
+                runs.results[label] = [skipped] * settings.repeat
                 continue
             backend = self.backends[label]
             try:
@@ -145,6 +193,30 @@ class WarmBackends(JobWorker):
             backend.close()
 
 
+def _not_run(configuration: Configuration, settings: SolveSettings, size: int) -> SolveResult:
+    """A timeout not run: the configuration timed out at `size`, and this puzzle is as large."""
+    return SolveResult(
+        backend=configuration.backend,
+        mode=settings.mode,
+        status=Status.TIMEOUT,
+        reason=f"not run: stopped after a timeout at {size}x{size}",
+    )
+
+
+def _note_timeouts(job: SolveJob, runs: PuzzleRuns) -> None:
+    """--stop-at-timeout: each configuration's first size with a timeout in its series (a run
+    of puzzles of rising size: a puzzle smaller than the size it stopped at starts a new one)."""
+    grid = runs.input.grid
+    if grid is None:
+        return
+    for label, results in runs.results.items():
+        if grid.size < job.stopped.get(label, 0):
+            del job.stopped[label]
+        timed_out = any(result.status is Status.TIMEOUT for result in results)
+        if timed_out and label not in job.stopped:
+            job.stopped[label] = grid.size
+
+
 def execute(
     puzzles: Iterable[InputPuzzle],
     configurations: Sequence[Configuration],
@@ -160,9 +232,12 @@ def execute(
     results log). Closing the iterator, or an exception (Ctrl-C), stops the executor's work.
     """
     executor = executor or InlineExecutor()
-    outputs = executor.map(puzzles, SolveJob(configurations, settings))
+    job = SolveJob(configurations, settings)
+    outputs = executor.map(puzzles, job)
     try:
         for runs in outputs:
+            if settings.stop_at_timeout:
+                _note_timeouts(job, runs)
             if runs.input.grid is None:
                 yield SkippedLine(runs.input)
                 continue

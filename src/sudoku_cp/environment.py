@@ -91,6 +91,9 @@ for module in task["modules"]:
     importlib.import_module(module)
 import_seconds = time.perf_counter() - start if task["modules"] else None
 from sudoku_cp.grid import Grid
+if task.get("file"):  # a backend of bench --backend-file: loaded again by its path
+    from sudoku_cp.backends.from_file import load_module
+    load_module(*task["file"])
 cls = getattr(importlib.import_module(task["module"]), task["class"])
 start = time.perf_counter()
 backend = cls(**task["options"])
@@ -132,6 +135,7 @@ def measure_setup(
         task = {
             "modules": list(solver_modules(configuration.backend)),
             "module": cls.__module__,
+            "file": _loaded_from(cls.__module__),
             "class": cls.__qualname__,
             "options": dict(configuration.options),
             "puzzles": puzzles,
@@ -158,6 +162,17 @@ def measure_setup(
             continue
         setup[configuration.label] = json.loads(done.stdout)
     return setup
+
+
+def _loaded_from(module_name: str) -> tuple[str, str] | None:
+    """(module, path) of the module loaded from a file by `bench --backend-file` that holds
+    `module_name` (itself, or the package it is part of), else None."""
+    from .backends.from_file import FILES
+
+    for loaded, path in FILES.items():
+        if module_name == loaded or module_name.startswith(loaded + "."):
+            return loaded, path
+    return None
 
 
 def cpu_model() -> str:

@@ -75,6 +75,9 @@ class SolveSettings:
     repeat: int = 1  # measured solves per (puzzle, configuration)
     prime: bool = False  # solve the first puzzle of each shape once, untimed, in each worker
     certifier: Certifier | None = None  # --certify: each answer certified in its worker
+    # bench --stop-at-timeout: a configuration that timed out at a size runs no later puzzle of
+    # that size or larger (each is recorded as a timeout, not run)
+    stop_at_timeout: bool = False
 
     @classmethod
     def of(
@@ -126,6 +129,8 @@ class SolveSettings:
         }
         if self.certifier is not None:  # only then: logs written without it resume as before
             data["certify"] = {"solver": self.certifier.solver, "engine": self.certifier.engine}
+        if self.stop_at_timeout:
+            data["stop_at_timeout"] = True
         return data
 
 

@@ -2,7 +2,7 @@
 imports, the pool's fork, the Dask cluster's start and mid-run, SIGINT to the process group (a
 terminal's Ctrl-C) and SIGTERM to the command. Each must end with exit 130/143, one line on
 stderr and no traceback, a count that matches the log, and a log that resumes to every puzzle
-once. `benchmarks/signal_storm.py` runs the same trial at random moments, hundreds of times."""
+once. `tools/signal_storm.py` runs the same trial at random moments, hundreds of times."""
 
 from __future__ import annotations
 
@@ -17,9 +17,7 @@ from ..conftest import ROOT
 
 pytest.importorskip("distributed")
 
-spec = importlib.util.spec_from_file_location(
-    "signal_storm", ROOT / "benchmarks" / "signal_storm.py"
-)
+spec = importlib.util.spec_from_file_location("signal_storm", ROOT / "tools" / "signal_storm.py")
 assert spec is not None and spec.loader is not None
 storm = importlib.util.module_from_spec(spec)
 sys.modules[spec.name] = storm  # its dataclasses look their module up

@@ -19,7 +19,7 @@ from ..conftest import BAEKJOON_2239, BAEKJOON_2239_ANSWER
 
 
 def test_every_executor_is_found_by_name() -> None:
-    assert list(EXECUTORS) == ["local", "inline", "isolated", "dask"]
+    assert list(EXECUTORS) == ["local", "inline", "isolated", "dask", "fresh"]
     assert isinstance(make_executor("inline"), InlineExecutor)
     assert isinstance(make_executor("isolated"), IsolatedExecutor)
     assert isinstance(make_executor("local", jobs=1), InlineExecutor)
@@ -27,7 +27,7 @@ def test_every_executor_is_found_by_name() -> None:
     with pytest.raises(
         ExecutorError,
         match=r"unknown executor 'cloud' \(choose from local, "
-        r"inline, isolated, dask\)",
+        r"inline, isolated, dask, fresh\)",
     ):
         make_executor("cloud")
 

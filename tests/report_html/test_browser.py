@@ -5,7 +5,7 @@ find the cell where a deliberately wrong backend's answer differs.
 
 Without the browser the whole module skips, with one line naming the packages. With
 SUDOKU_CP_SCREENSHOTS=FOLDER the grid test also saves the puzzle view it checked there (the
-screenshot docs/images/report-puzzle.png; the others come from benchmarks/html_report.py).
+screenshot docs/images/report-puzzle.png; the others come from tools/html_report.py).
 """
 
 from __future__ import annotations

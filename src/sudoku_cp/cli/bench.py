@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import sys
-from typing import Any, NoReturn
+from typing import Any
 
 import click
 
@@ -17,16 +17,17 @@ from .objects import (
     solve_settings,
 )
 from .options import (
+    bench_solve_options,
     executor_options,
     first_option,
     input_options,
     option,
     renamed,
     results_options,
-    solve_options,
 )
 from .output import echo, fail, run_command, stdout_closed
 from .signals import EXIT_OK, EXIT_UNSOLVED, check_stop, quiet_echo, signal_word, stop_with
+from .study import study_option
 
 
 @click.command(
@@ -36,8 +37,10 @@ from .signals import EXIT_OK, EXIT_UNSOLVED, check_stop, quiet_echo, signal_word
   sudoku-cp bench top95 --backends dfs,cpsat,sat --results r.jsonl
   sudoku-cp bench 17clue --first 1000 --repeat 3 --time-limit 10 \\
       --results r.jsonl
-  sudoku-cp report r.jsonl -o report.html"""
+  sudoku-cp report r.jsonl -o report.html
+  sudoku-cp bench --config studies/families.toml --first 5 --time-limit 1"""
 )
+@study_option(comma_lists=("backend_list", "mode"))
 @input_options
 @option(
     "--backends",
@@ -46,7 +49,7 @@ from .signals import EXIT_OK, EXIT_UNSOLVED, check_stop, quiet_echo, signal_word
     default="dfs,cpsat,sat",
     help="Comma-separated backends or configurations to time.",
 )
-@solve_options
+@bench_solve_options
 @option(
     "--repeat",
     type=click.IntRange(min=1),
@@ -96,6 +99,32 @@ from .signals import EXIT_OK, EXIT_UNSOLVED, check_stop, quiet_echo, signal_word
     default=False,
     help="Store each puzzle's explain rating in the log (rated after its runs, not timed).",
 )
+@option(
+    "--backend-file",
+    "backend_files",
+    metavar="NAME=PATH:CLASS",
+    multiple=True,
+    help="Also a backend NAME: the Backend class CLASS of PATH (a .py file or a package "
+    "folder), e.g. an older revision's copy for an A/B. May be repeated.",
+)
+@option(
+    "--stop-at-timeout",
+    is_flag=True,
+    default=False,
+    show_default=False,
+    help="A configuration that times out on a puzzle runs no later puzzle of that size or "
+    "larger (each a timeout, not run): a scaling series ends at its first timeout. Needs "
+    "--executor fresh or inline.",
+)
+@option(
+    "--report",
+    "reports",
+    metavar="FILE",
+    multiple=True,
+    help="At the end, write this report of the results logs beside them (a relative FILE is "
+    "taken from their folder), as `sudoku-cp report -o FILE` does (.md, .html, .tex, .csv, "
+    ".json); may be repeated. Needs --results.",
+)
 @run_command
 def bench(
     files: tuple[str, ...],
@@ -104,12 +133,6 @@ def bench(
     no_download: bool,
     backend_list: str,
     mode: str,
-    limit: int,
-    time_limit: float | None,
-    certify: bool,
-    keep_proofs: str | None,
-    repeat: int,
-    warmup: int,
     jobs: int,
     executor: str,
     scheduler: str | None,
@@ -120,6 +143,7 @@ def bench(
     measure_setup: bool,
     isolate: bool,
     rating: bool,
+    reports: tuple[str, ...],
     **given: Any,
 ) -> None:
     """Time backends over puzzle sets (one set per file) and print the summary table.
@@ -131,41 +155,157 @@ def bench(
     Exit: 0 every answer right (timeouts included), 1 a wrong answer or a backend
     error, 2 bad usage or input, 130/143 interrupted (continue with --resume).
     """
-    from ..sessions import BenchSession
-
+    _register_files(given.pop("backend_files"))
     chosen = configurations([backend_list], given)
     baseline = _baseline(chosen, baseline)
-    if resume and not results:
-        fail("--resume needs --results FILE (the results log of the run to continue)")
-    puzzles = _read_sets(files, input_format, box, no_download, first)
+    _needs_results(results, resume=resume, reports=reports)
+    modes = mode.split(",")
+    logs = _mode_logs(results, modes)
     if executor == "local" and jobs == 1 and isolate:
         executor = "isolated"
+    _check_stop_at_timeout(given, executor, jobs)
+    puzzles = _read_sets(files, input_format, box, no_download, first)
+    failed = _run_modes(
+        puzzles,
+        chosen,
+        _mode_settings(modes, given),
+        logs,
+        inputs=list(files) or ["-"],
+        resume=resume,
+        executor=(executor, jobs, scheduler),
+        extra_settings={"baseline": baseline, "first": first},
+        measure_setup=measure_setup,
+        baseline=baseline,
+        rating=rating,
+    )
+    _write_reports(reports, results, [log for log in logs if log], baseline)
+    sys.exit(EXIT_UNSOLVED if failed else EXIT_OK)
+
+
+def _needs_results(results: str | None, *, resume: bool, reports: tuple[str, ...]) -> None:
+    if resume and not results:
+        fail("--resume needs --results FILE (the results log of the run to continue)")
+    if reports and not results:
+        fail("--report needs --results FILE (the results log the report is made of)")
+
+
+def _run_modes(
+    puzzles: list[Any],
+    chosen: list[Any],
+    settings: dict[str, Any],
+    logs: list[str | None],
+    **session_options: Any,
+) -> bool:
+    """A session per mode, one after the other, each with its log and its tables (under the
+    mode's name when there are several); whether an answer was wrong or failed."""
+    failed = False
+    for number, (mode, log) in enumerate(zip(settings, logs, strict=True)):
+        if len(settings) > 1:
+            echo(("\n" if number else "") + f"Mode {mode} ({log or 'no log'}):")
+        failed |= _bench_mode(puzzles, chosen, settings[mode], results=log, **session_options)
+    return failed
+
+
+def _mode_settings(modes: list[str], given: dict[str, Any]) -> dict[str, Any]:
+    """Each mode's `SolveSettings`, from the solve options (the command's other keywords)."""
+    return {
+        mode: solve_settings(
+            mode,
+            given["limit"],
+            given["time_limit"],
+            given["certify"],
+            given["keep_proofs"],
+            warmup=given["warmup"],
+            repeat=given["repeat"],
+            prime=True,
+            stop_at_timeout=given["stop_at_timeout"],
+        )
+        for mode in modes
+    }
+
+
+def _register_files(backend_files: tuple[str, ...]) -> None:
+    """The backends of --backend-file, in the registry before the configurations are read."""
+    from ..backends.from_file import register_file_backend
+
+    for given in backend_files:
+        register_file_backend(given)
+
+
+def _check_stop_at_timeout(given: dict[str, Any], executor: str, jobs: int) -> None:
+    """--stop-at-timeout acts on the puzzles after a timeout: the workers must learn of it
+    before they take the next puzzle, which only this process and its fresh children do."""
+    if given["stop_at_timeout"] and not (
+        executor == "fresh" or (executor in ("inline", "local") and jobs == 1)
+    ):
+        fail(
+            f"--stop-at-timeout needs --executor fresh or inline (with --executor {executor}"
+            f"{'' if jobs == 1 else f' -j {jobs}'}, workers take puzzles ahead of the timeouts)"
+        )
+
+
+def _mode_logs(results: str | None, modes: list[str]) -> list[str | None]:
+    """Each mode's results log: the one named, or with several modes one each beside it,
+    named after its mode (r.jsonl: r-lexmin.jsonl, r-any.jsonl)."""
+    from pathlib import Path
+
+    if results is None or len(modes) == 1:
+        return [results] * len(modes)
+    path = Path(results)
+    return [str(path.with_name(f"{path.stem}-{mode}{path.suffix}")) for mode in modes]
+
+
+def _bench_mode(
+    puzzles: list[Any],
+    chosen: list[Any],
+    settings: Any,
+    *,
+    executor: tuple[str, int, str | None],
+    measure_setup: bool,
+    baseline: str,
+    **session_options: Any,
+) -> bool:
+    """One mode's session: run, shown; whether an answer was wrong or failed."""
+    from ..sessions import BenchSession
+
+    name, jobs, scheduler = executor
     session = BenchSession(
         puzzles,
         chosen,
-        solve_settings(
-            mode, limit, time_limit, certify, keep_proofs, warmup=warmup, repeat=repeat, prime=True
-        ),
-        inputs=list(files) or ["-"],
-        results=results,
-        resume=resume,
-        executor=make_executor(executor, jobs, scheduler),
+        settings,
+        executor=make_executor(name, jobs, scheduler),
         jobs=jobs,
-        extra_settings={"baseline": baseline, "first": first},
-        rating=rating,
+        **session_options,
     )
-    _end(session, baseline, _measure(session, measure_setup, results))
-
-
-def _end(session: Any, baseline: str, stopped: str | None) -> NoReturn:
-    """The summary and the exit code; after a signal (`stopped`: its line), the summary of
-    what was measured, if anything was, then that line and 130/143."""
-    if stopped is not None:
+    stopped = _measure(session, measure_setup, session_options["results"])
+    if stopped is not None:  # after a signal: what was measured, if anything, then exit
         if session.rows:
             _show(session, baseline, interrupted=True)
         stop_with(stopped)
     _show(session, baseline)
-    sys.exit(EXIT_UNSOLVED if session.failed else EXIT_OK)
+    return bool(session.failed)
+
+
+def _write_reports(
+    reports: tuple[str, ...], results: str | None, logs: list[str], baseline: str
+) -> None:
+    """The reports asked for, each of every mode's log, as `sudoku-cp report` writes them,
+    beside the results log (a relative path is taken from its folder)."""
+    from pathlib import Path
+
+    from .report import report
+
+    context = click.get_current_context()
+    folder = Path(results or ".").parent
+    for path in reports:
+        context.invoke(
+            report,
+            results_files=tuple(logs),
+            output=str(folder / path),
+            report_format=None,
+            baseline=baseline,
+            with_plots=True,
+        )
 
 
 def _baseline(chosen: list[Any], baseline: str | None) -> str:

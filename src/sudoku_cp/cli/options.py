@@ -200,45 +200,75 @@ def _modes() -> list[str]:
     return [str(mode) for mode in Mode]
 
 
-solve_options = options(
+class Modes(click.ParamType):  # type: ignore[type-arg,unused-ignore]
+    """One mode or several, comma-separated (`lexmin,any`): each checked, in the order given."""
+
+    name = "MODE[,MODE]"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        names = [name.strip() for name in str(value).split(",")]
+        for name in names:
+            if name not in _modes():
+                self.fail(f"{name!r} is not one of {', '.join(_modes())}", param, ctx)
+        if len(set(names)) < len(names):
+            self.fail(f"{value!r} names a mode twice", param, ctx)
+        return ",".join(names)
+
+
+_MODE_HELP = (
+    "lexmin: smallest completion row by row; any: some completion; count: "
+    "completions up to --count-limit."
+)
+
+
+def _solve_options(mode: Callable[..., Any]) -> Callable[..., Any]:
+    return options(
+        mode,
+        option(
+            "--count-limit",
+            "limit",
+            type=click.IntRange(min=1),
+            default=2,
+            help="Count mode: stop counting at this many completions.",
+        ),
+        renamed("--limit", "--count-limit", "limit", type=click.IntRange(min=1)),
+        option(
+            "--time-limit",
+            type=Seconds(),
+            default=None,
+            show_default="none",
+            help="Seconds per puzzle (inf: none); past it the puzzle is a timeout.",
+        ),
+        option(
+            "--certify",
+            is_flag=True,
+            default=False,
+            show_default=False,
+            help="Certify each answer as it comes (a checked proof for lex-min, "
+            "unsatisfiable and counts); an answer that fails is wrong.",
+        ),
+        option(
+            "--keep-proofs",
+            type=click.Path(file_okay=False),
+            metavar="DIR",
+            default=None,
+            help="With --certify (implied): write each CNF and proof there.",
+        ),
+        *shorthand_flag_options(),
+    )
+
+
+solve_options = _solve_options(
+    option("--mode", type=LazyChoice(_modes), default="lexmin", help=_MODE_HELP)
+)
+# bench times several modes in turn (a results log each)
+bench_solve_options = _solve_options(
     option(
         "--mode",
-        type=LazyChoice(_modes),
+        type=Modes(),
         default="lexmin",
-        help="lexmin: smallest completion row by row; any: some completion; count: "
-        "completions up to --count-limit.",
-    ),
-    option(
-        "--count-limit",
-        "limit",
-        type=click.IntRange(min=1),
-        default=2,
-        help="Count mode: stop counting at this many completions.",
-    ),
-    renamed("--limit", "--count-limit", "limit", type=click.IntRange(min=1)),
-    option(
-        "--time-limit",
-        type=Seconds(),
-        default=None,
-        show_default="none",
-        help="Seconds per puzzle (inf: none); past it the puzzle is a timeout.",
-    ),
-    option(
-        "--certify",
-        is_flag=True,
-        default=False,
-        show_default=False,
-        help="Certify each answer as it comes (a checked proof for lex-min, "
-        "unsatisfiable and counts); an answer that fails is wrong.",
-    ),
-    option(
-        "--keep-proofs",
-        type=click.Path(file_okay=False),
-        metavar="DIR",
-        default=None,
-        help="With --certify (implied): write each CNF and proof there.",
-    ),
-    *shorthand_flag_options(),
+        help=_MODE_HELP + " Several, comma-separated, run one after the other.",
+    )
 )
 
 
@@ -301,6 +331,8 @@ results_options = options(
 
 __all__ = [
     "CONTEXT",
+    "Modes",
+    "bench_solve_options",
     "LazyChoice",
     "Option",
     "Seconds",

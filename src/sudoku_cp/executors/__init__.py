@@ -6,6 +6,7 @@
 | `local`    | a pool of `jobs` worker processes on this machine (inline for one job) |
 | `isolated` | each configuration in a worker process of its own, one after the other |
 | `dask`     | a Dask cluster: a local one, or a scheduler given by address           |
+| `fresh`    | each puzzle and configuration in a new child process, killed at the deadline |
 
 Each is one module; `make_executor` builds one by name, and the command line's `--executor`
 choices are `EXECUTORS`'s names. Every executor runs a `Job` (see `base`) and yields each item's
@@ -37,6 +38,11 @@ EXECUTORS: dict[str, tuple[str, str, str]] = {
         "dask",
         "DaskExecutor",
         "a Dask cluster (pip install '.[dask]' from a sudoku-cp checkout)",
+    ),
+    "fresh": (
+        "fresh",
+        "FreshExecutor",
+        "each puzzle and configuration in a new process, killed at the deadline",
     ),
 }
 JOBS_PER_CORE = 4  # worker processes beyond this many per usable core only compete for cores

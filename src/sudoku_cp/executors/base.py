@@ -63,6 +63,19 @@ class Job(abc.ABC):
         """The work time an output took (sizes the tasks of executors that adapt them)."""
         return 0.0
 
+    def deadline(self) -> float | None:
+        """Seconds an item's part may run before the fresh executor kills it (None: no end)."""
+        return None
+
+    def timed_out(self, item: Any, part: str, seconds: float) -> Any:
+        """The output of a part killed at its deadline."""
+        return self.failed(item, part, f"killed at its deadline of {seconds:g} s")
+
+    def cold(self) -> Job:
+        """This job for a worker that runs a single item (the fresh executor's child): without
+        work that only pays off over several items."""
+        return self
+
 
 class Executor(abc.ABC):
     """Runs a job on a stream of items; yields the outputs in input order.
