@@ -76,7 +76,29 @@ def written_by_command(line: str) -> list[str]:
             written.append(following)
         elif re.fullmatch(r">>?[^>&].*", token):
             written.append(token.lstrip(">"))
+    if "--config" in tokens[:-1]:
+        written = by_study(tokens, written)
     return [path for path in written if not path.startswith("/dev/") and path != "-"]
+
+
+def by_study(tokens: list[str], written: list[str]) -> list[str]:
+    """What `bench --config STUDY.toml` writes: its results log (the command line's, else the
+    file's), one per mode when it has several (r.jsonl: r-lexmin.jsonl, r-any.jsonl), and its
+    reports beside the log."""
+    import tomllib
+
+    study = tomllib.loads((ROOT / tokens[tokens.index("--config") + 1]).read_text("utf-8"))
+    given = dict(zip(tokens, tokens[1:], strict=False))
+    results = Path(given.get("--results", study.get("results", "")))
+    modes = given["--mode"].split(",") if "--mode" in given else study.get("mode", [])
+    modes = [modes] if isinstance(modes, str) else modes
+    logs = (
+        [str(results)]
+        if len(modes) < 2
+        else [str(results.with_name(f"{results.stem}-{mode}{results.suffix}")) for mode in modes]
+    )
+    reports = [str(results.parent / report) for report in study.get("report", [])]
+    return [path for path in written if path != str(results)] + logs + reports
 
 
 def python_blocks(page: Path, *, skipped: bool = False) -> list[str]:

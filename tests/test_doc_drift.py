@@ -70,7 +70,12 @@ INLINE_COMMAND = re.compile(r"`((?:sudoku-cp|python|head|pip|gunzip) [^`]+)`")
 
 # The full reports of the studies are `sudoku-cp report` output: they quote the command of the
 # run they record, as it was run.
-RECORDS = ("docs/bench/", "docs/study/")
+RECORDS = re.compile(r"docs/studies/[^/]+/\d{4}-\d{2}-\d{2}/")  # a study's dated runs, as made
+
+
+def is_record(page: Path) -> bool:
+    """A page a run wrote (its report, with the commands as they ran), not one to follow."""
+    return RECORDS.match(str(page.relative_to(ROOT))) is not None
 
 
 def commands_outside_the_clone(page: Path, root: Path = ROOT) -> list[str]:
@@ -83,10 +88,7 @@ def commands_outside_the_clone(page: Path, root: Path = ROOT) -> list[str]:
 
 def test_no_command_in_the_docs_reads_outside_the_clone():
     found = [
-        line
-        for page in pages()
-        if not str(page.relative_to(ROOT)).startswith(RECORDS)
-        for line in commands_outside_the_clone(page)
+        line for page in pages() if not is_record(page) for line in commands_outside_the_clone(page)
     ]
     assert found == []
 
@@ -105,14 +107,14 @@ def test_the_outside_check_sees_the_maintainers_data(tmp_path):
 
 
 def test_the_benchmarks_the_docs_run_default_to_data_in_the_clone():
-    # benchmarks/bench_dask.py, run as executors.md shows it, read ../shared/data/17clue.txt.
+    # tools/bench_dask.py, run as executors.md shows it, read ../shared/data/17clue.txt.
     scripts = {
         name
         for page in pages()
         for line in shell_commands(page)
-        for name in re.findall(r"python (benchmarks/\w+\.py)", line)
+        for name in re.findall(r"python (tools/\w+\.py)", line)
     }
-    assert "benchmarks/bench_dask.py" in scripts
+    assert "tools/bench_dask.py" in scripts
     outside = [
         name
         for name in sorted(scripts)
@@ -246,11 +248,7 @@ def install_lines(text: str, where: str) -> list[str]:
 
 def test_every_install_line_works_from_a_clone():
     # The docs and the tool's own hints (missing solver, matplotlib, scipy, dask, dratify).
-    texts = [
-        page
-        for page in pages()
-        if not str(page.relative_to(ROOT)).startswith(RECORDS) and page.name != "CHANGELOG.md"
-    ]
+    texts = [page for page in pages() if not is_record(page) and page.name != "CHANGELOG.md"]
     texts += sorted((ROOT / "src" / "sudoku_cp").rglob("*.py"))
     problems = [
         problem
@@ -372,7 +370,7 @@ def test_every_log_the_docs_read_is_one_they_write():
     unread = [
         f"{page.relative_to(ROOT)}: {path}"
         for page in pages()
-        if not str(page.relative_to(ROOT)).startswith(RECORDS)
+        if not is_record(page)
         for path in logs_read(page)
         if path not in written and not (ROOT / path).exists() and not path.startswith(OWN_FOLDER)
     ]
@@ -473,7 +471,7 @@ def test_every_backend_a_page_runs_is_installed_on_it():
     found = [
         f"{page.relative_to(ROOT)}: {problem}"
         for page in pages()
-        if not str(page.relative_to(ROOT)).startswith(RECORDS)
+        if not is_record(page)
         for problem in uninstalled_backends(readme + shell_commands(page))
     ]
     assert found == []
