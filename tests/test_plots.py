@@ -318,9 +318,7 @@ def test_many_configurations_without_matplotlib_is_one_line(monkeypatch) -> None
 
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib fails
     assert backend_colour(3, 10) == "C3"
-    with pytest.raises(
-        PlotUnavailableError, match=MATPLOTLIB_MISSING.replace("[", r"\[").replace("]", r"\]")
-    ):
+    with pytest.raises(PlotUnavailableError, match=re.escape(MATPLOTLIB_MISSING)):
         backend_colour(3, 11)
 
 

@@ -22,8 +22,9 @@ from .conftest import shared
 
 ROOT = Path(__file__).resolve().parent.parent
 STUDIES = sorted((ROOT / "studies").glob("*.toml"))
-# The sample: one puzzle of each set, a 1 s limit, one timed run, no set-up measurement (the
-# full studies take hours; this checks that each file runs and reports).
+# The sample: one puzzle of the study's first input, a 1 s limit, one timed run, no set-up
+# measurement (the full studies take hours; this checks that each file runs and reports, and
+# test_every_input_of_a_study_exists that its other inputs are there).
 QUICK = ["--first", "1", "--time-limit", "1", "--repeat", "1", "--no-setup"]
 
 
@@ -58,6 +59,22 @@ def test_the_studies_are_the_projects_studies() -> None:
     ]
 
 
+def study_inputs(study: Path) -> list[str]:
+    """The inputs a study file names (its `inputs` or `sets` key)."""
+    settings = tomllib.loads(study.read_text())
+    inputs = settings.get("inputs", settings.get("sets", []))
+    return [inputs] if isinstance(inputs, str) else list(inputs)
+
+
+@pytest.mark.parametrize("study", STUDIES, ids=[study.stem for study in STUDIES])
+def test_every_input_of_a_study_exists(study: Path) -> None:
+    from sudoku_cp.datasets import REGISTRY
+
+    inputs = study_inputs(study)
+    assert inputs
+    assert [name for name in inputs if name not in REGISTRY and not (ROOT / name).is_file()] == []
+
+
 def public_sets(study: Path, folder: Path) -> Path:
     """A folder holding the study's public sets, by their set files' names, as SUDOKU_CP_DATA
     would: each from the test suite's mirror of ../shared/data (never the internet), the test
@@ -87,7 +104,17 @@ def test_each_study_runs_from_its_file_and_reports_its_scores(
     # sample needs none of it (a killed build is a timeout and ends its series).
     monkeypatch.setattr(engine, "DEADLINE_GRACE", 1.0)
     log = tmp_path / "r.jsonl"
-    result = invoke("bench", "--config", study.relative_to(ROOT), *QUICK, *only, "--results", log)
+    first_input = study_inputs(study)[:1]  # the others: test_every_input_of_a_study_exists
+    result = invoke(
+        "bench",
+        *first_input,
+        "--config",
+        study.relative_to(ROOT),
+        *QUICK,
+        *only,
+        "--results",
+        log,
+    )
     assert result.exit_code == 0, result.output
     settings = tomllib.loads(study.read_text())
     modes = settings.get("mode", ["lexmin"])

@@ -5,6 +5,7 @@ come only from members that guarantee it; bad member lists are refused in one li
 from __future__ import annotations
 
 import os
+import time
 
 import psutil
 import pytest
@@ -39,14 +40,17 @@ def _alive(pid: int) -> bool:
 
 def _ends(pid: int) -> bool:
     """Whether a killed process is gone within 10 s (the kill is sent at once; the system
-    takes a few milliseconds to tear the process down)."""
-    try:
-        psutil.Process(pid).wait(timeout=10)
-    except psutil.NoSuchProcess:
-        return True
-    except psutil.TimeoutExpired:
-        return False
-    return True
+    takes a few milliseconds to tear the process down). A zombie has ended: only its exit
+    status waits for whichever process reaps the orphan (PID 1, slower on a loaded machine)."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            if psutil.Process(pid).status() == psutil.STATUS_ZOMBIE:
+                return True
+        except psutil.NoSuchProcess:
+            return True
+        time.sleep(0.05)
+    return False
 
 
 def _pids(backend: PortfolioBackend) -> dict[str, int]:

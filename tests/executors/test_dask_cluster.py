@@ -183,7 +183,7 @@ def test_without_the_extra_the_cli_says_how_to_install_it(monkeypatch, tmp_path)
     puzzles = tmp_path / "p.txt"
     puzzles.write_text(G17 + "\n")
     monkeypatch.setitem(__import__("sys").modules, "distributed", None)  # import fails
-    with pytest.raises(ExecutorError, match="pip install 'sudoku-cp\\[dask\\]'"):
+    with pytest.raises(ExecutorError, match=r"pip install '\.\[dask\]' from a sudoku-cp checkout"):
         DaskExecutor()
     result = CliRunner().invoke(
         main, ["crosscheck", str(puzzles), "-b", "dfs", "--executor", "dask"]

@@ -10,6 +10,7 @@ sets a short list of ticks at round values instead, each written as a table writ
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -197,7 +198,9 @@ def save_figure(figure: Figure, path: str | Path) -> None:
         # The layout keeps every text inside the canvas; "tight" is the safety net for a
         # layout that gives up (constrained layout does when the axes would shrink to nothing)
         # and trims the blank margin around a fixed-aspect scatter.
-        figure.savefig(path, dpi=150, bbox_inches="tight")
+        with warnings.catch_warnings():  # the layout's giving up is handled: not the user's
+            warnings.filterwarnings("ignore", "constrained_layout not applied", UserWarning)
+            figure.savefig(path, dpi=150, bbox_inches="tight")
     except OSError as error:
         raise ResultsFileError(f"{path}: cannot write: {error.strerror or error}") from None
 
