@@ -30,7 +30,7 @@ from ..errors import BackendFailure
 from ..grid import Grid, Shape, geometry
 from ..result import Mode, Status
 from .base import Backend, BackendOption, Deadline, Outcome, TimeUp
-from .lexmin import Count, Questions, count_by_blocking, lexmin_by_tightening
+from .lexmin import Count, Questions, answer
 
 ENCODINGS = ("extended", "minimal")
 LEXMIN_METHODS = ("auto", "staged", "tightening")
@@ -322,19 +322,18 @@ class HighsBackend(Backend):
         questions, counted = Questions(), Count()
         values: tuple[int, ...] | None = None
         timed_out = False
+        staged = self.lexmin == "staged"
         try:
-            if mode is Mode.LEXMIN and self.lexmin == "staged":
-                values = lexmin_by_stages(grid, puzzle, questions)
-            elif mode is Mode.LEXMIN:
-                values = lexmin_by_tightening(grid, puzzle, deadline, questions)
-            elif mode is Mode.COUNT:
-                count_by_blocking(puzzle, limit, deadline, counted, questions)
-                values = counted.first
-            else:
-                questions.calls += 1
-                if puzzle.satisfiable():
-                    questions.yes += 1
-                    values = puzzle.completion()
+            values = answer(
+                grid,
+                puzzle,
+                mode,
+                limit,
+                deadline,
+                questions,
+                counted,
+                lexmin=(lambda: lexmin_by_stages(grid, puzzle, questions)) if staged else None,
+            )
         except TimeUp:
             timed_out = True
         stats: dict[str, Any] = {

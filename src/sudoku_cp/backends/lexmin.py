@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import time
 from abc import abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
@@ -188,10 +189,42 @@ class ShapeSolver(Protocol):
         ...
 
 
-class PuzzleOracle(TighteningOracle, BlockingOracle, Protocol):
+class PuzzleQuestions(TighteningOracle, BlockingOracle, Protocol):
+    """The questions `answer` asks of one puzzle, for every mode."""
+
+
+class PuzzleOracle(PuzzleQuestions, Protocol):
     """One puzzle's questions to a kept model; `close` undoes what the puzzle added."""
 
     def close(self) -> None: ...
+
+
+def answer(
+    grid: Grid,
+    puzzle: PuzzleQuestions,
+    mode: Mode,
+    limit: int,
+    deadline: Deadline,
+    questions: Questions,
+    counted: Count,
+    *,
+    lexmin: Callable[[], tuple[int, ...] | None] | None = None,
+) -> tuple[int, ...] | None:
+    """The completion `mode` asks for, by questions to `puzzle` (None: there is none): lex-min
+    by `lexmin` when given, else by tightening; count by blocking (the first completion
+    found); any by one question. Raises TimeUp past the deadline."""
+    if mode is Mode.LEXMIN:
+        if lexmin is not None:
+            return lexmin()
+        return lexmin_by_tightening(grid, puzzle, deadline, questions)
+    if mode is Mode.COUNT:
+        count_by_blocking(puzzle, limit, deadline, counted, questions)
+        return counted.first
+    questions.calls += 1
+    if not puzzle.satisfiable():
+        return None
+    questions.yes += 1
+    return puzzle.completion()
 
 
 class OracleBackend(Backend):
@@ -282,16 +315,7 @@ class OracleBackend(Backend):
         values: tuple[int, ...] | None = None
         timed_out = False
         try:
-            if mode is Mode.LEXMIN:
-                values = lexmin_by_tightening(grid, puzzle, deadline, questions)
-            elif mode is Mode.COUNT:
-                count_by_blocking(puzzle, limit, deadline, counted, questions)
-                values = counted.first
-            else:
-                questions.calls += 1
-                if puzzle.satisfiable():
-                    questions.yes += 1
-                    values = puzzle.completion()
+            values = answer(grid, puzzle, mode, limit, deadline, questions, counted)
         except TimeUp:
             timed_out = True
         except BaseException:
