@@ -359,12 +359,13 @@ class _Server:
         never comes back here: it ends when its socket closes."""
         assert self.forks is not None
         _, descriptors, _, _ = socket.recv_fds(self.forks, 1, 1)
+        parent = os.getpid()  # read before the fork: the child may run after this process died
         pid = os.fork()
         if pid:
             os.close(descriptors[0])
             return pid
         try:  # the worker
-            _end_with_parent()
+            _end_with_parent(parent)
             signal.signal(signal.SIGCHLD, signal.SIG_DFL)
             for stream in (requests, answers, self.forks):
                 stream.close()
@@ -375,10 +376,11 @@ class _Server:
             os._exit(0)
 
 
-def _end_with_parent() -> None:
-    """Have the system kill this process when its parent ends (Linux's PR_SET_PDEATHSIG): a
-    worker busy with a puzzle reads no request, so it would not see its solver process go."""
-    parent = os.getppid()
+def _end_with_parent(parent: int) -> None:
+    """Have the system kill this process when its parent (`parent`, the process id it had
+    before the fork) ends (Linux's PR_SET_PDEATHSIG): a worker busy with a puzzle reads no
+    request, so it would not see its solver process go. A parent gone before the request took
+    effect (the child was scheduled late) ends the child here."""
     with contextlib.suppress(OSError, AttributeError):
         import ctypes
 
