@@ -63,8 +63,12 @@ def test_kept_solver_gives_the_same_answers_as_fresh_ones():
             assert result.solution == expected.solution == naive_lexmin(puzzle)
     assert [r.stats["reused"] for r in warm[:5]] == [False, True, True, True, True]
     assert warm[1].count == warm[-1].count == brute_force_count(multi[0], 1000) > 1
-    if warm[5].status is Status.TIMEOUT:
-        assert warm[6].stats["reused"] is False
+    # A timeout that interrupted the solver retires it (the next puzzle says why it has a new
+    # one); a limit that ran out before the solver was asked anything (the clock checked first,
+    # the watchdog not yet run on a loaded machine) leaves it untouched, and it is kept.
+    # test_timeout_interrupts_a_long_search_and_drops_the_solver pins the interrupted case.
+    if warm[5].status is Status.TIMEOUT and not warm[6].stats["reused"]:
+        assert warm[6].stats["rebuilt"] == "interrupted"
 
 
 def test_a_puzzle_that_counts_blocks_nothing_for_the_next(backend):
